@@ -1,0 +1,121 @@
+/* gt_trace.h: the trace container, writer and reader (see FORMAT.md).
+ *
+ * Format code: depends on zstd and libc only, nothing GL. Error style of this
+ * layer: functions return 0 / a pointer on success and -1 / NULL on failure,
+ * with a message in the caller's or the object's error buffer that names the
+ * file and the byte offset. */
+#ifndef GT_TRACE_H
+#define GT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GT_FORMAT_VERSION 1u
+
+/* Synthetic function numbers (also in api/functions.tsv). */
+#define GT_FN_INVALID 3000
+#define GT_FN_VERTEX_ATTRIB_POINTER_DATA 3001
+#define GT_FN_METADATA 3002
+#define GT_FN_UNCOVERED 3003
+
+/* GLMessage field numbers of ours (see gltrace.proto). */
+#define GT_FIELD_SEQ 9
+#define GT_FIELD_THREAD_ID 10
+
+#define GT_ERRLEN 512
+
+/* ---------------------------------------------------------------- writer */
+
+typedef struct gt_writer gt_writer;
+
+/* What a chunk holds; the writer fills in the sizes itself. */
+typedef struct gt_chunk_info {
+    uint64_t thread_id;
+    uint64_t first_seq;
+    uint64_t last_seq;
+    uint64_t first_frame;
+    uint32_t record_count;
+} gt_chunk_info;
+
+/* Creates (truncates) `path`. `level` is the zstd level. On failure returns
+ * NULL and writes a message into err (errlen bytes). */
+gt_writer *gt_writer_open(const char *path, int level, char *err, size_t errlen);
+
+/* Compresses `len` bytes of legacy-framed records as one chunk and writes its
+ * header and data frame. Not thread-safe: one thread writes. Returns 0, or -1
+ * with gt_writer_error() set (the file is then left as it was before the
+ * chunk, as far as the filesystem allows). */
+int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records, size_t len);
+
+/* Writes the seek index and closes the file. Returns 0 or -1. Frees w. */
+int gt_writer_close(gt_writer *w, char *err, size_t errlen);
+
+/* Closes the file descriptor without writing the index (used after a fork in
+ * the child, or when giving up). Frees w. */
+void gt_writer_abandon(gt_writer *w);
+
+const char *gt_writer_error(const gt_writer *w);
+
+/* Bytes written so far (compressed, headers included) and taken in. */
+uint64_t gt_writer_bytes_out(const gt_writer *w);
+uint64_t gt_writer_bytes_in(const gt_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct gt_reader gt_reader;
+
+typedef enum gt_format { GT_FORMAT_ZSTD = 1, GT_FORMAT_LEGACY = 2 } gt_format;
+
+typedef struct gt_record {
+    const uint8_t *data;   /* one GLMessage, valid until the next call */
+    size_t size;
+    uint64_t seq;          /* global call number (legacy: index in file) */
+    uint64_t thread_id;    /* from the chunk (legacy: 0) */
+    uint64_t offset;       /* file offset of the chunk (legacy: of the record) */
+} gt_record;
+
+typedef struct gt_reader_stats {
+    gt_format format;
+    int has_index;          /* the file ended with a valid seek index */
+    uint64_t file_size;
+    uint64_t uncompressed_size; /* sum over the chunks read so far/indexed */
+    uint64_t chunks;
+    uint64_t records;       /* from chunk headers (legacy: counted as read) */
+    uint64_t frames;        /* highest first_frame seen + 0 (see FORMAT.md) */
+} gt_reader_stats;
+
+/* Opens a trace (format detected by content). On failure returns NULL with a
+ * message in err naming the file (and offset where one applies). A damaged
+ * file still opens when its first chunk is readable: the damage is reported
+ * by gt_reader_next() once every record before it has been delivered. */
+gt_reader *gt_reader_open(const char *path, char *err, size_t errlen);
+
+/* Next record in call (seq) order. Returns 1 with *rec filled, 0 at the
+ * clean end, -1 on damage (gt_reader_error() names file and offset). */
+int gt_reader_next(gt_reader *r, gt_record *rec);
+
+/* Positions the reader at the first chunk that holds frame `frame` (uses the
+ * seek index, or the chunk headers walked at open). Returns 0 or -1. */
+int gt_reader_seek_frame(gt_reader *r, uint64_t frame);
+
+const char *gt_reader_error(const gt_reader *r);
+void gt_reader_stats_get(const gt_reader *r, gt_reader_stats *st);
+void gt_reader_close(gt_reader *r);
+
+/* ---------------------------------------------------------------- wire */
+
+/* Finds the first varint field `field` at top level of a message. Returns 1
+ * and *val, 0 when absent, -1 when the message is malformed. Used by the
+ * reader for seq, and by tools that need one field without a full decode. */
+int gt_wire_find_varint(const uint8_t *msg, size_t len, uint32_t field, uint64_t *val);
+
+uint32_t gt_crc32(const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
