@@ -1,0 +1,86 @@
+/* gt_api.c: look-ups over the generated API tables (gt_api_data.c). */
+#include "gt_api.h"
+
+#include <string.h>
+
+const gt_api_fn *gt_api_find_name(const char *name)
+{
+    size_t lo = 0, hi = gt_api_nfns;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(gt_api_fns[mid].name, name);
+        if (c == 0)
+            return &gt_api_fns[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static const gt_api_name *find_number(int32_t number, uint32_t alias)
+{
+    size_t lo = 0, hi = gt_api_nnames;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const gt_api_name *n = &gt_api_names[mid];
+        if (n->number == number && n->alias == alias)
+            return n;
+        if (n->number < number || (n->number == number && n->alias < alias))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *gt_api_number_name(int32_t number, uint32_t alias)
+{
+    const gt_api_name *n = find_number(number, alias);
+    return n ? n->name : NULL;
+}
+
+const gt_api_fn *gt_api_find_number(int32_t number, uint32_t alias)
+{
+    const gt_api_name *n = find_number(number, alias);
+    return n ? gt_api_find_name(n->name) : NULL;
+}
+
+static const char *find_enum(uint16_t group, uint32_t value)
+{
+    size_t lo = 0, hi = gt_api_nenums;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const gt_api_enum *e = &gt_api_enums[mid];
+        if (e->group == group && e->value == value)
+            return e->name;
+        if (e->group < group || (e->group == group && e->value < value))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *gt_api_enum_name(uint32_t value, uint16_t group, int is_egl)
+{
+    const char *n = find_enum(group, value);
+    return n ? n : find_enum(is_egl ? 1 : 0, value);
+}
+
+int gt_api_wire_type(gt_kind kind)
+{
+    /* GLMessage.DataType.Type: VOID=1 CHAR=2 BYTE=3 INT=4 FLOAT=5 BOOL=6
+     * ENUM=7 INT64=8. Doubles travel as their IEEE bits in INT64 (lossless). */
+    switch (kind) {
+    case GT_K_VOID: return 1;
+    case GT_K_CHAR: return 2;
+    case GT_K_BYTE: return 3;
+    case GT_K_INT: case GT_K_UINT: case GT_K_BITS: return 4;
+    case GT_K_FLOAT: return 5;
+    case GT_K_BOOL: return 6;
+    case GT_K_ENUM: return 7;
+    default: return 8;
+    }
+}

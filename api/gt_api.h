@@ -1,0 +1,79 @@
+/* gt_api.h: the API description as tables, for the tools (dump, info,
+ * replay). Generated from the registry by api/gen_api.py; this header and
+ * gt_api.c are the hand-written part. Nothing here talks to GL. */
+#ifndef GT_API_H
+#define GT_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a value of a C type is recorded and shown (see proto/FORMAT.md). */
+typedef enum gt_kind {
+    GT_K_VOID, GT_K_INT, GT_K_UINT, GT_K_BITS, GT_K_BYTE, GT_K_CHAR, GT_K_ENUM,
+    GT_K_BOOL, GT_K_FLOAT, GT_K_DOUBLE, GT_K_INT64, GT_K_UINT64, GT_K_HANDLE,
+    GT_K_POINTER, GT_K_FUNCPTR
+} gt_kind;
+
+/* Direction of a pointer parameter, from api/annotations.txt. */
+typedef enum gt_dir {
+    GT_DIR_NONE, GT_DIR_IN, GT_DIR_OUT, GT_DIR_INOUT, GT_DIR_DEFERRED,
+    GT_DIR_CALLBACK, GT_DIR_OPAQUE
+} gt_dir;
+
+typedef struct gt_api_param {
+    const char *name;   /* C parameter name from the registry/headers */
+    const char *ctype;  /* C type text */
+    uint8_t kind;       /* gt_kind */
+    uint8_t dir;        /* gt_dir (pointers) */
+    uint16_t group;     /* enum group for gt_api_enum_name() */
+} gt_api_param;
+
+typedef struct gt_api_fn {
+    const char *name;
+    int32_t number;     /* api/functions.tsv */
+    uint8_t alias;      /* index among names sharing `number` */
+    uint8_t is_egl;
+    uint8_t nparams;
+    uint8_t ret_kind;   /* gt_kind; GT_K_VOID for none */
+    uint16_t ret_group;
+    const char *ret_ctype;
+    const gt_api_param *params;
+} gt_api_fn;
+
+typedef struct gt_api_name { int32_t number; uint32_t alias; const char *name; } gt_api_name;
+typedef struct gt_api_enum { uint16_t group; uint32_t value; const char *name; } gt_api_enum;
+
+/* The covered commands, sorted by name. */
+extern const gt_api_fn gt_api_fns[];
+extern const size_t gt_api_nfns;
+/* Every numbered name (covered or not, synthetic records too), by number. */
+extern const gt_api_name gt_api_names[];
+extern const size_t gt_api_nnames;
+extern const gt_api_enum gt_api_enums[];
+extern const size_t gt_api_nenums;
+
+/* A covered command by name, or NULL. */
+const gt_api_fn *gt_api_find_name(const char *name);
+
+/* A covered command by recorded number and alias index, or NULL (also for
+ * synthetic records and numbers of commands we do not cover). */
+const gt_api_fn *gt_api_find_number(int32_t number, uint32_t alias);
+
+/* The name behind a recorded number, covered or not, or NULL. */
+const char *gt_api_number_name(int32_t number, uint32_t alias);
+
+/* The name of an enum value: in `group` (a parameter's) first, then among
+ * all GL (is_egl 0) or EGL (is_egl 1) enums. NULL when none has the value. */
+const char *gt_api_enum_name(uint32_t value, uint16_t group, int is_egl);
+
+/* GLMessage.DataType.Type used for a kind on the wire. */
+int gt_api_wire_type(gt_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,180 @@
+/* gt_capture.h: the capture library's internal interface, shared by the
+ * hand-written runtime and the generated wrappers (gt_capture_gen.c).
+ *
+ * Hot path (every traced call): gt_tls_get, gt_clock_now twice, the real
+ * call, gt_rec_begin, the generated encoder, gt_rec_end. No malloc, no
+ * syscall, no lock: a thread-local pointer, rdtsc, one atomic add for the
+ * global sequence number, stores into the thread's own buffer. */
+#ifndef GT_CAPTURE_H
+#define GT_CAPTURE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gt_capture_count.h"
+#include "gt_gl_types.h"
+#include "gt_wire_enc.h"
+
+#define GT_EXPORT __attribute__((visibility("default")))
+#define GT_INLINE static inline __attribute__((always_inline))
+
+/* Everything declared below is internal to the library: hidden visibility
+ * lets the hot path reach it without a trip through the GOT. */
+#pragma GCC visibility push(hidden)
+#define GT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef void (*gt_proc)(void);
+
+/* ------------------------------------------------------------ buffers */
+
+/* A run of records written by one thread. The owning thread appends and
+ * publishes `committed` (release) after each whole record; the flusher
+ * thread alone reads [flushed, committed) and owns `flushed`. A buffer goes
+ * back to the pool only through the flusher, so the flusher never reads
+ * memory that is being reused. */
+typedef struct gt_buffer {
+    uint8_t *data;
+    size_t cap;
+    _Atomic size_t committed;
+    size_t flushed;             /* flusher only */
+    uint64_t tid;
+    uint64_t frame_mark;        /* flusher only: gt_frame when the next chunk began */
+    _Atomic int retired;        /* the thread has moved on to another buffer */
+    struct gt_buffer *next_live;    /* list of all buffers in use (flusher lock) */
+    struct gt_buffer *next_retired; /* queue to the flusher (flusher lock) */
+} gt_buffer;
+
+/* Per-thread capture state. */
+typedef struct gt_tls {
+    uint8_t *pos;        /* where the next record goes */
+    uint8_t *end;        /* end of the current buffer */
+    gt_buffer *buf;
+    uint64_t tid;        /* kernel thread id */
+    int32_t ctx;         /* dense id of the current context, -1 for none */
+    uint64_t cpu0;       /* thread CPU time at call start (when asked) */
+} gt_tls;
+
+extern __thread gt_tls *gt_self __attribute__((tls_model("initial-exec")));
+extern _Atomic int gt_tracing;        /* 1 while records are taken */
+extern _Atomic uint64_t gt_seq;       /* next global sequence number */
+extern int gt_opt_threadtime;         /* GLTRACE_THREADTIME=1 */
+
+/* Creates the calling thread's state on its first traced call. NULL when
+ * tracing is off or memory ran out (tracing then stops, the app goes on). */
+gt_tls *gt_tls_create(void);
+
+/* Moves the thread to a fresh buffer with at least `need` free bytes.
+ * Returns 0 when that fails (tracing stops). */
+int gt_tls_refill(gt_tls *t, size_t need);
+
+GT_INLINE gt_tls *gt_tls_get(void)
+{
+    if (GT_UNLIKELY(!atomic_load_explicit(&gt_tracing, memory_order_relaxed)))
+        return NULL;
+    gt_tls *t = gt_self;
+    return GT_LIKELY(t != NULL) ? t : gt_tls_create();
+}
+
+/* ------------------------------------------------------------ clock */
+
+/* CLOCK_MONOTONIC nanoseconds. With an invariant TSC this is rdtsc and a
+ * multiply (about 10 ns here against 25 ns for clock_gettime); the
+ * conversion is re-anchored by the flusher once a second so it tracks
+ * CLOCK_MONOTONIC without steps backwards. */
+typedef struct gt_clock_params {
+    uint64_t base_tsc;
+    uint64_t base_ns;
+    uint64_t mult;       /* ns per tick, 32.32 fixed point */
+} gt_clock_params;
+
+extern _Atomic(const gt_clock_params *) gt_clock_cur; /* NULL: no usable TSC */
+uint64_t gt_clock_slow(void);
+void gt_clock_init(void);
+void gt_clock_recalibrate(void);
+uint64_t gt_thread_cpu_ns(void);
+
+GT_INLINE uint64_t gt_clock_now(void)
+{
+    const gt_clock_params *c = atomic_load_explicit(&gt_clock_cur, memory_order_acquire);
+    if (GT_UNLIKELY(c == NULL))
+        return gt_clock_slow();
+    uint64_t tsc = __builtin_ia32_rdtsc();
+    uint64_t d = tsc > c->base_tsc ? tsc - c->base_tsc : 0;
+    return c->base_ns + (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
+}
+
+/* ------------------------------------------------------------ records */
+
+/* Reserves `max` bytes and writes the frame length placeholder and fields
+ * 1-4. Returns where the arguments go, or NULL (tracing stopped). */
+GT_INLINE uint8_t *gt_rec_begin(gt_tls *t, size_t max, int32_t number,
+                                    uint64_t t0, uint64_t t1)
+{
+    if (GT_UNLIKELY((size_t)(t->end - t->pos) < max) && !gt_tls_refill(t, max))
+        return NULL;
+    uint64_t dur = t1 > t0 ? t1 - t0 : 0;
+    return gt_rec_put_header(t->pos + 4, t->ctx, (int64_t)t0,
+                             dur > INT32_MAX ? INT32_MAX : (int32_t)dur, number);
+}
+
+/* Writes fields 8-12, the frame length, and publishes the record. */
+GT_INLINE void gt_rec_end(gt_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, uint64_t t1)
+{
+    uint64_t dur = t1 > t0 ? t1 - t0 : 0;
+    if (GT_UNLIKELY(gt_opt_threadtime)) {
+        uint64_t cpu = gt_thread_cpu_ns() - t->cpu0;
+        *p++ = 0x40;
+        p = gt_put_varint(p, (uint64_t)(int64_t)(cpu > INT32_MAX ? INT32_MAX : (int32_t)cpu));
+    }
+    uint64_t seq = atomic_fetch_add_explicit(&gt_seq, 1, memory_order_relaxed);
+    p = gt_rec_put_trailer(p, seq, t->tid, (int64_t)dur, dur > INT32_MAX, alias);
+    gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));
+    t->pos = p;
+    atomic_store_explicit(&t->buf->committed, (size_t)(p - t->buf->data), memory_order_release);
+}
+
+/* Appends a synthetic record (metadata, marker) whose fields after 4 are
+ * given already encoded in `tail` (fields 13 or 14, written after 9-10). */
+void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t tail_len);
+
+/* ------------------------------------------------------------ runtime */
+
+void gt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Stops tracing for good after a fault of ours; logs once. */
+void gt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Generated (gt_capture_gen.c). */
+extern const char *const gt_fn_names[GT_NFNS];
+extern const gt_proc gt_export_tab[GT_NFNS];
+extern const gt_proc gt_missing_tab[GT_NFNS];
+void gt_dispatch_select(int traced);
+void gt_install_replacements(void);
+gt_proc gt_real_get(unsigned idx);
+void gt_real_set(unsigned idx, gt_proc fn);
+
+/* gt_init.c */
+gt_proc gt_init_entry(unsigned idx);  /* runs init once, returns the entry */
+void gt_missing(unsigned idx);        /* a call to a function the driver lacks */
+int gt_fn_index(const char *name);    /* index in gt_fn_names, or -1 */
+gt_proc gt_real_lookup(const char *name); /* the driver's function, or NULL */
+
+/* gt_flusher.c */
+int gt_flusher_start(const char *path, int level);
+void gt_flusher_register(gt_buffer *b);
+void gt_flusher_retire(gt_buffer *b);
+gt_buffer *gt_flusher_take_buffer(size_t min_cap); /* from the pool */
+void gt_flusher_kick(void);           /* flush soon (swap); async-signal-safe */
+void gt_flusher_shutdown(void);       /* flush all, write the index, close */
+void gt_flusher_forget(void);         /* in a forked child: touch nothing */
+extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
+
+/* gt_meta.c */
+void gt_meta_emit_start(gt_tls *t);
+void gt_meta_emit_gl(gt_tls *t);
+void gt_meta_emit_egl(gt_tls *t, void *dpy);
+void gt_meta_emit_marker(gt_tls *t, const char *name);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,252 @@
+/* gt_flusher.c: the background thread that compresses and writes.
+ *
+ * Threads never write to the file: they fill buffers, and this thread takes
+ * [flushed, committed) of every buffer as one chunk (proto/gt_writer) when
+ * kicked (each eglSwapBuffers, a full buffer) and at least every 100 ms, so
+ * records reach the disk at every swap and within 100 ms otherwise. A kill
+ * leaves whole chunks and at most one torn tail, which the reader reports.
+ * Buffers come from and go back to a pool here; the memory in flight is
+ * capped, and a thread that would exceed it waits (backpressure) rather
+ * than dropping records. */
+#define _GNU_SOURCE
+#include "gt_capture.h"
+#include "gt_trace.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUF_SIZE (1u << 20)
+#define MEM_CAP ((size_t)512 << 20)
+#define PERIOD_MS 100
+
+_Atomic uint64_t gt_frame;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
+static gt_buffer *live;        /* every buffer a thread holds or retired */
+static gt_buffer *pool;        /* free BUF_SIZE buffers (via next_live) */
+static size_t mem_in_use;
+static int wake_fd = -1;
+static gt_writer *writer;
+static pthread_t thread;
+static _Atomic int stop_req, done, broken;
+
+static void free_buffer(gt_buffer *b)
+{
+    mem_in_use -= b->cap;
+    free(b->data);
+    free(b);
+}
+
+gt_buffer *gt_flusher_take_buffer(size_t min_cap)
+{
+    size_t cap = min_cap > BUF_SIZE ? min_cap : BUF_SIZE;
+    pthread_mutex_lock(&mu);
+    gt_buffer *b = NULL;
+    if (cap == BUF_SIZE && pool) {
+        b = pool;
+        pool = b->next_live;
+    } else {
+        /* Backpressure: wait for the flusher to give memory back. */
+        while (mem_in_use + cap > MEM_CAP && mem_in_use > 0 && !atomic_load(&broken) &&
+               atomic_load(&gt_tracing))
+            pthread_cond_wait(&pool_cv, &mu);
+        b = calloc(1, sizeof *b);
+        if (b && !(b->data = malloc(cap))) {
+            free(b);
+            b = NULL;
+        }
+        if (b) {
+            b->cap = cap;
+            mem_in_use += cap;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    if (!b) {
+        gt_fail("out of memory for a %zu-byte trace buffer", cap);
+        return NULL;
+    }
+    atomic_store(&b->committed, 0);
+    b->flushed = 0;
+    b->frame_mark = 0;
+    atomic_store(&b->retired, 0);
+    b->next_retired = NULL;
+    return b;
+}
+
+void gt_flusher_register(gt_buffer *b)
+{
+    pthread_mutex_lock(&mu);
+    b->frame_mark = atomic_load(&gt_frame); /* frame mark until the first flush */
+    b->next_live = live;
+    live = b;
+    pthread_mutex_unlock(&mu);
+}
+
+void gt_flusher_retire(gt_buffer *b)
+{
+    atomic_store_explicit(&b->retired, 1, memory_order_release);
+    gt_flusher_kick();
+}
+
+void gt_flusher_kick(void)
+{
+    if (wake_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t r = write(wake_fd, &one, sizeof one); /* async-signal-safe */
+        (void)r;
+    }
+}
+
+/* Writes [flushed, committed) of b as one chunk. Flusher thread only. */
+static void flush_buffer(gt_buffer *b, uint64_t frame_now)
+{
+    size_t end = atomic_load_explicit(&b->committed, memory_order_acquire);
+    if (end <= b->flushed)
+        return;
+    const uint8_t *d = b->data;
+    size_t off = b->flushed, last = off;
+    uint32_t count = 0;
+    while (off < end) {
+        uint32_t len = (uint32_t)d[off] << 24 | (uint32_t)d[off + 1] << 16 |
+                       (uint32_t)d[off + 2] << 8 | d[off + 3];
+        last = off;
+        off += 4 + (size_t)len;
+        count++;
+    }
+    uint64_t first_seq = 0, last_seq = 0;
+    size_t first_len = (size_t)(d[b->flushed] << 24 | d[b->flushed + 1] << 16 |
+                                d[b->flushed + 2] << 8 | d[b->flushed + 3]);
+    size_t last_len = (size_t)(d[last] << 24 | d[last + 1] << 16 | d[last + 2] << 8 | d[last + 3]);
+    gt_wire_find_varint(d + b->flushed + 4, first_len, GT_FIELD_SEQ, &first_seq);
+    gt_wire_find_varint(d + last + 4, last_len, GT_FIELD_SEQ, &last_seq);
+    gt_chunk_info info = {
+        .thread_id = b->tid, .first_seq = first_seq, .last_seq = last_seq,
+        .first_frame = b->frame_mark, .record_count = count,
+    };
+    if (!atomic_load(&broken) && gt_writer_chunk(writer, &info, d + b->flushed, end - b->flushed) != 0) {
+        atomic_store(&broken, 1);
+        gt_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
+    }
+    b->flushed = end;
+    b->frame_mark = frame_now; /* frame mark for the next chunk of this buffer */
+}
+
+/* One pass: flush every buffer, recycle the retired ones. */
+static void flush_all(void)
+{
+    uint64_t frame_now = atomic_load(&gt_frame);
+    pthread_mutex_lock(&mu);
+    gt_buffer *list = live;
+    pthread_mutex_unlock(&mu);
+    /* Buffers are unlinked only below, by this thread, so walking the list
+     * outside the lock is safe; new ones are pushed at the head. */
+    for (gt_buffer *b = list; b; b = b->next_live)
+        flush_buffer(b, frame_now);
+    pthread_mutex_lock(&mu);
+    for (gt_buffer **pp = &live; *pp;) {
+        gt_buffer *b = *pp;
+        if (atomic_load_explicit(&b->retired, memory_order_acquire)) {
+            flush_buffer(b, frame_now); /* what came after the walk above */
+            *pp = b->next_live;
+            if (b->cap == BUF_SIZE && !atomic_load(&stop_req)) {
+                b->next_live = pool;
+                pool = b;
+            } else {
+                free_buffer(b);
+            }
+            pthread_cond_broadcast(&pool_cv);
+        } else {
+            pp = &b->next_live;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+static void *flusher_main(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the app's threads */
+    struct timespec last_cal;
+    clock_gettime(CLOCK_MONOTONIC, &last_cal);
+    while (!atomic_load(&stop_req)) {
+        struct pollfd pfd = {.fd = wake_fd, .events = POLLIN};
+        if (poll(&pfd, 1, PERIOD_MS) > 0) {
+            uint64_t n;
+            ssize_t r = read(wake_fd, &n, sizeof n);
+            (void)r;
+        }
+        flush_all();
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > last_cal.tv_sec) {
+            gt_clock_recalibrate();
+            last_cal = now;
+        }
+    }
+    flush_all();
+    char err[GT_ERRLEN];
+    if (!atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
+        gt_log("%s", err);
+    else if (atomic_load(&broken))
+        gt_writer_abandon(writer);
+    writer = NULL;
+    atomic_store(&done, 1);
+    return NULL;
+}
+
+int gt_flusher_start(const char *path, int level)
+{
+    char err[GT_ERRLEN];
+    writer = gt_writer_open(path, level, err, sizeof err);
+    if (!writer) {
+        gt_log("%s; tracing is off, the application goes on", err);
+        return -1;
+    }
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake_fd < 0 || pthread_create(&thread, NULL, flusher_main, NULL) != 0) {
+        gt_log("cannot start the writer thread: %s; tracing is off", strerror(errno));
+        gt_writer_abandon(writer);
+        writer = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void gt_flusher_shutdown(void)
+{
+    static _Atomic int once;
+    if (writer == NULL && !atomic_load(&stop_req) && atomic_load(&done) == 0 && wake_fd < 0)
+        return; /* never started */
+    if (atomic_exchange(&once, 1))
+        goto wait;
+    atomic_store(&gt_tracing, 0);
+    atomic_store(&stop_req, 1);
+    gt_flusher_kick();
+wait:
+    /* Waits without join so that this also works from a signal handler
+     * (nanosleep is async-signal-safe); gives up after 5 s. */
+    for (int i = 0; i < 5000 && !atomic_load(&done); i++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+}
+
+/* After fork, the child has no flusher thread and shares the parent's file:
+ * it must not touch either. */
+void gt_flusher_forget(void)
+{
+    writer = NULL;
+    wake_fd = -1;
+    live = NULL;
+    atomic_store(&done, 1);
+}

@@ -1,0 +1,217 @@
+/* gt_init.c: start-up of the capture library.
+ *
+ * Nothing happens at load time beyond registering handlers: the first GL or
+ * EGL call goes through a generated init stub, which runs gt_init once:
+ * find the driver's functions (in libEGL, libGLESv2, libGLESv1_CM, then the
+ * driver's eglGetProcAddress), read the configuration, open the trace, and
+ * switch the dispatch table to traced or plain. Every later call costs one
+ * indirect call when not traced. */
+#define _GNU_SOURCE
+#include "gt_capture.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* gt_dlopen.c */
+void *gt_real_dlopen(const char *name, int flags);
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static __thread int in_init;
+static void *libs[3];
+static __eglMustCastToProperFunctionPointerType (*real_gpa)(const char *);
+
+int gt_fn_index(const char *name)
+{
+    int lo = 0, hi = GT_NFNS;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = strcmp(gt_fn_names[mid], name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+gt_proc gt_real_lookup(const char *name)
+{
+    for (int i = 0; i < 3; i++) {
+        if (libs[i]) {
+            void *p = dlsym(libs[i], name);
+            if (p)
+                return (gt_proc)p;
+        }
+    }
+    return real_gpa ? (gt_proc)real_gpa(name) : NULL;
+}
+
+static void resolve_all(void)
+{
+    static const char *const names[3] = {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1"};
+    for (int i = 0; i < 3; i++)
+        libs[i] = gt_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
+    if (!libs[0])
+        gt_log("cannot load libEGL.so.1 (%s); EGL calls will fail", dlerror());
+    if (libs[0])
+        real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))dlsym(libs[0], "eglGetProcAddress");
+    for (unsigned i = 0; i < GT_NFNS; i++) {
+        gt_proc p = gt_real_lookup(gt_fn_names[i]);
+        gt_real_set(i, p ? p : gt_missing_tab[i]);
+    }
+    gt_install_replacements();
+}
+
+__eglMustCastToProperFunctionPointerType gt_real_get_proc_address(const char *name)
+{
+    return real_gpa ? real_gpa(name) : NULL;
+}
+
+void gt_missing(unsigned idx)
+{
+    static _Atomic int logged;
+    if (!atomic_exchange(&logged, 1))
+        gt_log("the application called %s, which the driver does not provide; "
+               "the call did nothing (further such calls are not logged)", gt_fn_names[idx]);
+}
+
+/* ------------------------------------------------------------ shutdown */
+
+static void on_exit_handler(void)
+{
+    gt_flusher_shutdown();
+}
+
+static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT,
+                                    SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+static void on_fatal_signal(int sig)
+{
+    /* Flush what was committed (the flusher thread does the work; waiting
+     * on it uses only async-signal-safe calls), then die as the app would. */
+    gt_flusher_shutdown();
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &old_actions[i], NULL);
+    }
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(fatal_signals[i], NULL, &old) != 0)
+            continue;
+        /* Only where the app has not chosen a handler of its own. */
+        if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+            continue;
+        old_actions[i] = old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal_signals[i], &sa, NULL);
+    }
+}
+
+static void on_fork_child(void)
+{
+    /* The child must not write into the parent's trace: it runs untraced. */
+    atomic_store(&gt_tracing, 0);
+    gt_flusher_forget();
+    gt_self = NULL;
+    gt_dispatch_select(0);
+}
+
+/* ------------------------------------------------------------ config */
+
+static int parse_mode(const char *v)
+{
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return 0;
+    if (strcmp(v, "1") == 0 || strcmp(v, "full") == 0)
+        return 1;
+    gt_log("GLTRACE=%s is not a mode this version knows (0, 1, full); tracing is off", v);
+    return 0;
+}
+
+static void default_out(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *base = "app";
+    if (n > 0) {
+        exe[n] = 0;
+        const char *s = strrchr(exe, '/');
+        base = s ? s + 1 : exe;
+    }
+    /* Names longer than the buffer are cut: a usable trace name beats none. */
+    size_t blen = strlen(base);
+    if (blen > len - sizeof ".gltrace")
+        blen = len - sizeof ".gltrace";
+    memcpy(out, base, blen);
+    memcpy(out + blen, ".gltrace", sizeof ".gltrace");
+}
+
+static void gt_init(void)
+{
+    in_init = 1;
+    resolve_all();
+    int traced = parse_mode(getenv("GLTRACE"));
+    if (traced) {
+        char path[PATH_MAX];
+        const char *out = getenv("GLTRACE_OUT");
+        if (!out || !*out) {
+            default_out(path, sizeof path);
+            out = path;
+        }
+        const char *lv = getenv("GLTRACE_ZSTD_LEVEL");
+        int level = lv ? atoi(lv) : 1;
+        const char *tt = getenv("GLTRACE_THREADTIME");
+        gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
+        gt_clock_init();
+        atomic_store(&gt_tracing, 1);
+        if (gt_flusher_start(out, level) != 0) {
+            atomic_store(&gt_tracing, 0);
+            traced = 0;
+        } else {
+            atexit(on_exit_handler);
+            install_signal_handlers();
+            pthread_atfork(NULL, NULL, on_fork_child);
+            gt_tls *t = gt_tls_get();
+            if (t)
+                gt_meta_emit_start(t);
+        }
+    }
+    gt_dispatch_select(traced);
+    in_init = 0;
+}
+
+gt_proc gt_init_entry(unsigned idx)
+{
+    if (in_init) {
+        /* A driver calling back into an exported symbol while we resolve:
+         * hand it the driver's own function, found on the spot. */
+        gt_proc p = gt_real_lookup(gt_fn_names[idx]);
+        return p ? p : gt_missing_tab[idx];
+    }
+    pthread_once(&init_once, gt_init);
+    extern const gt_proc *gt_current_table(void);
+    return gt_current_table()[idx];
+}
+
+__attribute__((destructor)) static void gt_fini(void)
+{
+    gt_flusher_shutdown();
+}

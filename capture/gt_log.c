@@ -1,0 +1,31 @@
+/* gt_log.c: the capture library's only voice. One fixed prefix, stderr,
+ * and a hard stop of tracing on any fault of ours: the app always goes on. */
+#include "gt_capture.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void gt_log(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "gltrace: %s\n", line);
+}
+
+void gt_fail(const char *fmt, ...)
+{
+    static _Atomic int failed;
+    if (atomic_exchange(&failed, 1))
+        return;
+    atomic_store(&gt_tracing, 0);
+    gt_dispatch_select(0);
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    gt_log("%s", line);
+}
