@@ -1,0 +1,161 @@
+/* gltrace info: a trace's summary as one JSON object. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gt_api.h"
+#include "gt_cli.h"
+#include "gt_show.h"
+
+/* Small set of 64-bit ids (threads, contexts); traces have few of each. */
+typedef struct idset {
+    uint64_t *v;
+    size_t n, cap;
+} idset;
+
+static void idset_add(idset *s, uint64_t id)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] == id)
+            return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        uint64_t *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = id;
+}
+
+/* Later metadata records fill in what the first could not know. */
+static void merge_metadata(Gltrace__TraceMetadata **acc, const Gltrace__GLMessage *m, uint8_t **keep,
+                           size_t *nkeep)
+{
+    (void)keep, (void)nkeep;
+    if (!*acc) {
+        *acc = malloc(sizeof **acc);
+        if (!*acc)
+            return;
+        gltrace__trace_metadata__init(*acc);
+    }
+    Gltrace__TraceMetadata *a = *acc, *b = m->metadata;
+#define TAKE_STR(f) if (b->f) a->f = strdup(b->f)
+#define TAKE_NUM(f) if (b->has_##f) { a->has_##f = 1; a->f = b->f; }
+    TAKE_NUM(format_version);
+    TAKE_STR(tool_version);
+    TAKE_STR(process_name);
+    TAKE_NUM(pid);
+    TAKE_STR(gl_vendor);
+    TAKE_STR(gl_renderer);
+    TAKE_STR(gl_version);
+    TAKE_STR(gl_shading_language_version);
+    TAKE_STR(gl_extensions);
+    TAKE_STR(egl_vendor);
+    TAKE_STR(egl_version);
+    TAKE_STR(egl_client_apis);
+    TAKE_STR(egl_extensions);
+    TAKE_NUM(start_time_realtime_ns);
+    TAKE_NUM(start_time_monotonic_ns);
+    if (b->n_command_line) {
+        a->n_command_line = b->n_command_line;
+        a->command_line = calloc(b->n_command_line, sizeof(char *));
+        for (size_t i = 0; a->command_line && i < b->n_command_line; i++)
+            a->command_line[i] = strdup(b->command_line[i]);
+        if (!a->command_line)
+            a->n_command_line = 0;
+    }
+    if (b->n_options) {
+        a->n_options = b->n_options;
+        a->options = calloc(b->n_options, sizeof(*a->options));
+        for (size_t i = 0; a->options && i < b->n_options; i++) {
+            a->options[i] = malloc(sizeof **a->options);
+            gltrace__trace_metadata__option__init(a->options[i]);
+            a->options[i]->key = strdup(b->options[i]->key);
+            a->options[i]->value = strdup(b->options[i]->value);
+        }
+        if (!a->options)
+            a->n_options = 0;
+    }
+#undef TAKE_STR
+#undef TAKE_NUM
+}
+
+int gt_cmd_info(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-') {
+        int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+        fprintf(help ? stdout : stderr, "usage: gltrace info TRACE\n");
+        return help ? 0 : 2;
+    }
+    const char *path = argv[1];
+    char err[GT_ERRLEN];
+    gt_reader *r = gt_reader_open(path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "gltrace info: %s\n", err);
+        return 2;
+    }
+    uint64_t calls = 0, frames = 0, created = 0, markers = 0, first_t = 0, last_t = 0;
+    idset threads = {0}, contexts = {0};
+    Gltrace__TraceMetadata *meta = NULL;
+    gt_record rec;
+    int rc, status = 0;
+    while ((rc = gt_reader_next(r, &rec)) == 1) {
+        Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
+        if (!m) {
+            fprintf(stderr, "gltrace info: %s: record %" PRIu64 " (chunk at byte %" PRIu64 ") is not a valid GLMessage\n",
+                    path, rec.seq, rec.offset);
+            status = 2;
+            break;
+        }
+        char nb[32];
+        const char *name = gt_show_name(m, nb, sizeof nb);
+        if (m->function == GT_FN_METADATA && m->metadata) {
+            merge_metadata(&meta, m, NULL, NULL);
+        } else if (m->function == GT_FN_UNCOVERED) {
+            markers++;
+        } else if (m->function < GT_FN_INVALID || m->function > GT_FN_UNCOVERED) {
+            calls++;
+            if (!first_t)
+                first_t = (uint64_t)m->start_time;
+            last_t = (uint64_t)m->start_time;
+            if (strncmp(name, "eglSwapBuffers", 14) == 0)
+                frames++;
+            if (strcmp(name, "eglCreateContext") == 0 && m->returnvalue &&
+                m->returnvalue->n_int64value && m->returnvalue->int64value[0])
+                created++;
+            if (m->context_id >= 0)
+                idset_add(&contexts, (uint64_t)m->context_id);
+            idset_add(&threads, m->has_thread_id ? m->thread_id : rec.thread_id);
+        }
+        gltrace__glmessage__free_unpacked(m, NULL);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "gltrace info: %s\n", gt_reader_error(r));
+        status = 2;
+    }
+    gt_reader_stats st;
+    gt_reader_stats_get(r, &st);
+    gt_reader_close(r);
+    uint64_t ncontexts = contexts.n > created ? contexts.n : created;
+    printf("{\"file\":");
+    printf("\"%s\"", path); /* paths with quotes are rare; keep it simple */
+    printf(",\"format\":\"%s\",\"indexed\":%s,\"calls\":%" PRIu64 ",\"frames\":%" PRIu64
+           ",\"contexts\":%" PRIu64 ",\"threads\":%zu,\"uncovered_markers\":%" PRIu64
+           ",\"chunks\":%" PRIu64 ",\"size_on_disk\":%" PRIu64 ",\"size_uncompressed\":%" PRIu64
+           ",\"duration_ns\":%" PRIu64 ",\"complete\":%s,\"metadata\":",
+           st.format == GT_FORMAT_LEGACY ? "android-legacy" : "gltrace-zstd", st.has_index ? "true" : "false",
+           calls, frames, ncontexts, threads.n, markers, st.chunks, st.file_size, st.uncompressed_size,
+           last_t - first_t, status == 0 ? "true" : "false");
+    if (meta)
+        gt_show_metadata_json(stdout, meta);
+    else
+        printf("null");
+    printf("}\n");
+    free(threads.v);
+    free(contexts.v);
+    /* meta's strings are left to the exit: info is a one-shot command */
+    return status;
+}

@@ -1,0 +1,304 @@
+/* gt_show.c: records as text or JSON, for dump and info. Values are shown
+ * by the kind the API description gives each parameter (enum names, hex
+ * handles, booleans); records of functions we do not know are shown from
+ * what the message itself says. */
+#include "gt_show.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "gt_api.h"
+#include "gt_trace.h"
+
+static void json_str(FILE *f, const char *s, size_t len)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void show_float(FILE *f, double v, int json)
+{
+    if (isnan(v))
+        fputs(json ? "\"NaN\"" : "NaN", f);
+    else if (isinf(v))
+        fputs(v > 0 ? (json ? "\"Infinity\"" : "Infinity") : (json ? "\"-Infinity\"" : "-Infinity"), f);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+/* One scalar element i of a DataType, shown by `kind`. */
+static void show_elem(FILE *f, const Gltrace__GLMessage__DataType *d, size_t i, int kind,
+                      uint16_t group, int is_egl, int json)
+{
+    switch (kind) {
+    case GT_K_ENUM:
+        if (i < d->n_intvalue) {
+            const char *n = gt_api_enum_name((uint32_t)d->intvalue[i], group, is_egl);
+            if (n)
+                fprintf(f, json ? "\"%s\"" : "%s", n);
+            else
+                fprintf(f, json ? "%" PRIu32 : "0x%" PRIx32, (uint32_t)d->intvalue[i]);
+            return;
+        }
+        break;
+    case GT_K_UINT:
+    case GT_K_BITS:
+        if (i < d->n_intvalue) {
+            fprintf(f, "%" PRIu32, (uint32_t)d->intvalue[i]);
+            return;
+        }
+        break;
+    case GT_K_BOOL:
+        if (i < d->n_boolvalue) {
+            fputs(d->boolvalue[i] ? "true" : "false", f);
+            return;
+        }
+        break;
+    case GT_K_DOUBLE:
+        if (i < d->n_int64value) {
+            double v;
+            memcpy(&v, &d->int64value[i], sizeof v);
+            show_float(f, v, json);
+            return;
+        }
+        break;
+    case GT_K_UINT64:
+        if (i < d->n_int64value) {
+            fprintf(f, "%" PRIu64, (uint64_t)d->int64value[i]);
+            return;
+        }
+        break;
+    case GT_K_HANDLE:
+    case GT_K_POINTER:
+    case GT_K_FUNCPTR:
+        if (i < d->n_int64value) {
+            fprintf(f, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, (uint64_t)d->int64value[i]);
+            return;
+        }
+        if (i < d->n_intvalue) { /* Android before 5 recorded pointers as INT */
+            fprintf(f, json ? "\"0x%" PRIx32 "\"" : "0x%" PRIx32, (uint32_t)d->intvalue[i]);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    /* Whatever the message holds, in the order of its fields. */
+    if (i < d->n_intvalue)
+        fprintf(f, "%" PRId32, d->intvalue[i]);
+    else if (i < d->n_floatvalue)
+        show_float(f, d->floatvalue[i], json);
+    else if (i < d->n_boolvalue)
+        fputs(d->boolvalue[i] ? "true" : "false", f);
+    else if (i < d->n_int64value)
+        fprintf(f, "%" PRId64, d->int64value[i]);
+    else
+        fputs("null", f);
+}
+
+static void show_bytes(FILE *f, const ProtobufCBinaryData *b, int json, int full)
+{
+    size_t n = full || b->len <= 32 ? b->len : 32;
+    if (json)
+        fprintf(f, "{\"bytes\":%zu,\"hex\":\"", b->len);
+    else
+        fprintf(f, "<%zu bytes: ", b->len);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02x", b->data[i]);
+    if (n < b->len)
+        fputs("...", f);
+    fputs(json ? "\"}" : ">", f);
+}
+
+static void show_value(FILE *f, const Gltrace__GLMessage__DataType *d, int kind, uint16_t group,
+                       int is_egl, int json, int full)
+{
+    if (!d) {
+        fputs("null", f);
+        return;
+    }
+    /* Strings and raw data behind pointers. */
+    if (d->n_charvalue) {
+        if (d->n_charvalue > 1)
+            fputc('[', f);
+        for (size_t i = 0; i < d->n_charvalue; i++) {
+            size_t len = d->charvalue[i].len;
+            if (!full && len > 200)
+                len = 200;
+            if (i)
+                fputs(", ", f);
+            json_str(f, (const char *)d->charvalue[i].data, len);
+        }
+        if (d->n_charvalue > 1)
+            fputc(']', f);
+        return;
+    }
+    if (d->n_rawbytes) {
+        if (d->n_rawbytes > 1)
+            fputc('[', f);
+        for (size_t i = 0; i < d->n_rawbytes; i++) {
+            if (i)
+                fputs(", ", f);
+            show_bytes(f, &d->rawbytes[i], json, full);
+        }
+        if (d->n_rawbytes > 1)
+            fputc(']', f);
+        return;
+    }
+    size_t n = d->n_intvalue + d->n_floatvalue + d->n_boolvalue + d->n_int64value;
+    if (!d->isarray && n <= 1) {
+        show_elem(f, d, 0, kind, group, is_egl, json);
+        return;
+    }
+    size_t shown = full || n <= 16 ? n : 16;
+    fputc('[', f);
+    for (size_t i = 0; i < shown; i++) {
+        if (i)
+            fputs(", ", f);
+        /* arrays behind pointers hold elements, not addresses */
+        show_elem(f, d, i, kind == GT_K_POINTER ? -1 : kind, group, is_egl, json);
+    }
+    if (shown < n)
+        fprintf(f, json ? ", \"...%zu more\"" : ", ...%zu more", n - shown);
+    fputc(']', f);
+}
+
+static void show_metadata(FILE *f, const Gltrace__TraceMetadata *m)
+{
+    int first = 1;
+#define KEY(k) fprintf(f, "%s\"%s\":", first ? "" : ",", k), first = 0
+#define STR(k, v) if (v) { KEY(k); json_str(f, v, strlen(v)); }
+    fputc('{', f);
+    if (m->has_format_version) { KEY("format_version"); fprintf(f, "%" PRIu32, m->format_version); }
+    STR("tool_version", m->tool_version);
+    if (m->n_command_line) {
+        KEY("command_line");
+        fputc('[', f);
+        for (size_t i = 0; i < m->n_command_line; i++) {
+            if (i)
+                fputc(',', f);
+            json_str(f, m->command_line[i], strlen(m->command_line[i]));
+        }
+        fputc(']', f);
+    }
+    STR("process_name", m->process_name);
+    if (m->has_pid) { KEY("pid"); fprintf(f, "%" PRId64, m->pid); }
+    STR("gl_vendor", m->gl_vendor);
+    STR("gl_renderer", m->gl_renderer);
+    STR("gl_version", m->gl_version);
+    STR("gl_shading_language_version", m->gl_shading_language_version);
+    STR("gl_extensions", m->gl_extensions);
+    STR("egl_vendor", m->egl_vendor);
+    STR("egl_version", m->egl_version);
+    STR("egl_client_apis", m->egl_client_apis);
+    STR("egl_extensions", m->egl_extensions);
+    if (m->n_options) {
+        KEY("options");
+        fputc('{', f);
+        for (size_t i = 0; i < m->n_options; i++) {
+            if (i)
+                fputc(',', f);
+            json_str(f, m->options[i]->key, strlen(m->options[i]->key));
+            fputc(':', f);
+            json_str(f, m->options[i]->value, strlen(m->options[i]->value));
+        }
+        fputc('}', f);
+    }
+    if (m->has_start_time_realtime_ns) { KEY("start_time_realtime_ns"); fprintf(f, "%" PRId64, m->start_time_realtime_ns); }
+    if (m->has_start_time_monotonic_ns) { KEY("start_time_monotonic_ns"); fprintf(f, "%" PRId64, m->start_time_monotonic_ns); }
+    fputc('}', f);
+#undef STR
+#undef KEY
+}
+
+void gt_show_metadata_json(FILE *f, const Gltrace__TraceMetadata *m)
+{
+    show_metadata(f, m);
+}
+
+const char *gt_show_name(const Gltrace__GLMessage *m, char *buf, size_t len)
+{
+    uint32_t alias = m->has_alias ? m->alias : 0;
+    const char *n = gt_api_number_name(m->function, alias);
+    if (n)
+        return n;
+    snprintf(buf, len, "function%" PRId32, m->function);
+    return buf;
+}
+
+void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full)
+{
+    char nbuf[32];
+    const char *name = gt_show_name(m, nbuf, sizeof nbuf);
+    const gt_api_fn *fn = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    int is_egl = fn ? fn->is_egl : strncmp(name, "egl", 3) == 0;
+    if (json) {
+        fprintf(f, "{\"seq\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"ctx\":%" PRId32 ",\"t\":%" PRId64
+                   ",\"dur\":%" PRId64 ",\"fn\":",
+                rec->seq, m->has_thread_id ? m->thread_id : rec->thread_id, m->context_id,
+                m->start_time, m->has_duration64 ? m->duration64 : (int64_t)m->duration);
+        json_str(f, name, strlen(name));
+        if (m->has_threadtime)
+            fprintf(f, ",\"cpu\":%" PRId32, m->threadtime);
+        if (m->n_args || fn) {
+            fputs(",\"args\":{", f);
+            for (size_t i = 0; i < m->n_args; i++) {
+                char pbuf[16];
+                const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
+                const char *pname = p ? p->name : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
+                fprintf(f, "%s\"%s\":", i ? "," : "", pname);
+                show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 1, full);
+            }
+            fputc('}', f);
+        }
+        if (m->returnvalue) {
+            fputs(",\"ret\":", f);
+            show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 1, full);
+        }
+        if (m->metadata) {
+            fputs(",\"metadata\":", f);
+            show_metadata(f, m->metadata);
+        }
+        if (m->marker) {
+            fputs(",\"marker\":", f);
+            json_str(f, m->marker, strlen(m->marker));
+        }
+        fputs("}\n", f);
+        return;
+    }
+    fprintf(f, "%" PRIu64 " %s(", rec->seq, name);
+    for (size_t i = 0; i < m->n_args; i++) {
+        const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
+        if (p)
+            fprintf(f, "%s%s = ", i ? ", " : "", p->name);
+        else if (i)
+            fputs(", ", f);
+        show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 0, full);
+    }
+    fputc(')', f);
+    if (m->returnvalue) {
+        fputs(" = ", f);
+        show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 0, full);
+    }
+    if (m->marker)
+        fprintf(f, " \"%s\"", m->marker);
+    if (m->metadata) {
+        fputs(" ", f);
+        show_metadata(f, m->metadata);
+    }
+    fputc('\n', f);
+}

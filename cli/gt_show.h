@@ -1,0 +1,20 @@
+/* gt_show.h: printing records and metadata (text or JSON) for the CLI. */
+#ifndef GT_SHOW_H
+#define GT_SHOW_H
+
+#include <stdio.h>
+
+#include "gltrace.pb-c.h"
+#include "gt_trace.h"
+
+/* One record: `json` selects JSON Lines, `full` shows all data behind
+ * pointers instead of a shortened view. */
+void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full);
+
+/* The metadata message as one JSON object. */
+void gt_show_metadata_json(FILE *f, const Gltrace__TraceMetadata *m);
+
+/* The function's name (from api/functions.tsv) or "functionN". */
+const char *gt_show_name(const Gltrace__GLMessage *m, char *buf, size_t len);
+
+#endif
