@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package gltrace needs to build, test and run its
+# samples. Safe to run twice; needs root (or sudo) and Debian 12 or later.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config python3 git ca-certificates
+  # API description (gl.xml) and GL/EGL headers and loaders
+  khronos-api libegl-dev libgles-dev libegl1 libgles2 libgles1
+  # Mesa: llvmpipe/softpipe through EGL surfaceless
+  libegl-mesa0 libgl1-mesa-dri libglx-mesa0
+  # trace format
+  libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler
+  # images
+  libpng-dev libdeflate-dev
+  # real apps under a virtual X server, for tests
+  mesa-utils xvfb xauth glmark2-es2
+  # diff report checked in a real headless browser; peer tools for benchmarks
+  chromium imagemagick apitrace apitrace-tracers hyperfine
+  # misc used by tests
+  file procps
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "gltrace setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "gltrace setup: all packages present" >&2
+fi
