@@ -12,6 +12,7 @@ def write(out, cmds):
     for c in cmds:
         L.append(f'static size_t case_{c.name}(uint8_t *buf, gt_tval *v)')
         L.append('{')
+        L.append('    (void)v;')
         vals = [('x_' + p.name, p.type) for p in c.params]
         if c.ret.kind != 'VOID':
             vals.append(('r', c.ret))

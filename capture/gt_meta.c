@@ -66,8 +66,7 @@ void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t n)
     uint8_t *p = gt_rec_begin(t, 64 + n, number, now, now);
     if (!p)
         return;
-    uint64_t seq = atomic_fetch_add_explicit(&gt_seq, 1, memory_order_relaxed);
-    p = gt_rec_put_trailer(p, seq, t->tid, 0, 0, 0);
+    p = gt_rec_put_trailer(p, t->seq, t->tid, 0, 0, 0);
     memcpy(p, tail, n);
     p += n;
     gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));

@@ -90,12 +90,11 @@ int gt_cmd_record(int argc, char **argv)
         snprintf(path, sizeof path, "%s.gltrace", base ? base + 1 : argv[i]);
         out = path;
     }
-    char abs[PATH_MAX];
-    if (out[0] != '/' && getcwd(abs, sizeof abs)) {
-        size_t n = strlen(abs);
-        snprintf(abs + n, sizeof abs - n, "/%s", out);
+    /* The app may change directory: give it an absolute path. */
+    char *abs = NULL;
+    char cwd[PATH_MAX];
+    if (out[0] != '/' && getcwd(cwd, sizeof cwd) && asprintf(&abs, "%s/%s", cwd, out) > 0)
         out = abs;
-    }
     /* Fail here, clearly, rather than in the app. */
     FILE *probe = fopen(out, "wb");
     if (!probe) {

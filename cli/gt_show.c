@@ -257,7 +257,7 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
         if (m->n_args || fn) {
             fputs(",\"args\":{", f);
             for (size_t i = 0; i < m->n_args; i++) {
-                char pbuf[16];
+                char pbuf[32];
                 const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
                 const char *pname = p ? p->name : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
                 fprintf(f, "%s\"%s\":", i ? "," : "", pname);
