@@ -30,15 +30,20 @@ typedef void (*gt_proc)(void);
 /* ------------------------------------------------------------ buffers */
 
 /* A run of records written by one thread. The owning thread appends and
- * publishes `committed` (release) after each whole record; the flusher
- * thread alone reads [flushed, committed) and owns `flushed`. A buffer goes
- * back to the pool only through the flusher, so the flusher never reads
- * memory that is being reused. */
+ * publishes `commit` (release) after each whole record: the end offset in
+ * the low 32 bits and the low 32 bits of that record's seq in the high
+ * ones, in one store, so the flusher knows the seq at any cut even where
+ * records leave it out. The flusher alone reads [flushed, commit) and owns
+ * the fields marked so. A buffer goes back to the pool only through the
+ * flusher, so the flusher never reads memory that is being reused. */
+#define GT_COMMIT(off, seq) ((uint64_t)(seq) << 32 | (uint32_t)(off))
+#define GT_COMMIT_OFF(c) ((size_t)(uint32_t)(c))
 typedef struct gt_buffer {
     uint8_t *data;
-    size_t cap;
-    _Atomic size_t committed;
+    size_t cap;                 /* < 4 GiB (offsets are 32-bit) */
+    _Atomic uint64_t commit;
     size_t flushed;             /* flusher only */
+    uint64_t flushed_seq;       /* flusher only: seq of the last flushed record */
     uint64_t tid;
     uint64_t frame_mark;        /* flusher only: gt_frame when the next chunk began */
     _Atomic int retired;        /* the thread has moved on to another buffer */
@@ -54,6 +59,8 @@ typedef struct gt_tls {
     uint64_t tid;        /* kernel thread id */
     int32_t ctx;         /* dense id of the current context, -1 for none */
     uint64_t seq;        /* seq of the record being written */
+    uint64_t last_seq;   /* seq of the previous record in this buffer */
+    int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
     uint64_t cpu0;       /* thread CPU time at call start (when asked) */
 } gt_tls;
 
@@ -125,6 +132,16 @@ GT_INLINE uint8_t *gt_rec_begin(gt_tls *t, size_t max, int32_t number,
                              dur > INT32_MAX ? INT32_MAX : (int32_t)dur, number);
 }
 
+/* Writes the frame length and publishes the record ending at p. */
+GT_INLINE void gt_rec_commit(gt_tls *t, uint8_t *p)
+{
+    gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));
+    t->pos = p;
+    t->last_seq = t->seq;
+    t->seq_known = 1;
+    atomic_store_explicit(&t->buf->commit, GT_COMMIT(p - t->buf->data, t->seq), memory_order_release);
+}
+
 /* Writes fields 8-12, the frame length, and publishes the record. */
 GT_INLINE void gt_rec_end(gt_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, uint64_t t1)
 {
@@ -134,10 +151,9 @@ GT_INLINE void gt_rec_end(gt_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, ui
         *p++ = 0x40;
         p = gt_put_varint(p, (uint64_t)(int64_t)(cpu > INT32_MAX ? INT32_MAX : (int32_t)cpu));
     }
-    p = gt_rec_put_trailer(p, t->seq, t->tid, (int64_t)dur, dur > INT32_MAX, alias);
-    gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));
-    t->pos = p;
-    atomic_store_explicit(&t->buf->committed, (size_t)(p - t->buf->data), memory_order_release);
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid,
+                           (int64_t)dur, dur > INT32_MAX, alias);
+    gt_rec_commit(t, p);
 }
 
 /* Appends a synthetic record (metadata, marker) whose fields after 4 are

@@ -48,6 +48,10 @@ static void free_buffer(gt_buffer *b)
 gt_buffer *gt_flusher_take_buffer(size_t min_cap)
 {
     size_t cap = min_cap > BUF_SIZE ? min_cap : BUF_SIZE;
+    if (cap > UINT32_MAX) {
+        gt_fail("a record of %zu bytes is too large for a trace buffer", min_cap);
+        return NULL;
+    }
     pthread_mutex_lock(&mu);
     gt_buffer *b = NULL;
     if (cap == BUF_SIZE && pool) {
@@ -73,8 +77,9 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
         gt_fail("out of memory for a %zu-byte trace buffer", cap);
         return NULL;
     }
-    atomic_store(&b->committed, 0);
+    atomic_store(&b->commit, 0);
     b->flushed = 0;
+    b->flushed_seq = 0;
     b->frame_mark = 0;
     atomic_store(&b->retired, 0);
     b->next_retired = NULL;
@@ -105,28 +110,32 @@ void gt_flusher_kick(void)
     }
 }
 
-/* Writes [flushed, committed) of b as one chunk. Flusher thread only. */
+/* Writes [flushed, commit) of b as one chunk. Flusher thread only. */
 static void flush_buffer(gt_buffer *b, uint64_t frame_now)
 {
-    size_t end = atomic_load_explicit(&b->committed, memory_order_acquire);
+    uint64_t commit = atomic_load_explicit(&b->commit, memory_order_acquire);
+    size_t end = GT_COMMIT_OFF(commit);
     if (end <= b->flushed)
         return;
     const uint8_t *d = b->data;
-    size_t off = b->flushed, last = off;
+    size_t off = b->flushed;
     uint32_t count = 0;
     while (off < end) {
         uint32_t len = (uint32_t)d[off] << 24 | (uint32_t)d[off + 1] << 16 |
                        (uint32_t)d[off + 2] << 8 | d[off + 3];
-        last = off;
         off += 4 + (size_t)len;
         count++;
     }
-    uint64_t first_seq = 0, last_seq = 0;
-    size_t first_len = (size_t)(d[b->flushed] << 24 | d[b->flushed + 1] << 16 |
-                                d[b->flushed + 2] << 8 | d[b->flushed + 3]);
-    size_t last_len = (size_t)(d[last] << 24 | d[last + 1] << 16 | d[last + 2] << 8 | d[last + 3]);
+    /* The first record has its seq or follows the last one flushed (a
+     * buffer's very first record always has it); the last record's seq
+     * comes with the commit word, whose low 32 bits we widen. */
+    uint64_t first_seq = b->flushed_seq + 1;
+    size_t first_len = (size_t)((uint32_t)d[b->flushed] << 24 | (uint32_t)d[b->flushed + 1] << 16 |
+                                (uint32_t)d[b->flushed + 2] << 8 | d[b->flushed + 3]);
     gt_wire_find_varint(d + b->flushed + 4, first_len, GT_FIELD_SEQ, &first_seq);
-    gt_wire_find_varint(d + last + 4, last_len, GT_FIELD_SEQ, &last_seq);
+    uint64_t last_seq = (first_seq & ~(uint64_t)0xffffffff) | (commit >> 32);
+    if (last_seq < first_seq)
+        last_seq += (uint64_t)1 << 32;
     gt_chunk_info info = {
         .thread_id = b->tid, .first_seq = first_seq, .last_seq = last_seq,
         .first_frame = b->frame_mark, .record_count = count,
@@ -136,6 +145,7 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
         gt_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
     }
     b->flushed = end;
+    b->flushed_seq = last_seq;
     b->frame_mark = frame_now; /* frame mark for the next chunk of this buffer */
 }
 

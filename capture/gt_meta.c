@@ -66,12 +66,9 @@ void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t n)
     uint8_t *p = gt_rec_begin(t, 64 + n, number, now, now);
     if (!p)
         return;
-    p = gt_rec_put_trailer(p, t->seq, t->tid, 0, 0, 0);
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid, 0, 0, 0);
     memcpy(p, tail, n);
-    p += n;
-    gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));
-    t->pos = p;
-    atomic_store_explicit(&t->buf->committed, (size_t)(p - t->buf->data), memory_order_release);
+    gt_rec_commit(t, p + n);
 }
 
 static void emit_metadata(gt_tls *t, mbuf *meta)

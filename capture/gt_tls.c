@@ -72,6 +72,7 @@ int gt_tls_refill(gt_tls *t, size_t need)
         return 0;
     b->tid = t->tid;
     t->buf = b;
+    t->seq_known = 0; /* a buffer's first record always carries its seq */
     t->pos = b->data;
     t->end = b->data + b->cap;
     gt_flusher_register(b);

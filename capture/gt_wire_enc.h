@@ -116,13 +116,16 @@ static inline uint8_t *gt_rec_put_header(uint8_t *p, int32_t ctx, int64_t start,
     return gt_put_varint(p, (uint64_t)(int64_t)number);
 }
 
-/* Fields 9-12 after the arguments: seq, thread_id, duration64 (only when
- * the duration did not fit field 3), alias (only when non-zero). */
-static inline uint8_t *gt_rec_put_trailer(uint8_t *p, uint64_t seq, uint64_t tid,
+/* Fields 9-12 after the arguments: seq (only when the reader cannot infer
+ * it, see FORMAT.md), thread_id, duration64 (only when the duration did not
+ * fit field 3), alias (only when non-zero). */
+static inline uint8_t *gt_rec_put_trailer(uint8_t *p, uint64_t seq, int has_seq, uint64_t tid,
                                           int64_t dur64, int has_dur64, uint32_t alias)
 {
-    *p++ = 0x48;
-    p = gt_put_varint(p, seq);
+    if (has_seq) {
+        *p++ = 0x48;
+        p = gt_put_varint(p, seq);
+    }
     *p++ = 0x50;
     p = gt_put_varint(p, tid);
     if (has_dur64) {

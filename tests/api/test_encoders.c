@@ -107,7 +107,8 @@ int main(void)
 
             uint8_t *p = gt_rec_put_header(ours + 4, ctx, start, dur, k->number);
             p += k->run(p, v);
-            p = gt_rec_put_trailer(p, seq, tid, dur64, has64, k->alias);
+            int has_seq = (next() & 3) != 0;
+            p = gt_rec_put_trailer(p, seq, has_seq, tid, dur64, has64, k->alias);
             size_t n = (size_t)(p - ours - 4);
             gt_put_be32(ours, (uint32_t)n);
             if (n + 4 > k->max) {
@@ -138,8 +139,8 @@ int main(void)
                 fill(&ret, &v[r], &i32[r], &f32[r], &b[r], &i64[r]);
                 m.returnvalue = &ret;
             }
-            m.has_seq = 1;
-            m.seq = seq;
+            m.has_seq = has_seq;
+            m.seq = has_seq ? seq : 0;
             m.has_thread_id = 1;
             m.thread_id = tid;
             if (has64) {
