@@ -177,7 +177,7 @@ static void gt_init(void)
             out = path;
         }
         const char *lv = getenv("GLTRACE_ZSTD_LEVEL");
-        int level = lv ? atoi(lv) : 1;
+        int level = lv ? atoi(lv) : 3;
         const char *tt = getenv("GLTRACE_THREADTIME");
         gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
         gt_clock_init();

@@ -19,7 +19,7 @@ static void usage(FILE *f)
             "  -o FILE        where the trace goes (default: PROGRAM's name + .gltrace,\n"
             "                 in the current folder; an existing file is replaced)\n"
             "  --threadtime   also record each call's thread CPU time (costs a syscall per call)\n"
-            "  --level N      zstd level for the trace (default 1)\n"
+            "  --level N      zstd level for the trace (default 3)\n"
             "Exits with PROGRAM's exit status.\n");
 }
 
