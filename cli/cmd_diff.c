@@ -1,0 +1,417 @@
+/* cmd_diff.c: `gltrace diff EXPECTED ACTUAL [options]`, the command-line
+ * face of the diff library: parse arguments, run the batch, print one line
+ * per pair worth reading, write the reports asked for. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gt_cli.h"
+#include "gt_diff.h"
+
+static const char usage_text[] =
+    "usage: gltrace diff EXPECTED ACTUAL [options]\n"
+    "\n"
+    "Compares two PNG files, or two directories of PNGs paired by relative path.\n"
+    "\n"
+    "comparison:\n"
+    "  --mode MODE        exact (default), tolerance, perceptual or position\n"
+    "  --tolerance N      largest per-channel difference that passes, 0..255\n"
+    "                     (tolerance and position modes; default 0)\n"
+    "  --threshold T      perceptual: YIQ distance threshold 0..1 (default 0.1)\n"
+    "  --radius R         position: search radius in pixels 0..8 (default 1)\n"
+    "  --count-aa         perceptual: count anti-aliased pixels as differences\n"
+    "  --ignore-alpha     compare RGB only\n"
+    "  --ignore X,Y,W,H   leave a rectangle out of the comparison (repeatable)\n"
+    "  --max-diff N       pass when at most N pixels differ; N% for a percentage\n"
+    "                     (both forms may be given; default: none may differ)\n"
+    "  Giving --tolerance, --threshold or --radius without --mode selects the\n"
+    "  tolerance, perceptual or position mode.\n"
+    "\n"
+    "outputs:\n"
+    "  --diff-image FILE  two files: write the diff image to FILE\n"
+    "  --diff-dir DIR     write a diff image for each differing pair into DIR\n"
+    "  --json FILE        JSON report ('-' for standard output)\n"
+    "  --junit FILE       JUnit XML report\n"
+    "  --html DIR         HTML report folder (index.html and image copies)\n"
+    "  -j, --jobs N       threads (default: one per CPU)\n"
+    "  -q, --quiet        print nothing but errors\n"
+    "  -v, --verbose      print passing pairs too\n"
+    "\n"
+    "Diff images: differences red, anti-aliasing yellow, within tolerance pale\n"
+    "orange, ignored regions blue, over a faded grey copy of EXPECTED.\n"
+    "Exit status: 0 all pairs match, 1 differences, 2 error.\n";
+
+#define MAX_IGNORE 64
+
+typedef struct args {
+    const char *paths[2];
+    int npaths;
+    gt_diff_options o;
+    gt_diff_rect ignore[MAX_IGNORE];
+    int mode_given, tol_given, thr_given, rad_given;
+    const char *diff_image, *diff_dir, *json, *junit, *html;
+    unsigned jobs;
+    int quiet, verbose;
+} args;
+
+static int bad_arg(const char *fmt, const char *arg)
+{
+    fputs("gltrace diff: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    fputs(usage_text, stderr);
+    return -1;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || *s == '-' || *s == '+')
+        return -1;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_rect(const char *s, gt_diff_rect *r)
+{
+    unsigned long v[4];
+    const char *p = s;
+    for (int i = 0; i < 4; i++) {
+        char buf[32];
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= sizeof buf || (i < 3 && p[n] != ',') || (i == 3 && p[n]))
+            return -1;
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        if (parse_uint(buf, UINT32_MAX, &v[i]) != 0)
+            return -1;
+        p += n + (i < 3);
+    }
+    *r = (gt_diff_rect){(uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (uint32_t)v[3]};
+    return 0;
+}
+
+static int parse_budget(const char *s, gt_diff_options *o)
+{
+    size_t n = strlen(s);
+    if (n > 1 && s[n - 1] == '%') {
+        char buf[64];
+        double v;
+        if (n >= sizeof buf)
+            return -1;
+        memcpy(buf, s, n - 1);
+        buf[n - 1] = 0;
+        if (parse_double(buf, &v) != 0 || v < 0 || v > 100)
+            return -1;
+        o->max_diff_percent = v;
+        return 0;
+    }
+    unsigned long v;
+    if (parse_uint(s, LONG_MAX, &v) != 0)
+        return -1;
+    o->max_diff_pixels = (int64_t)v;
+    return 0;
+}
+
+/* Handles one option that takes a value. Returns 0, or -1 after printing
+ * what was wrong. */
+static int option_value(args *a, const char *opt, const char *v)
+{
+    unsigned long u;
+    double d;
+    if (!strcmp(opt, "--mode")) {
+        if (gt_diff_mode_parse(v, &a->o.mode) != 0)
+            return bad_arg("unknown mode '%s' (exact, tolerance, perceptual or position)", v);
+        a->mode_given = 1;
+    } else if (!strcmp(opt, "--tolerance")) {
+        if (parse_uint(v, 255, &u) != 0)
+            return bad_arg("--tolerance '%s': expected an integer 0..255", v);
+        a->o.tolerance = (unsigned)u;
+        a->tol_given = 1;
+    } else if (!strcmp(opt, "--threshold")) {
+        if (parse_double(v, &d) != 0 || d < 0 || d > 1)
+            return bad_arg("--threshold '%s': expected a number 0..1", v);
+        a->o.threshold = d;
+        a->thr_given = 1;
+    } else if (!strcmp(opt, "--radius")) {
+        if (parse_uint(v, 8, &u) != 0)
+            return bad_arg("--radius '%s': expected an integer 0..8", v);
+        a->o.radius = (unsigned)u;
+        a->rad_given = 1;
+    } else if (!strcmp(opt, "--ignore")) {
+        if (a->o.n_ignore == MAX_IGNORE)
+            return bad_arg("too many --ignore regions (at most 64): '%s'", v);
+        if (parse_rect(v, &a->ignore[a->o.n_ignore]) != 0)
+            return bad_arg("--ignore '%s': expected X,Y,W,H in pixels", v);
+        a->o.n_ignore++;
+    } else if (!strcmp(opt, "--max-diff")) {
+        if (parse_budget(v, &a->o) != 0)
+            return bad_arg("--max-diff '%s': expected a pixel count or a percentage such as 0.5%%", v);
+    } else if (!strcmp(opt, "--jobs") || !strcmp(opt, "-j")) {
+        if (parse_uint(v, 1024, &u) != 0 || u == 0)
+            return bad_arg("--jobs '%s': expected an integer 1..1024", v);
+        a->jobs = (unsigned)u;
+    } else if (!strcmp(opt, "--diff-image")) {
+        a->diff_image = v;
+    } else if (!strcmp(opt, "--diff-dir")) {
+        a->diff_dir = v;
+    } else if (!strcmp(opt, "--json")) {
+        a->json = v;
+    } else if (!strcmp(opt, "--junit")) {
+        a->junit = v;
+    } else if (!strcmp(opt, "--html")) {
+        a->html = v;
+    } else {
+        return bad_arg("unknown option '%s'", opt);
+    }
+    return 0;
+}
+
+static const char *const valued[] = {"--mode", "--tolerance", "--threshold", "--radius",
+                                     "--ignore", "--max-diff", "--jobs", "-j", "--diff-image",
+                                     "--diff-dir", "--json", "--junit", "--html"};
+
+static int is_valued(const char *opt)
+{
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
+        if (!strcmp(opt, valued[i]))
+            return 1;
+    return 0;
+}
+
+/* Returns 0 to go on, 1 after --help, -1 on a bad argument. */
+static int parse_args(args *a, int argc, char **argv)
+{
+    int only_paths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (only_paths || s[0] != '-' || !s[1]) {
+            if (a->npaths == 2)
+                return bad_arg("unexpected argument '%s' (give EXPECTED and ACTUAL only)", s);
+            a->paths[a->npaths++] = s;
+        } else if (!strcmp(s, "--")) {
+            only_paths = 1;
+        } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            fputs(usage_text, stdout);
+            return 1;
+        } else if (!strcmp(s, "--count-aa")) {
+            a->o.count_aa = 1;
+        } else if (!strcmp(s, "--ignore-alpha")) {
+            a->o.ignore_alpha = 1;
+        } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+            a->quiet = 1;
+        } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
+            a->verbose = 1;
+        } else {
+            char opt[32];
+            const char *eq = strchr(s, '=');
+            const char *v;
+            if (eq && s[1] == '-' && (size_t)(eq - s) < sizeof opt) {
+                memcpy(opt, s, (size_t)(eq - s));
+                opt[eq - s] = 0;
+                v = eq + 1;
+            } else {
+                snprintf(opt, sizeof opt, "%s", s);
+                if (!is_valued(opt))
+                    return bad_arg("unknown option '%s'", s);
+                if (i + 1 == argc)
+                    return bad_arg("option '%s' needs a value", s);
+                v = argv[++i];
+            }
+            if (option_value(a, eq && s[1] == '-' ? opt : s, v) != 0)
+                return -1;
+        }
+    }
+    if (a->npaths != 2)
+        return bad_arg("%s", a->npaths ? "missing ACTUAL" : "missing EXPECTED and ACTUAL");
+    /* An option of one mode says which mode the user means... */
+    int implied = a->tol_given ? GT_DIFF_TOLERANCE : -1;
+    if (a->thr_given)
+        implied = GT_DIFF_PERCEPTUAL;
+    if (a->rad_given)
+        implied = GT_DIFF_POSITION;
+    if (!a->mode_given && implied >= 0)
+        a->o.mode = (gt_diff_mode)implied;
+    /* ...and one that cannot apply to the chosen mode is a mistake. */
+    gt_diff_mode m = a->o.mode;
+    if (a->thr_given && m != GT_DIFF_PERCEPTUAL)
+        return bad_arg("--threshold applies to --mode perceptual, not %s", gt_diff_mode_name(m));
+    if (a->rad_given && m != GT_DIFF_POSITION)
+        return bad_arg("--radius applies to --mode position, not %s", gt_diff_mode_name(m));
+    if (a->tol_given && m != GT_DIFF_TOLERANCE && m != GT_DIFF_POSITION)
+        return bad_arg("--tolerance applies to --mode tolerance or position, not %s", gt_diff_mode_name(m));
+    if (a->o.count_aa && m != GT_DIFF_PERCEPTUAL)
+        return bad_arg("--count-aa applies to --mode perceptual, not %s", gt_diff_mode_name(m));
+    a->o.ignore = a->ignore;
+    return 0;
+}
+
+static void print_pair(FILE *f, const gt_diff_pair *p)
+{
+    static const char *const tag[] = {"PASS", "FAIL", "ERROR"};
+    fprintf(f, "%-5s %s", tag[p->status], p->name);
+    if (p->status == GT_DIFF_ERROR || !p->has_result) {
+        fprintf(f, ": %s\n", p->message);
+        return;
+    }
+    const gt_diff_result *r = &p->result;
+    if (r->identical) {
+        fputs(": identical\n", f);
+        return;
+    }
+    fprintf(f, ": %llu pixels differ (%.4f%%)", (unsigned long long)r->diff_pixels, r->diff_percent);
+    if (r->aa_pixels)
+        fprintf(f, ", %llu anti-aliased", (unsigned long long)r->aa_pixels);
+    fprintf(f, ", largest channel difference %u, RMSE %.3f, PSNR %.2f dB", r->max_channel_diff,
+            r->rmse, r->psnr);
+    if (r->bbox.w)
+        fprintf(f, ", box x %u y %u %ux%u", r->bbox.x, r->bbox.y, r->bbox.w, r->bbox.h);
+    if (p->diff_image)
+        fprintf(f, ", diff image %s", p->diff_image);
+    fputc('\n', f);
+}
+
+static int write_report(const char *path, const gt_diff_batch *b, const gt_diff_options *o,
+                        int (*fn)(FILE *, const gt_diff_batch *, const gt_diff_options *))
+{
+    int to_stdout = !strcmp(path, "-");
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gltrace diff: %s: cannot create: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = fn(f, b, o);
+    if (to_stdout)
+        rc |= fflush(f);
+    else
+        rc |= fclose(f);
+    if (rc != 0)
+        fprintf(stderr, "gltrace diff: %s: write error\n", path);
+    return rc ? -1 : 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+/* Fills the batch from the two paths. Returns 0 or -1 (message printed). */
+static int make_batch(const args *a, gt_diff_batch *b)
+{
+    struct stat se, sa;
+    const char *pe = a->paths[0], *pa = a->paths[1];
+    int de = stat(pe, &se) == 0 && S_ISDIR(se.st_mode);
+    int da = stat(pa, &sa) == 0 && S_ISDIR(sa.st_mode);
+    if (de != da) {
+        fprintf(stderr, "gltrace diff: %s is a %s but %s is not: give two files or two directories\n",
+                de ? pe : pa, "directory", de ? pa : pe);
+        return -1;
+    }
+    if (de) {
+        char err[GT_DIFF_ERR_MAX];
+        if (a->diff_image) {
+            fprintf(stderr, "gltrace diff: --diff-image is for two files; use --diff-dir for directories\n");
+            return -1;
+        }
+        if (gt_diff_batch_add_dirs(b, pe, pa, err) != 0) {
+            fprintf(stderr, "gltrace diff: %s\n", err);
+            return -1;
+        }
+        /* Two empty folders are a broken CI setup, not a pass. */
+        if (b->n == 0) {
+            fprintf(stderr, "gltrace diff: no .png files in %s or %s\n", pe, pa);
+            return -1;
+        }
+        return 0;
+    }
+    if (gt_diff_batch_add(b, base_name(pe), pe, pa) != 0 ||
+        (a->diff_image && !(b->pairs[0].diff_image = strdup(a->diff_image)))) {
+        fprintf(stderr, "gltrace diff: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+int gt_cmd_diff(int argc, char **argv)
+{
+    args a;
+    memset(&a, 0, sizeof a);
+    gt_diff_options_init(&a.o);
+    int rc = parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+
+    gt_diff_batch b = {0};
+    if (make_batch(&a, &b) != 0) {
+        gt_diff_batch_free(&b);
+        return 2;
+    }
+    /* The HTML report needs diff images; put them straight into it. */
+    char *html_diffs = NULL;
+    const char *diff_dir = a.diff_dir;
+    if (a.html && !diff_dir) {
+        size_t n = strlen(a.html) + 16;
+        html_diffs = malloc(n);
+        if (!html_diffs) {
+            gt_diff_batch_free(&b);
+            return 2;
+        }
+        snprintf(html_diffs, n, "%s/img/diff", a.html);
+        diff_dir = html_diffs;
+    }
+    gt_diff_batch_run(&b, &a.o, diff_dir, a.jobs);
+
+    size_t pass, fail, error;
+    gt_diff_batch_counts(&b, &pass, &fail, &error);
+    /* With the JSON on standard output, the text goes to standard error. */
+    FILE *text = a.json && !strcmp(a.json, "-") ? stderr : stdout;
+    for (size_t i = 0; i < b.n; i++) {
+        const gt_diff_pair *p = &b.pairs[i];
+        if (p->status == GT_DIFF_ERROR)
+            print_pair(stderr, p);
+        else if (!a.quiet && (p->status == GT_DIFF_FAIL || a.verbose || b.n == 1))
+            print_pair(text, p);
+    }
+    if (!a.quiet && b.n != 1)
+        fprintf(text, "%zu pairs: %zu passed, %zu failed, %zu errors\n", b.n, pass, fail, error);
+
+    int report_failed = 0;
+    if (a.json)
+        report_failed |= write_report(a.json, &b, &a.o, gt_diff_report_json);
+    if (a.junit)
+        report_failed |= write_report(a.junit, &b, &a.o, gt_diff_report_junit);
+    if (a.html) {
+        char err[GT_DIFF_ERR_MAX];
+        if (gt_diff_report_html(a.html, &b, &a.o, err) != 0) {
+            fprintf(stderr, "gltrace diff: %s\n", err);
+            report_failed = 1;
+        } else if (!a.quiet) {
+            fprintf(text, "HTML report: %s/index.html\n", a.html);
+        }
+    }
+    gt_diff_batch_free(&b);
+    free(html_diffs);
+    if (error || report_failed)
+        return 2;
+    return fail ? 1 : 0;
+}

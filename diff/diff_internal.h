@@ -1,0 +1,74 @@
+/* diff_internal.h: what the files of the diff library share and nobody else
+ * sees. */
+#ifndef GT_DIFF_INTERNAL_H
+#define GT_DIFF_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gt_diff.h"
+
+/* Writes a message into an err buffer of GT_DIFF_ERR_MAX bytes. Always
+ * returns -1 so that error paths read `return diff_fail(err, ...)`. */
+int diff_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* malloc for buffers of frame size: 2 MB aligned and advised to use huge
+ * pages (see diff_image.c for why). Release with free(). */
+void *diff_big_alloc(size_t n);
+
+/* gt_diff_image_alloc without clearing: for decoders that write every
+ * byte. */
+int diff_image_alloc_uninit(gt_diff_image *img, uint32_t width, uint32_t height);
+
+/* Reads a whole file into a malloc'd buffer (one extra zero byte at the
+ * end). Returns 0 or -1 with a message naming the file. */
+int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err);
+
+/* Decodes with libpng; handles every PNG, reports every fault. */
+int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
+                           gt_diff_image *img, char *err);
+
+/* Decodes the common case (8-bit RGB or RGBA, not interlaced, no tRNS)
+ * with libdeflate and our own unfiltering. Returns 1 when done, 0 when the
+ * file is outside that case or anything about it looks wrong: the caller
+ * then falls back to libpng, which gives the authoritative message. */
+int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img);
+
+/* Set to 0 (by benchmarks, via the environment GT_DIFF_NO_FAST_PNG) to
+ * force libpng for every file. */
+extern int diff_png_fast_enabled;
+
+/* Creates every missing directory on the way to `path`'s parent. */
+int diff_mkdirs_for(const char *path, char *err);
+
+/* Copies (or hard-links) file src to dst, creating dst's directories. */
+int diff_copy_file(const char *src, const char *dst, char *err);
+
+/* The largest POSITION radius: the search costs (2r+1)^2 per pixel, and
+ * rasterisers disagree by a pixel or two, not by a dozen. */
+#define DIFF_MAX_RADIUS 8
+
+/* Checks options for range errors. Returns 0 or -1 with a message. */
+int diff_options_check(const gt_diff_options *o, char *err);
+
+/* Whether `diff` differing pixels (`percent` of the compared ones) are
+ * within the budget of *o. */
+int diff_within_budget(const gt_diff_options *o, uint64_t diff, double percent);
+
+/* Writes s as a JSON string literal (with quotes); NULL gives null. Bytes
+ * that are not valid UTF-8 become U+FFFD, since file names are bytes. */
+void diff_json_str(FILE *f, const char *s);
+
+/* Writes s escaped for XML/HTML text and attribute values (invalid UTF-8
+ * and control characters become U+FFFD). */
+void diff_xml_str(FILE *f, const char *s);
+
+/* Writes a relative path percent-encoded for a URL (keeps '/'). */
+void diff_url_path(FILE *f, const char *s);
+
+/* Online CPUs, at least 1. */
+unsigned diff_cpu_count(void);
+
+#endif

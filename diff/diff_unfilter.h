@@ -1,0 +1,18 @@
+/* diff_unfilter.h: undoing PNG's per-row filters (PNG spec, section 9). */
+#ifndef GT_DIFF_UNFILTER_H
+#define GT_DIFF_UNFILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reconstructs one row of `len` bytes from its filtered bytes `in`, the
+ * previous reconstructed row `prev` (NULL for the first row) and the filter
+ * type byte. `bpp` is bytes per pixel (1..8). Returns 0, or -1 for a
+ * filter type other than 0..4. `out` must not overlap `prev`. It may
+ * overlap `in` if out <= in, which the fast decoder uses to compact rows in
+ * place: the row is processed left to right and in[i] is always read before
+ * out[i], which lies at or below it, is written. */
+int diff_unfilter_row(int filter, const uint8_t *in, const uint8_t *prev,
+                      uint8_t *out, size_t len, int bpp);
+
+#endif
