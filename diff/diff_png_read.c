@@ -4,6 +4,7 @@
  * wrong, and so that the fast path (diff_png_fast.c) can look at it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ typedef struct png_src {
     const char *name;
     char *err;
     int err_set;
+    char warning[160]; /* libpng's last warning: often the actual cause */
     png_bytep *rows;
 } png_src;
 
@@ -83,8 +85,9 @@ static void on_error(png_structp png, png_const_charp msg)
     if (!s->err_set) {
         /* libpng reads a chunk's header, then its data, then its CRC: the
          * offset we have read up to is within or just after the culprit. */
-        diff_fail(s->err, "%s: corrupt PNG (read up to byte %zu of %zu): %s",
-                  s->name, s->off, s->size, msg);
+        diff_fail(s->err, "%s: corrupt PNG (read up to byte %zu of %zu): %s%s%s%s",
+                  s->name, s->off, s->size, msg, s->warning[0] ? " (" : "", s->warning,
+                  s->warning[0] ? ")" : "");
         s->err_set = 1;
     }
     png_longjmp(png, 1);
@@ -93,9 +96,12 @@ static void on_error(png_structp png, png_const_charp msg)
 static void on_warning(png_structp png, png_const_charp msg)
 {
     /* Warnings are about things libpng recovered from (a bad ancillary
-     * chunk); the pixels are still right, which is all we compare. */
-    (void)png;
-    (void)msg;
+     * chunk): the pixels are still right, which is all we compare. But
+     * libpng warns before some errors with the detail the error lacks
+     * ("Image width is zero in IHDR", then "Invalid IHDR data"), so the
+     * last one is kept for the error message. */
+    png_src *s = png_get_error_ptr(png);
+    snprintf(s->warning, sizeof s->warning, "%s", msg);
 }
 
 /* Deflate cannot expand its input more than 1032 times; a header promising
@@ -107,12 +113,45 @@ static int plausible_size(uint32_t w, uint32_t h, int depth, int channels, size_
     return raw <= 1100.0 * (double)file_size + 4096.0;
 }
 
+/* libpng inflates IDAT as it reads and checks a chunk's CRC only at its
+ * end, so damaged pixel data surfaces as a zlib complaint ("invalid bit
+ * length repeat"). Checking the CRCs of the critical chunks first names
+ * the chunk and its offset instead; libdeflate's CRC costs next to nothing.
+ * Structural faults (truncation, bad lengths) are left to libpng. */
+static int check_crcs(const uint8_t *d, size_t size, const char *name, char *err)
+{
+    size_t off = 8;
+    while (size - off >= 12) {
+        uint32_t len = (uint32_t)d[off] << 24 | (uint32_t)d[off + 1] << 16 | (uint32_t)d[off + 2] << 8 | d[off + 3];
+        const uint8_t *type = d + off + 4;
+        if (len > size - off - 12)
+            break;
+        const uint8_t *c = type + 4 + len;
+        uint32_t stored = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+        int critical = type[0] >= 'A' && type[0] <= 'Z';
+        if (critical && libdeflate_crc32(0, type, len + 4) != stored) {
+            char t[5];
+            for (int i = 0; i < 4; i++)
+                t[i] = type[i] >= 0x20 && type[i] < 0x7f ? (char)type[i] : '?';
+            t[4] = 0;
+            return diff_fail(err, "%s: corrupt PNG: CRC error in the %s chunk at byte %zu (%u bytes long): its data is damaged",
+                             name, t, off, (unsigned)len);
+        }
+        if (memcmp(type, "IEND", 4) == 0)
+            break;
+        off += 12 + (size_t)len;
+    }
+    return 0;
+}
+
 int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
                            gt_diff_image *img, char *err)
 {
     memset(img, 0, sizeof *img);
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0)
         return diff_fail(err, "%s: not a PNG file (bad signature at byte 0)", name);
+    if (check_crcs(data, size, name, err) != 0)
+        return -1;
 
     png_src s = {.data = data, .size = size, .off = 0, .name = name, .err = err};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &s, on_error, on_warning);
