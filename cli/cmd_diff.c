@@ -393,7 +393,8 @@ int gt_cmd_diff(int argc, char **argv)
             print_pair(text, p);
     }
     if (!a.quiet && b.n != 1)
-        fprintf(text, "%zu pairs: %zu passed, %zu failed, %zu errors\n", b.n, pass, fail, error);
+        fprintf(text, "%zu pairs: %zu passed, %zu failed, %zu error%s\n", b.n, pass, fail, error,
+                error == 1 ? "" : "s");
 
     int report_failed = 0;
     if (a.json)

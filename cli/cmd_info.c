@@ -30,57 +30,56 @@ static void idset_add(idset *s, uint64_t id)
     s->v[s->n++] = id;
 }
 
-/* Later metadata records fill in what the first could not know. */
-static void merge_metadata(Gltrace__TraceMetadata **acc, const Gltrace__GLMessage *m, uint8_t **keep,
-                           size_t *nkeep)
+/* Later metadata records fill in what the first could not know: the merged
+ * view points into the kept messages, later fields winning. */
+typedef struct metas {
+    Gltrace__GLMessage **m;
+    size_t n, cap;
+} metas;
+
+static int keep_metadata(metas *k, Gltrace__GLMessage *m)
 {
-    (void)keep, (void)nkeep;
-    if (!*acc) {
-        *acc = malloc(sizeof **acc);
-        if (!*acc)
-            return;
-        gltrace__trace_metadata__init(*acc);
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 8;
+        Gltrace__GLMessage **n = realloc(k->m, cap * sizeof *n);
+        if (!n)
+            return 0;
+        k->m = n;
+        k->cap = cap;
     }
-    Gltrace__TraceMetadata *a = *acc, *b = m->metadata;
-#define TAKE_STR(f) if (b->f) a->f = strdup(b->f)
+    k->m[k->n++] = m;
+    return 1;
+}
+
+static void merge_metadata(const metas *k, Gltrace__TraceMetadata *a)
+{
+    gltrace__trace_metadata__init(a);
+    for (size_t i = 0; i < k->n; i++) {
+        const Gltrace__TraceMetadata *b = k->m[i]->metadata;
+#define TAKE_STR(f) if (b->f) a->f = b->f
 #define TAKE_NUM(f) if (b->has_##f) { a->has_##f = 1; a->f = b->f; }
-    TAKE_NUM(format_version);
-    TAKE_STR(tool_version);
-    TAKE_STR(process_name);
-    TAKE_NUM(pid);
-    TAKE_STR(gl_vendor);
-    TAKE_STR(gl_renderer);
-    TAKE_STR(gl_version);
-    TAKE_STR(gl_shading_language_version);
-    TAKE_STR(gl_extensions);
-    TAKE_STR(egl_vendor);
-    TAKE_STR(egl_version);
-    TAKE_STR(egl_client_apis);
-    TAKE_STR(egl_extensions);
-    TAKE_NUM(start_time_realtime_ns);
-    TAKE_NUM(start_time_monotonic_ns);
-    if (b->n_command_line) {
-        a->n_command_line = b->n_command_line;
-        a->command_line = calloc(b->n_command_line, sizeof(char *));
-        for (size_t i = 0; a->command_line && i < b->n_command_line; i++)
-            a->command_line[i] = strdup(b->command_line[i]);
-        if (!a->command_line)
-            a->n_command_line = 0;
-    }
-    if (b->n_options) {
-        a->n_options = b->n_options;
-        a->options = calloc(b->n_options, sizeof(*a->options));
-        for (size_t i = 0; a->options && i < b->n_options; i++) {
-            a->options[i] = malloc(sizeof **a->options);
-            gltrace__trace_metadata__option__init(a->options[i]);
-            a->options[i]->key = strdup(b->options[i]->key);
-            a->options[i]->value = strdup(b->options[i]->value);
-        }
-        if (!a->options)
-            a->n_options = 0;
-    }
+#define TAKE_REP(f) if (b->n_##f) { a->n_##f = b->n_##f; a->f = b->f; }
+        TAKE_NUM(format_version);
+        TAKE_STR(tool_version);
+        TAKE_REP(command_line);
+        TAKE_STR(process_name);
+        TAKE_NUM(pid);
+        TAKE_STR(gl_vendor);
+        TAKE_STR(gl_renderer);
+        TAKE_STR(gl_version);
+        TAKE_STR(gl_shading_language_version);
+        TAKE_STR(gl_extensions);
+        TAKE_STR(egl_vendor);
+        TAKE_STR(egl_version);
+        TAKE_STR(egl_client_apis);
+        TAKE_STR(egl_extensions);
+        TAKE_REP(options);
+        TAKE_NUM(start_time_realtime_ns);
+        TAKE_NUM(start_time_monotonic_ns);
 #undef TAKE_STR
 #undef TAKE_NUM
+#undef TAKE_REP
+    }
 }
 
 int gt_cmd_info(int argc, char **argv)
@@ -99,7 +98,7 @@ int gt_cmd_info(int argc, char **argv)
     }
     uint64_t calls = 0, frames = 0, created = 0, markers = 0, first_t = 0, last_t = 0;
     idset threads = {0}, contexts = {0};
-    Gltrace__TraceMetadata *meta = NULL;
+    metas kept = {0};
     gt_record rec;
     int rc, status = 0;
     while ((rc = gt_reader_next(r, &rec)) == 1) {
@@ -113,7 +112,8 @@ int gt_cmd_info(int argc, char **argv)
         char nb[32];
         const char *name = gt_show_name(m, nb, sizeof nb);
         if (m->function == GT_FN_METADATA && m->metadata) {
-            merge_metadata(&meta, m, NULL, NULL);
+            if (keep_metadata(&kept, m))
+                continue; /* freed at the end */
         } else if (m->function == GT_FN_UNCOVERED) {
             markers++;
         } else if (m->function < GT_FN_INVALID || m->function > GT_FN_UNCOVERED) {
@@ -141,7 +141,7 @@ int gt_cmd_info(int argc, char **argv)
     gt_reader_close(r);
     uint64_t ncontexts = contexts.n > created ? contexts.n : created;
     printf("{\"file\":");
-    printf("\"%s\"", path); /* paths with quotes are rare; keep it simple */
+    gt_show_json_string(stdout, path, strlen(path));
     printf(",\"format\":\"%s\",\"indexed\":%s,\"calls\":%" PRIu64 ",\"frames\":%" PRIu64
            ",\"contexts\":%" PRIu64 ",\"threads\":%zu,\"uncovered_markers\":%" PRIu64
            ",\"chunks\":%" PRIu64 ",\"size_on_disk\":%" PRIu64 ",\"size_uncompressed\":%" PRIu64
@@ -149,13 +149,18 @@ int gt_cmd_info(int argc, char **argv)
            st.format == GT_FORMAT_LEGACY ? "android-legacy" : "gltrace-zstd", st.has_index ? "true" : "false",
            calls, frames, ncontexts, threads.n, markers, st.chunks, st.file_size, st.uncompressed_size,
            last_t - first_t, status == 0 ? "true" : "false");
-    if (meta)
-        gt_show_metadata_json(stdout, meta);
-    else
+    if (kept.n) {
+        Gltrace__TraceMetadata merged;
+        merge_metadata(&kept, &merged);
+        gt_show_metadata_json(stdout, &merged);
+    } else {
         printf("null");
+    }
     printf("}\n");
+    for (size_t i = 0; i < kept.n; i++)
+        gltrace__glmessage__free_unpacked(kept.m[i], NULL);
+    free(kept.m);
     free(threads.v);
     free(contexts.v);
-    /* meta's strings are left to the exit: info is a one-shot command */
     return status;
 }

@@ -11,7 +11,7 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 
-static void json_str(FILE *f, const char *s, size_t len)
+void gt_show_json_string(FILE *f, const char *s, size_t len)
 {
     fputc('"', f);
     for (size_t i = 0; i < len; i++) {
@@ -141,7 +141,7 @@ static void show_value(FILE *f, const Gltrace__GLMessage__DataType *d, int kind,
                 len = 200;
             if (i)
                 fputs(", ", f);
-            json_str(f, (const char *)d->charvalue[i].data, len);
+            gt_show_json_string(f, (const char *)d->charvalue[i].data, len);
         }
         if (d->n_charvalue > 1)
             fputc(']', f);
@@ -181,7 +181,7 @@ static void show_metadata(FILE *f, const Gltrace__TraceMetadata *m)
 {
     int first = 1;
 #define KEY(k) fprintf(f, "%s\"%s\":", first ? "" : ",", k), first = 0
-#define STR(k, v) if (v) { KEY(k); json_str(f, v, strlen(v)); }
+#define STR(k, v) if (v) { KEY(k); gt_show_json_string(f, v, strlen(v)); }
     fputc('{', f);
     if (m->has_format_version) { KEY("format_version"); fprintf(f, "%" PRIu32, m->format_version); }
     STR("tool_version", m->tool_version);
@@ -191,7 +191,7 @@ static void show_metadata(FILE *f, const Gltrace__TraceMetadata *m)
         for (size_t i = 0; i < m->n_command_line; i++) {
             if (i)
                 fputc(',', f);
-            json_str(f, m->command_line[i], strlen(m->command_line[i]));
+            gt_show_json_string(f, m->command_line[i], strlen(m->command_line[i]));
         }
         fputc(']', f);
     }
@@ -212,9 +212,9 @@ static void show_metadata(FILE *f, const Gltrace__TraceMetadata *m)
         for (size_t i = 0; i < m->n_options; i++) {
             if (i)
                 fputc(',', f);
-            json_str(f, m->options[i]->key, strlen(m->options[i]->key));
+            gt_show_json_string(f, m->options[i]->key, strlen(m->options[i]->key));
             fputc(':', f);
-            json_str(f, m->options[i]->value, strlen(m->options[i]->value));
+            gt_show_json_string(f, m->options[i]->value, strlen(m->options[i]->value));
         }
         fputc('}', f);
     }
@@ -251,7 +251,7 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
                    ",\"dur\":%" PRId64 ",\"fn\":",
                 rec->seq, m->has_thread_id ? m->thread_id : rec->thread_id, m->context_id,
                 m->start_time, m->has_duration64 ? m->duration64 : (int64_t)m->duration);
-        json_str(f, name, strlen(name));
+        gt_show_json_string(f, name, strlen(name));
         if (m->has_threadtime)
             fprintf(f, ",\"cpu\":%" PRId32, m->threadtime);
         if (m->n_args || fn) {
@@ -275,7 +275,7 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
         }
         if (m->marker) {
             fputs(",\"marker\":", f);
-            json_str(f, m->marker, strlen(m->marker));
+            gt_show_json_string(f, m->marker, strlen(m->marker));
         }
         fputs("}\n", f);
         return;

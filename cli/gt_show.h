@@ -14,6 +14,9 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
 /* The metadata message as one JSON object. */
 void gt_show_metadata_json(FILE *f, const Gltrace__TraceMetadata *m);
 
+/* s (len bytes) as a JSON string literal. */
+void gt_show_json_string(FILE *f, const char *s, size_t len);
+
 /* The function's name (from api/functions.tsv) or "functionN". */
 const char *gt_show_name(const Gltrace__GLMessage *m, char *buf, size_t len);
 
