@@ -1,8 +1,8 @@
 /* diff_report_html.c: the report a person looks at. One folder: index.html
  * (style and script inline) and img/{expected,actual,diff}/NAME copies, so
- * it survives being archived as a CI artifact. Failures come first, the
- * largest differences at the top; every pair is rendered as static HTML,
- * so the page reads even with scripts off. */
+ * it survives being archived as a CI artifact. Failures come first (see
+ * rank()); every pair is rendered as static HTML, so the page reads even
+ * with scripts off. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +11,14 @@
 #include "diff_html_page.h"
 #include "diff_internal.h"
 
+/* Page order: pixel differences (largest first), then size mismatches,
+ * then missing files, then unreadable files, then passes. A missing file
+ * says all there is in its message; a changed picture needs looking at. */
 static int rank(const gt_diff_pair *p)
 {
-    return p->status == GT_DIFF_FAIL ? 0 : p->status == GT_DIFF_ERROR ? 1 : 2;
-}
-
-/* How bad a failure looks: a size mismatch or a missing file is total. */
-static double severity(const gt_diff_pair *p)
-{
-    return p->has_result ? p->result.diff_percent : 101.0;
+    if (p->status == GT_DIFF_FAIL)
+        return p->has_result ? 0 : p->width ? 1 : 2;
+    return p->status == GT_DIFF_ERROR ? 3 : 4;
 }
 
 static int cmp_pairs(const void *x, const void *y)
@@ -27,8 +26,8 @@ static int cmp_pairs(const void *x, const void *y)
     const gt_diff_pair *a = *(const gt_diff_pair *const *)x, *b = *(const gt_diff_pair *const *)y;
     if (rank(a) != rank(b))
         return rank(a) - rank(b);
-    if (rank(a) == 0 && severity(a) != severity(b))
-        return severity(a) > severity(b) ? -1 : 1;
+    if (rank(a) == 0 && a->result.diff_percent != b->result.diff_percent)
+        return a->result.diff_percent > b->result.diff_percent ? -1 : 1;
     return strcmp(a->name, b->name);
 }
 
@@ -78,6 +77,8 @@ static void metrics_table(FILE *f, const gt_diff_pair *p)
     fputs("<table class=\"metrics\">", f);
     if (p->width)
         fprintf(f, "<tr><td>size</td><td>%ux%u</td></tr>", p->width, p->height);
+    if (p->actual_width && (p->actual_width != p->width || p->actual_height != p->height))
+        fprintf(f, "<tr><td>actual size</td><td>%ux%u</td></tr>", p->actual_width, p->actual_height);
     if (p->has_result) {
         const gt_diff_result *r = &p->result;
         fprintf(f,
@@ -114,14 +115,14 @@ static void pair_section(html *h, const gt_diff_pair *p, size_t index)
         diff_xml_str(f, p->message);
         fputs("</p>\n", f);
     }
+    metrics_table(f, p);
     fputs("<div class=\"row\">\n", f);
     figure(h, "expected", p, p->expected, lazy, "missing");
     figure(h, "actual", p, p->actual, lazy, "missing");
     figure(h, "diff", p, p->diff_image, lazy,
            p->has_result && p->result.identical ? "identical" : "no diff image");
-    metrics_table(f, p);
     fputs("</div>\n", f);
-    if (p->expected && p->actual) {
+    if (p->width && p->actual_width) { /* both decoded */
         /* Both images again, stacked: the slider uncovers actual over
          * expected, the button flicks between the two. */
         fputs("<div class=\"flick\"><div class=\"controls\">expected "
@@ -178,8 +179,8 @@ int gt_diff_report_html(const char *dir, const gt_diff_batch *b, const gt_diff_o
                "<title>gltrace diff: %zu of %zu differ%s</title>\n<style>\n%s</style></head>\n<body>\n",
             fail, b->n, error ? ", errors" : "", diff_html_css);
     fprintf(f, "<header><h1>gltrace diff</h1>\n<p id=\"summary\">%zu pairs: %zu passed, %zu failed, "
-               "%zu errors</p>\n",
-            b->n, pass, fail, error);
+               "%zu error%s</p>\n",
+            b->n, pass, fail, error, error == 1 ? "" : "s");
     fprintf(f, "<p>mode %s, tolerance %u, threshold %g, radius %u, anti-aliasing %s, alpha %s",
             gt_diff_mode_name(o->mode), o->tolerance, o->threshold, o->radius,
             o->count_aa ? "counted" : "excluded", o->ignore_alpha ? "ignored" : "compared");
