@@ -100,10 +100,11 @@ int gt_diff_batch_add_dirs(gt_diff_batch *b, const char *expected_dir,
     int rc = walk(expected_dir, "", &le, err);
     if (rc == 0)
         rc = walk(actual_dir, "", &la, err);
-    if (rc == 0) {
+    /* qsort on an empty list may get NULL, which it must not. */
+    if (rc == 0 && le.n > 1)
         qsort(le.v, le.n, sizeof *le.v, cmp_str);
+    if (rc == 0 && la.n > 1)
         qsort(la.v, la.n, sizeof *la.v, cmp_str);
-    }
     /* Merge the two sorted lists: equal names pair up, the rest are
      * missing on one side. */
     size_t i = 0, j = 0;
