@@ -187,7 +187,7 @@ void gt_flusher_register(gt_buffer *b);
 void gt_flusher_retire(gt_buffer *b);
 gt_buffer *gt_flusher_take_buffer(size_t min_cap); /* from the pool */
 void gt_flusher_kick(void);           /* flush soon (swap); async-signal-safe */
-void gt_flusher_shutdown(void);       /* flush all, write the index, close */
+void gt_flusher_shutdown(int from_signal); /* flush all, write the index, close */
 void gt_flusher_forget(void);         /* in a forked child: touch nothing */
 extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
 

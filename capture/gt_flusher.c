@@ -36,7 +36,7 @@ static size_t mem_in_use;
 static int wake_fd = -1;
 static gt_writer *writer;
 static pthread_t thread;
-static _Atomic int stop_req, done, broken;
+static _Atomic int stop_req, done, broken, started, joined;
 
 static void free_buffer(gt_buffer *b)
 {
@@ -229,14 +229,15 @@ int gt_flusher_start(const char *path, int level)
         writer = NULL;
         return -1;
     }
+    atomic_store(&started, 1);
     return 0;
 }
 
-void gt_flusher_shutdown(void)
+void gt_flusher_shutdown(int from_signal)
 {
     static _Atomic int once;
-    if (writer == NULL && !atomic_load(&stop_req) && atomic_load(&done) == 0 && wake_fd < 0)
-        return; /* never started */
+    if (!atomic_load(&started))
+        return;
     if (atomic_exchange(&once, 1))
         goto wait;
     atomic_store(&gt_tracing, 0);
@@ -249,6 +250,9 @@ wait:
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
+    /* Outside a signal handler, reap the finished thread. */
+    if (!from_signal && atomic_load(&done) && !atomic_exchange(&joined, 1))
+        pthread_join(thread, NULL);
 }
 
 /* After fork, the child has no flusher thread and shares the parent's file:
@@ -259,4 +263,6 @@ void gt_flusher_forget(void)
     wake_fd = -1;
     live = NULL;
     atomic_store(&done, 1);
+    atomic_store(&stop_req, 1);
+    atomic_store(&joined, 1); /* no thread to join in the child */
 }

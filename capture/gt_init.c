@@ -88,7 +88,7 @@ void gt_missing(unsigned idx)
 
 static void on_exit_handler(void)
 {
-    gt_flusher_shutdown();
+    gt_flusher_shutdown(0);
 }
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT,
@@ -99,7 +99,7 @@ static void on_fatal_signal(int sig)
 {
     /* Flush what was committed (the flusher thread does the work; waiting
      * on it uses only async-signal-safe calls), then die as the app would. */
-    gt_flusher_shutdown();
+    gt_flusher_shutdown(1);
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         if (fatal_signals[i] == sig)
             sigaction(sig, &old_actions[i], NULL);
@@ -213,5 +213,5 @@ gt_proc gt_init_entry(unsigned idx)
 
 __attribute__((destructor)) static void gt_fini(void)
 {
-    gt_flusher_shutdown();
+    gt_flusher_shutdown(0);
 }

@@ -17,3 +17,10 @@ if [ "${GLTRACE_SKIP_SANITIZERS:-0}" != 1 ]; then
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      ctest --output-on-failure -j"$jobs" -LE 'bench|no-sanitizer')
 fi
+
+if [ "${GLTRACE_SKIP_SANITIZERS:-0}" != 1 ]; then
+  # Threads: the capture library and a multi-threaded app under ThreadSanitizer.
+  cmake -S "$here" -B "$here/build-tsan" -DGLTRACE_WERROR=ON -DGLTRACE_SANITIZE=thread >/dev/null
+  cmake --build "$here/build-tsan" -j"$jobs" --target gltrace gltrace_capture threads_app
+  (cd "$here/build-tsan" && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -L threads)
+fi
