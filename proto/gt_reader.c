@@ -48,6 +48,8 @@ struct gt_reader {
     ZSTD_DCtx *dctx;
     uint64_t skip_below;  /* seek: records with smaller seq are skipped */
     uint64_t stop_seq;    /* a chunk from here on is damaged: stop before it */
+    uint64_t last_seq;    /* last delivered */
+    int delivered_any;
     /* damage found while indexing, reported after the good chunks */
     char pending[GT_ERRLEN];
     int failed;
@@ -420,6 +422,14 @@ static int next_merged(gt_reader *r, gt_record *rec)
             }
             return 0;
         }
+        /* With damage known, a gap in seq means records lost with it:
+         * stop at the gap, so what is delivered is a true prefix. */
+        if (r->pending[0] && r->delivered_any && r->heap[0].seq != r->last_seq + 1 &&
+            r->heap[0].seq >= r->skip_below) {
+            snprintf(r->err, sizeof r->err, "%s", r->pending);
+            r->failed = 1;
+            return -1;
+        }
         open_chunk oc = heap_pop(r);
         uint32_t len = gt_rdbe32(oc.data + oc.pos);
         rec->data = oc.data + oc.pos + 4;
@@ -448,6 +458,8 @@ static int next_merged(gt_reader *r, gt_record *rec)
         }
         if (rec->seq < r->skip_below)
             continue;
+        r->last_seq = rec->seq;
+        r->delivered_any = 1;
         return 1;
     }
 }
