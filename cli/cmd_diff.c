@@ -22,14 +22,21 @@ static const char usage_text[] =
     "  --tolerance N      largest per-channel difference that passes, 0..255\n"
     "                     (tolerance and position modes; default 0)\n"
     "  --threshold T      perceptual: YIQ distance threshold 0..1 (default 0.1)\n"
-    "  --radius R         position: search radius in pixels 0..8 (default 1)\n"
+    "  --radius R         position, perceptual: a pixel also passes if one within\n"
+    "                     R pixels in the other image matches, both ways; 0..8\n"
+    "                     (default 1)\n"
     "  --count-aa         perceptual: count anti-aliased pixels as differences\n"
+    "  --isolated WHAT    count or ignore differing pixels with fewer than two\n"
+    "                     differing neighbours (driver noise); default: ignore\n"
+    "                     in perceptual and position modes, count otherwise\n"
     "  --ignore-alpha     compare RGB only\n"
     "  --ignore X,Y,W,H   leave a rectangle out of the comparison (repeatable)\n"
     "  --max-diff N       pass when at most N pixels differ; N% for a percentage\n"
     "                     (both forms may be given; default: none may differ)\n"
-    "  Giving --tolerance, --threshold or --radius without --mode selects the\n"
-    "  tolerance, perceptual or position mode.\n"
+    "  Giving --tolerance or --threshold without --mode selects the tolerance\n"
+    "  or perceptual mode.\n"
+    "  To compare renders of another driver: --mode perceptual (defaults as\n"
+    "  above); add --max-diff 0.02% to forgive shading noise on highlights.\n"
     "\n"
     "outputs:\n"
     "  --diff-image FILE  two files: write the diff image to FILE\n"
@@ -52,7 +59,7 @@ typedef struct args {
     int npaths;
     gt_diff_options o;
     gt_diff_rect ignore[MAX_IGNORE];
-    int mode_given, tol_given, thr_given, rad_given;
+    int mode_given, tol_given, thr_given, rad_given, iso_given;
     const char *diff_image, *diff_dir, *json, *junit, *html;
     unsigned jobs;
     int quiet, verbose;
@@ -157,6 +164,14 @@ static int option_value(args *a, const char *opt, const char *v)
             return bad_arg("--radius '%s': expected an integer 0..8", v);
         a->o.radius = (unsigned)u;
         a->rad_given = 1;
+    } else if (!strcmp(opt, "--isolated")) {
+        if (!strcmp(v, "count"))
+            a->o.isolated = GT_DIFF_ISOLATED_COUNT;
+        else if (!strcmp(v, "ignore"))
+            a->o.isolated = GT_DIFF_ISOLATED_IGNORE;
+        else
+            return bad_arg("--isolated '%s': expected count or ignore", v);
+        a->iso_given = 1;
     } else if (!strcmp(opt, "--ignore")) {
         if (a->o.n_ignore == MAX_IGNORE)
             return bad_arg("too many --ignore regions (at most 64): '%s'", v);
@@ -187,8 +202,8 @@ static int option_value(args *a, const char *opt, const char *v)
 }
 
 static const char *const valued[] = {"--mode", "--tolerance", "--threshold", "--radius",
-                                     "--ignore", "--max-diff", "--jobs", "-j", "--diff-image",
-                                     "--diff-dir", "--json", "--junit", "--html"};
+                                     "--isolated", "--ignore", "--max-diff", "--jobs", "-j",
+                                     "--diff-image", "--diff-dir", "--json", "--junit", "--html"};
 
 static int is_valued(const char *opt)
 {
@@ -247,16 +262,16 @@ static int parse_args(args *a, int argc, char **argv)
     int implied = a->tol_given ? GT_DIFF_TOLERANCE : -1;
     if (a->thr_given)
         implied = GT_DIFF_PERCEPTUAL;
-    if (a->rad_given)
-        implied = GT_DIFF_POSITION;
     if (!a->mode_given && implied >= 0)
         a->o.mode = (gt_diff_mode)implied;
     /* ...and one that cannot apply to the chosen mode is a mistake. */
     gt_diff_mode m = a->o.mode;
     if (a->thr_given && m != GT_DIFF_PERCEPTUAL)
         return bad_arg("--threshold applies to --mode perceptual, not %s", gt_diff_mode_name(m));
-    if (a->rad_given && m != GT_DIFF_POSITION)
-        return bad_arg("--radius applies to --mode position, not %s", gt_diff_mode_name(m));
+    if (a->rad_given && m != GT_DIFF_POSITION && m != GT_DIFF_PERCEPTUAL)
+        return bad_arg("--radius applies to --mode position or perceptual, not %s", gt_diff_mode_name(m));
+    if (a->iso_given && m == GT_DIFF_EXACT)
+        return bad_arg("--isolated does not apply to --mode %s: exact means every pixel", gt_diff_mode_name(m));
     if (a->tol_given && m != GT_DIFF_TOLERANCE && m != GT_DIFF_POSITION)
         return bad_arg("--tolerance applies to --mode tolerance or position, not %s", gt_diff_mode_name(m));
     if (a->o.count_aa && m != GT_DIFF_PERCEPTUAL)
@@ -281,6 +296,8 @@ static void print_pair(FILE *f, const gt_diff_pair *p)
     fprintf(f, ": %llu pixels differ (%.4f%%)", (unsigned long long)r->diff_pixels, r->diff_percent);
     if (r->aa_pixels)
         fprintf(f, ", %llu anti-aliased", (unsigned long long)r->aa_pixels);
+    if (r->isolated_pixels)
+        fprintf(f, ", %llu isolated", (unsigned long long)r->isolated_pixels);
     fprintf(f, ", largest channel difference %u, RMSE %.3f, PSNR %.2f dB", r->max_channel_diff,
             r->rmse, r->psnr);
     if (r->bbox.w)

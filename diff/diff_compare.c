@@ -73,25 +73,39 @@ static const uint8_t *px(const gt_diff_image *img, uint32_t x, uint32_t y)
     return img->rgba + 4 * ((size_t)y * img->width + x);
 }
 
-/* Whether some pixel of img within the radius of (x, y) is within the
- * tolerance of `ref`. */
-static int near_match(const gt_diff_image *img, uint32_t x, uint32_t y, const uint8_t *ref,
-                      unsigned radius, unsigned tol, int use_alpha)
+/* Whether two pixels are close under the mode's own criterion: the
+ * channel tolerance, or the YIQ threshold in PERCEPTUAL mode. */
+static int close_enough(const band *b, const uint8_t *p, const uint8_t *q)
 {
+    if (b->o->mode == GT_DIFF_PERCEPTUAL)
+        return diff_yiq_delta(p, q, b->use_alpha) <= b->max_delta;
+    int nch = b->use_alpha ? 4 : 3;
+    for (int c = 0; c < nch; c++)
+        if ((unsigned)abs(p[c] - q[c]) > b->o->tolerance)
+            return 0;
+    return 1;
+}
+
+/* Whether some pixel of img within the radius of (x, y) is close to `ref`. */
+static int near_match(const band *b, const gt_diff_image *img, uint32_t x, uint32_t y, const uint8_t *ref)
+{
+    unsigned radius = b->o->radius;
     uint32_t x0 = x > radius ? x - radius : 0, y0 = y > radius ? y - radius : 0;
     uint32_t x1 = img->width - 1 - x > radius ? x + radius : img->width - 1;
     uint32_t y1 = img->height - 1 - y > radius ? y + radius : img->height - 1;
-    int nch = use_alpha ? 4 : 3;
     for (uint32_t ny = y0; ny <= y1; ny++)
-        for (uint32_t nx = x0; nx <= x1; nx++) {
-            const uint8_t *p = px(img, nx, ny);
-            int ok = 1;
-            for (int c = 0; c < nch && ok; c++)
-                ok = (unsigned)abs(p[c] - ref[c]) <= tol;
-            if (ok)
+        for (uint32_t nx = x0; nx <= x1; nx++)
+            if (close_enough(b, px(img, nx, ny), ref))
                 return 1;
-        }
     return 0;
+}
+
+/* Both ways: the expected pixel must appear near (x, y) in actual, and the
+ * actual one near (x, y) in expected, or a missing thin line would pass as
+ * "shifted". */
+static int shifted_match(const band *b, uint32_t x, uint32_t y, const uint8_t *pe, const uint8_t *pa)
+{
+    return b->o->radius && near_match(b, b->a, x, y, pe) && near_match(b, b->e, x, y, pa);
 }
 
 /* Verdict on one pixel whose channels differ, the largest by maxc. */
@@ -105,17 +119,11 @@ static int classify(const band *b, uint32_t x, uint32_t y, const uint8_t *pe, co
     case GT_DIFF_TOLERANCE:
         return maxc > o->tolerance ? GT_DIFF_PX_DIFF : GT_DIFF_PX_MINOR;
     case GT_DIFF_POSITION:
-        if (maxc <= o->tolerance)
-            return GT_DIFF_PX_MINOR;
-        /* Both ways: the expected pixel must appear near (x, y) in actual,
-         * and the actual one near (x, y) in expected, or a missing thin
-         * line would pass as "shifted". */
-        if (near_match(b->a, x, y, pe, o->radius, o->tolerance, b->use_alpha) &&
-            near_match(b->e, x, y, pa, o->radius, o->tolerance, b->use_alpha))
+        if (maxc <= o->tolerance || shifted_match(b, x, y, pe, pa))
             return GT_DIFF_PX_MINOR;
         return GT_DIFF_PX_DIFF;
     case GT_DIFF_PERCEPTUAL:
-        if (diff_yiq_delta(pe, pa, b->use_alpha) <= b->max_delta)
+        if (diff_yiq_delta(pe, pa, b->use_alpha) <= b->max_delta || shifted_match(b, x, y, pe, pa))
             return GT_DIFF_PX_MINOR;
         if (!o->count_aa && (diff_antialiased(b->e, b->a, x, y, b->use_alpha) ||
                              diff_antialiased(b->a, b->e, x, y, b->use_alpha)))
@@ -185,6 +193,48 @@ static void *run_band(void *arg)
     return NULL;
 }
 
+/* Leaves isolated differences uncounted (see gt_diff_isolated): a counted
+ * pixel with fewer than two counted neighbours becomes ISOLATED. Neighbours
+ * already turned ISOLATED in this pass still count as differing, so the
+ * verdict does not depend on scan order. Only the bounding box of the
+ * differences can hold any, and the result is recounted from the mask. */
+static void drop_isolated(uint8_t *mask, uint32_t w, gt_diff_result *r)
+{
+    gt_diff_rect box = r->bbox;
+    uint32_t xe = box.x + box.w, ye = box.y + box.h;
+    for (uint32_t y = box.y; y < ye; y++)
+        for (uint32_t x = box.x; x < xe; x++) {
+            uint8_t *m = mask + (size_t)y * w + x;
+            if (*m != GT_DIFF_PX_DIFF)
+                continue;
+            int n = 0;
+            for (uint32_t ny = y > box.y ? y - 1 : y; ny <= y + 1 && ny < ye; ny++)
+                for (uint32_t nx = x > box.x ? x - 1 : x; nx <= x + 1 && nx < xe; nx++) {
+                    uint8_t k = mask[(size_t)ny * w + nx];
+                    n += (nx != x || ny != y) && (k == GT_DIFF_PX_DIFF || k == GT_DIFF_PX_ISOLATED);
+                }
+            if (n < 2)
+                *m = GT_DIFF_PX_ISOLATED;
+        }
+    uint64_t diff = 0, isolated = 0;
+    uint32_t x0 = xe, y0 = ye, x1 = 0, y1 = 0;
+    for (uint32_t y = box.y; y < ye; y++)
+        for (uint32_t x = box.x; x < xe; x++) {
+            uint8_t k = mask[(size_t)y * w + x];
+            isolated += k == GT_DIFF_PX_ISOLATED;
+            if (k != GT_DIFF_PX_DIFF)
+                continue;
+            diff++;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y;
+        }
+    r->diff_pixels = diff;
+    r->isolated_pixels = isolated;
+    r->bbox = diff ? (gt_diff_rect){x0, y0, x1 - x0 + 1, y1 - y0 + 1} : (gt_diff_rect){0, 0, 0, 0};
+}
+
 static void merge(gt_diff_result *r, const band *b, int *have_box)
 {
     r->compared_pixels += b->compared;
@@ -229,13 +279,20 @@ int gt_diff_compare(const gt_diff_image *expected, const gt_diff_image *actual,
     if (n < 1)
         n = 1;
 
+    /* The isolated-pixel pass needs every pixel's class: keep a mask of
+     * our own if the caller gave none. */
+    int isolated = diff_ignores_isolated(o);
+    uint8_t *own_mask = isolated && !mask ? diff_big_alloc((size_t)expected->width * h) : NULL;
+    if (own_mask)
+        mask = own_mask;
     band *bands = calloc(n, sizeof *bands);
     pthread_t *tids = calloc(n, sizeof *tids);
     span *spans = malloc(n * (o->n_ignore + 1) * sizeof *spans);
-    if (!bands || !tids || !spans) {
+    if (!bands || !tids || !spans || (isolated && !mask)) {
         free(bands);
         free(tids);
         free(spans);
+        free(own_mask);
         return diff_fail(err, "out of memory");
     }
     int identical = memcmp(expected->rgba, actual->rgba, bytes) == 0;
@@ -271,6 +328,9 @@ int gt_diff_compare(const gt_diff_image *expected, const gt_diff_image *actual,
     free(bands);
     free(tids);
     free(spans);
+    if (isolated && r->diff_pixels)
+        drop_isolated(mask, expected->width, r);
+    free(own_mask);
 
     unsigned nch = o->ignore_alpha ? 3 : 4;
     r->identical = r->max_channel_diff == 0;

@@ -36,8 +36,8 @@ int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
  * then falls back to libpng, which gives the authoritative message. */
 int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img);
 
-/* Set to 0 (by benchmarks, via the environment GT_DIFF_NO_FAST_PNG) to
- * force libpng for every file. */
+/* Set to 0 (by tests) to force libpng for every file; the environment
+ * variable GT_DIFF_NO_FAST_PNG=1 does the same for benchmarks. */
 extern int diff_png_fast_enabled;
 
 /* Creates every missing directory on the way to `path`'s parent. */
@@ -52,6 +52,9 @@ int diff_copy_file(const char *src, const char *dst, char *err);
 
 /* Checks options for range errors. Returns 0 or -1 with a message. */
 int diff_options_check(const gt_diff_options *o, char *err);
+
+/* Whether isolated differences are left uncounted under *o. */
+int diff_ignores_isolated(const gt_diff_options *o);
 
 /* Whether `diff` differing pixels (`percent` of the compared ones) are
  * within the budget of *o. */

@@ -50,6 +50,8 @@ int diff_options_check(const gt_diff_options *o, char *err)
         return diff_fail(err, "radius %u out of range 0..%d", o->radius, DIFF_MAX_RADIUS);
     if (isnan(o->max_diff_percent))
         return diff_fail(err, "difference budget is not a number");
+    if ((unsigned)o->isolated > GT_DIFF_ISOLATED_IGNORE)
+        return diff_fail(err, "unknown isolated-pixel setting %d", (int)o->isolated);
     if (o->n_ignore && !o->ignore)
         return diff_fail(err, "%zu ignore regions but no array", o->n_ignore);
     return 0;
@@ -65,4 +67,11 @@ int diff_within_budget(const gt_diff_options *o, uint64_t diff, double percent)
     if (percent_set && percent > o->max_diff_percent)
         return 0;
     return 1;
+}
+
+int diff_ignores_isolated(const gt_diff_options *o)
+{
+    if (o->isolated != GT_DIFF_ISOLATED_DEFAULT)
+        return o->isolated == GT_DIFF_ISOLATED_IGNORE;
+    return o->mode == GT_DIFF_PERCEPTUAL || o->mode == GT_DIFF_POSITION;
 }

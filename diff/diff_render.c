@@ -6,7 +6,8 @@
 static const uint8_t mark[][3] = {
     [GT_DIFF_PX_DIFF] = {255, 0, 0},     /* counted: red */
     [GT_DIFF_PX_AA] = {255, 255, 0},     /* anti-aliasing: yellow */
-    [GT_DIFF_PX_MINOR] = {255, 190, 140} /* within tolerance: pale orange */
+    [GT_DIFF_PX_MINOR] = {255, 190, 140},    /* within tolerance: pale orange */
+    [GT_DIFF_PX_ISOLATED] = {255, 190, 140}, /* isolated, not counted: same */
 };
 
 int gt_diff_render(const gt_diff_image *expected, const uint8_t *mask, gt_diff_image *out)
@@ -19,7 +20,7 @@ int gt_diff_render(const gt_diff_image *expected, const uint8_t *mask, gt_diff_i
     uint8_t *d = out->rgba;
     for (size_t i = 0; i < n; i++, s += 4, d += 4) {
         int k = mask[i];
-        if (k == GT_DIFF_PX_DIFF || k == GT_DIFF_PX_AA || k == GT_DIFF_PX_MINOR) {
+        if (k == GT_DIFF_PX_DIFF || k == GT_DIFF_PX_AA || k == GT_DIFF_PX_MINOR || k == GT_DIFF_PX_ISOLATED) {
             d[0] = mark[k][0];
             d[1] = mark[k][1];
             d[2] = mark[k][2];

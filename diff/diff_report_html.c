@@ -84,10 +84,11 @@ static void metrics_table(FILE *f, const gt_diff_pair *p)
         fprintf(f,
                 "<tr><td>differing pixels</td><td>%llu (%.4f%%)</td></tr>"
                 "<tr><td>anti-aliased</td><td>%llu</td></tr>"
+                "<tr><td>isolated (not counted)</td><td>%llu</td></tr>"
                 "<tr><td>largest channel diff</td><td>%u</td></tr>"
                 "<tr><td>RMSE</td><td>%.4f</td></tr>",
                 (unsigned long long)r->diff_pixels, r->diff_percent, (unsigned long long)r->aa_pixels,
-                r->max_channel_diff, r->rmse);
+                (unsigned long long)r->isolated_pixels, r->max_channel_diff, r->rmse);
         if (isfinite(r->psnr))
             fprintf(f, "<tr><td>PSNR</td><td>%.2f dB</td></tr>", r->psnr);
         else
@@ -181,9 +182,11 @@ int gt_diff_report_html(const char *dir, const gt_diff_batch *b, const gt_diff_o
     fprintf(f, "<header><h1>gltrace diff</h1>\n<p id=\"summary\">%zu pairs: %zu passed, %zu failed, "
                "%zu error%s</p>\n",
             b->n, pass, fail, error, error == 1 ? "" : "s");
-    fprintf(f, "<p>mode %s, tolerance %u, threshold %g, radius %u, anti-aliasing %s, alpha %s",
+    fprintf(f, "<p>mode %s, tolerance %u, threshold %g, radius %u, anti-aliasing %s, isolated pixels %s, "
+               "alpha %s",
             gt_diff_mode_name(o->mode), o->tolerance, o->threshold, o->radius,
-            o->count_aa ? "counted" : "excluded", o->ignore_alpha ? "ignored" : "compared");
+            o->count_aa ? "counted" : "excluded", diff_ignores_isolated(o) ? "ignored" : "counted",
+            o->ignore_alpha ? "ignored" : "compared");
     if (o->max_diff_pixels >= 0)
         fprintf(f, ", budget %lld pixels", (long long)o->max_diff_pixels);
     if (o->max_diff_percent >= 0)
@@ -193,7 +196,7 @@ int gt_diff_report_html(const char *dir, const gt_diff_batch *b, const gt_diff_o
                 o->ignore[i].h);
     fputs("</p>\n<p class=\"legend\">diff image:<span style=\"background:#f00\"></span>difference"
           "<span style=\"background:#ff0\"></span>anti-aliasing"
-          "<span style=\"background:#ffbe8c\"></span>within tolerance"
+          "<span style=\"background:#ffbe8c\"></span>within tolerance or isolated"
           "<span style=\"background:#bfdfff\"></span>ignored</p>\n"
           "<p id=\"status\" data-state=\"loading\">loading…</p></header>\n<main>\n",
           f);

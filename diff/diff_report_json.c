@@ -20,8 +20,10 @@ static void write_options(FILE *f, const gt_diff_options *o)
     fprintf(f, "  \"options\": {\"mode\": \"%s\", \"tolerance\": %u, \"threshold\": ",
             gt_diff_mode_name(o->mode), o->tolerance);
     num(f, o->threshold);
-    fprintf(f, ", \"radius\": %u, \"count_aa\": %s, \"alpha\": \"%s\", \"max_diff_pixels\": ",
-            o->radius, o->count_aa ? "true" : "false", o->ignore_alpha ? "ignore" : "compare");
+    fprintf(f, ", \"radius\": %u, \"count_aa\": %s, \"isolated\": \"%s\", \"alpha\": \"%s\", "
+               "\"max_diff_pixels\": ",
+            o->radius, o->count_aa ? "true" : "false", diff_ignores_isolated(o) ? "ignore" : "count",
+            o->ignore_alpha ? "ignore" : "compare");
     if (o->max_diff_pixels >= 0)
         fprintf(f, "%lld", (long long)o->max_diff_pixels);
     else
@@ -44,8 +46,8 @@ static void write_metrics(FILE *f, const gt_diff_result *r)
     fprintf(f, "{\"compared_pixels\": %llu, \"diff_pixels\": %llu, \"diff_percent\": ",
             (unsigned long long)r->compared_pixels, (unsigned long long)r->diff_pixels);
     num(f, r->diff_percent);
-    fprintf(f, ", \"aa_pixels\": %llu, \"max_channel_diff\": %u, \"rmse\": ",
-            (unsigned long long)r->aa_pixels, r->max_channel_diff);
+    fprintf(f, ", \"aa_pixels\": %llu, \"isolated_pixels\": %llu, \"max_channel_diff\": %u, \"rmse\": ",
+            (unsigned long long)r->aa_pixels, (unsigned long long)r->isolated_pixels, r->max_channel_diff);
     num(f, r->rmse);
     fputs(", \"psnr\": ", f);
     num(f, r->psnr);

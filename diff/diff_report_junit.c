@@ -11,9 +11,10 @@ static void metrics_text(FILE *f, const gt_diff_pair *p)
         return;
     const gt_diff_result *r = &p->result;
     fprintf(f, "differing pixels: %llu of %llu (%.4f%%)&#10;anti-aliased pixels: %llu&#10;"
-               "largest channel difference: %u&#10;RMSE: %.4f&#10;PSNR: ",
+               "isolated pixels: %llu&#10;largest channel difference: %u&#10;RMSE: %.4f&#10;PSNR: ",
             (unsigned long long)r->diff_pixels, (unsigned long long)r->compared_pixels,
-            r->diff_percent, (unsigned long long)r->aa_pixels, r->max_channel_diff, r->rmse);
+            r->diff_percent, (unsigned long long)r->aa_pixels, (unsigned long long)r->isolated_pixels,
+            r->max_channel_diff, r->rmse);
     if (isfinite(r->psnr))
         fprintf(f, "%.2f dB", r->psnr);
     else

@@ -77,7 +77,9 @@ typedef enum gt_diff_mode {
     /* A pixel differs when its YIQ colour distance
      * 0.5053*dY^2 + 0.299*dI^2 + 0.1957*dQ^2 exceeds 35215 * threshold^2
      * (the metric of pixelmatch and odiff). Anti-aliased pixels are detected
-     * and, unless `count_aa` is set, not counted as differences. */
+     * and, unless `count_aa` is set, not counted as differences. With a
+     * radius, a pixel also passes when a pixel within it in the other image
+     * (both ways) is within the threshold. */
     GT_DIFF_PERCEPTUAL,
     /* As TOLERANCE, but a pixel also passes when some pixel of the other
      * image within `radius` (both ways) is within tolerance: absorbs edges
@@ -90,12 +92,25 @@ typedef struct gt_diff_rect {
     uint32_t x, y, w, h;
 } gt_diff_rect;
 
+/* What to do with isolated differences: differing pixels with fewer than
+ * two differing pixels among their eight neighbours. Renderers on other
+ * drivers scatter such pixels (precision of shading and texture filtering,
+ * measured on llvmpipe against softpipe: bench/diff/README.md); a missing
+ * object, a thin line or a wrong colour covers neighbouring pixels and
+ * still counts. A lone changed pixel is not seen by this filter. */
+typedef enum gt_diff_isolated {
+    GT_DIFF_ISOLATED_DEFAULT, /* IGNORE in PERCEPTUAL and POSITION, else COUNT */
+    GT_DIFF_ISOLATED_COUNT,
+    GT_DIFF_ISOLATED_IGNORE,
+} gt_diff_isolated;
+
 typedef struct gt_diff_options {
     gt_diff_mode mode;
     unsigned tolerance;      /* TOLERANCE, POSITION: per channel, 0..255 */
     double threshold;        /* PERCEPTUAL: 0..1, default 0.1 */
-    unsigned radius;         /* POSITION: in pixels, default 1 */
+    unsigned radius;         /* POSITION, PERCEPTUAL: pixels, default 1 */
     int count_aa;            /* PERCEPTUAL: anti-aliased pixels count too */
+    gt_diff_isolated isolated;
     int ignore_alpha;        /* compare RGB only (alpha treated as opaque) */
     /* Budget: the pair passes when the differing pixels are within every
      * budget that is set. Negative means unset; both unset means zero
@@ -107,7 +122,8 @@ typedef struct gt_diff_options {
 } gt_diff_options;
 
 /* Fills *o with the defaults: EXACT, tolerance 0, threshold 0.1, radius 1,
- * anti-aliasing excluded, alpha compared, no budget, no ignore regions. */
+ * anti-aliasing excluded, isolated differences as the mode says (see
+ * gt_diff_isolated), alpha compared, no budget, no ignore regions. */
 void gt_diff_options_init(gt_diff_options *o);
 
 /* Parses a mode name ("exact", "tolerance", "perceptual", "position").
@@ -122,6 +138,7 @@ typedef struct gt_diff_result {
     uint64_t diff_pixels;     /* pixels that count as differences */
     double diff_percent;      /* of compared_pixels */
     uint64_t aa_pixels;       /* PERCEPTUAL: differing but anti-aliased */
+    uint64_t isolated_pixels; /* differing but isolated, not counted */
     unsigned max_channel_diff;/* largest |expected - actual| of any channel */
     double rmse;              /* over all compared channels, 0..255 */
     double psnr;              /* dB; INFINITY when the images are equal */
@@ -137,6 +154,7 @@ enum {
     GT_DIFF_PX_AA = 2,        /* differing, anti-aliased, not counted */
     GT_DIFF_PX_IGNORED = 3,   /* inside an ignore region */
     GT_DIFF_PX_MINOR = 4,     /* differing but within tolerance/threshold */
+    GT_DIFF_PX_ISOLATED = 5,  /* over it, but isolated and not counted */
 };
 
 /* Compares two images of the same size under *o. When `mask` is not NULL it

@@ -121,6 +121,9 @@ bad = [
     (["--max-diff", "120%"], "'120%'"),
     (["--jobs", "0"], "'0'"),
     (["--mode", "exact", "--threshold", "0.2"], "--threshold applies"),
+    (["--mode", "tolerance", "--radius", "1"], "--radius applies"),
+    (["--isolated", "maybe", "--mode", "perceptual"], "'maybe'"),
+    (["--isolated", "count"], "exact means every pixel"),
     (["--json"], "'--json' needs a value"),
     ([path("c.png")], "unexpected argument"),
 ]
@@ -214,6 +217,17 @@ try:
     check(True, "")
 except ValueError as e:
     check(False, f"JSON invalid with a non-UTF-8 file name: {e}")
+
+# Scattered single pixels (driver noise) pass perceptual mode unless counted.
+speckled = pngio.solid(W, H, BG)
+for y in range(1, H, 4):
+    for x in range(1 + y % 8, W, 9):
+        pngio.set_rect(speckled, W, x, y, 1, 1, (0, 255, 0, 255))
+pngio.write_rgba(path("speckled.png"), W, H, speckled)
+rc, out, err = run(path("a.png"), path("speckled.png"), "--mode", "perceptual")
+check(rc == 0 and "isolated" in out, f"isolated pixels ignored in perceptual mode: rc {rc} {out!r}")
+rc, out, err = run(path("a.png"), path("speckled.png"), "--mode", "perceptual", "--isolated", "count")
+check(rc == 1, f"--isolated count: rc {rc} {out!r}")
 
 # Mode implied by its option; mismatch of directory and file; empty folders.
 rc, out, err = run(path("a.png"), path("c.png"), "--tolerance", "1", "--json", "-")

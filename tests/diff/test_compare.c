@@ -207,6 +207,7 @@ static void position_tolerance(void)
     scene(&missing_box, 0, 0, 0, 1);
 
     gt_diff_options o = opts(GT_DIFF_POSITION);
+    o.isolated = GT_DIFF_ISOLATED_COUNT; /* exact counts here; the filter is tested below */
     gt_diff_result r = cmp(&e, &moved, &o);
     CHECK(r.pass && r.diff_pixels == 0, "radius 1 fails a one-pixel move: %llu", (unsigned long long)r.diff_pixels);
     o.radius = 0;
@@ -221,6 +222,14 @@ static void position_tolerance(void)
     r = cmp(&e, &missing_line, &o);
     CHECK(!r.pass && r.diff_pixels == 70, "missing line: %llu", (unsigned long long)r.diff_pixels);
     CHECK(r.bbox.x == 5 && r.bbox.y == 50 && r.bbox.w == 70 && r.bbox.h == 1, "line bbox");
+
+    /* With the defaults the line's two ends, each with one differing
+     * neighbour, are isolated: 68 counted, and still a failure. */
+    r = cmp(&e, &missing_line, &(gt_diff_options){.mode = GT_DIFF_POSITION, .radius = 1, .threshold = 0.1,
+                                                  .max_diff_pixels = -1, .max_diff_percent = -1});
+    CHECK(!r.pass && r.diff_pixels == 68 && r.isolated_pixels == 2 && r.bbox.x == 6 && r.bbox.w == 68,
+          "missing line, defaults: %llu counted, %llu isolated", (unsigned long long)r.diff_pixels,
+          (unsigned long long)r.isolated_pixels);
 
     /* A missing object fails in every tolerant mode, with its box. */
     for (int m = GT_DIFF_TOLERANCE; m <= GT_DIFF_POSITION; m++) {
@@ -237,6 +246,76 @@ static void position_tolerance(void)
     gt_diff_image_free(&moved);
     gt_diff_image_free(&missing_line);
     gt_diff_image_free(&missing_box);
+}
+
+/* Scattered single pixels, as another driver's shading precision leaves
+ * them, pass the tolerant modes by default; clusters, lines and blocks of
+ * the same size do not. */
+static void isolated_differences(void)
+{
+    static const uint8_t hot[4] = {0, 255, 0, 255}; /* far from every colour of scene() */
+    gt_diff_image e, scattered, block, diagonal;
+    scene(&e, 0, 0, 1, 1);
+    tpng_copy(&scattered, &e);
+    tpng_copy(&block, &e);
+    tpng_copy(&diagonal, &e);
+    int n = 0;
+    for (uint32_t y = 2; y < 58; y += 4) /* 3 pixels apart: no neighbours */
+        for (uint32_t x = 2 + (y % 8); x < 78; x += 9, n++)
+            memcpy(tpng_px(&scattered, x, y), hot, 4);
+    tpng_rect(&block, 60, 5, 2, 2, hot); /* 4 pixels, 3 neighbours each */
+    for (uint32_t i = 0; i < 10; i++)
+        memcpy(tpng_px(&diagonal, 2 + i, 2 + i), hot, 4);
+
+    for (int m = GT_DIFF_PERCEPTUAL; m <= GT_DIFF_POSITION; m++) {
+        gt_diff_options o = opts((gt_diff_mode)m);
+        /* In PERCEPTUAL mode, pixels that land on the box's edges look
+         * anti-aliased to the detector and are counted as such instead. */
+        gt_diff_result r = cmp(&e, &scattered, &o);
+        CHECK(r.pass && r.diff_pixels == 0 && r.isolated_pixels + r.aa_pixels == (uint64_t)n && r.bbox.w == 0,
+              "mode %d: %d scattered pixels: %llu counted, %llu isolated", m, n, (unsigned long long)r.diff_pixels,
+              (unsigned long long)r.isolated_pixels);
+        r = cmp(&e, &block, &o);
+        CHECK(!r.pass && r.diff_pixels == 4 && r.isolated_pixels == 0, "mode %d: 2x2 block: %llu", m,
+              (unsigned long long)r.diff_pixels);
+        r = cmp(&e, &diagonal, &o);
+        CHECK(!r.pass && r.diff_pixels == 8 && r.bbox.x == 3 && r.bbox.w == 8, "mode %d: diagonal: %llu", m,
+              (unsigned long long)r.diff_pixels);
+        o.isolated = GT_DIFF_ISOLATED_COUNT;
+        r = cmp(&e, &scattered, &o);
+        CHECK(!r.pass && r.diff_pixels + r.aa_pixels == (uint64_t)n && r.isolated_pixels == 0, "mode %d: counted %llu", m,
+              (unsigned long long)r.diff_pixels);
+    }
+    /* EXACT and TOLERANCE count every pixel unless told otherwise. */
+    gt_diff_options o = opts(GT_DIFF_EXACT);
+    CHECK(cmp(&e, &scattered, &o).diff_pixels == (uint64_t)n, "exact filtered isolated pixels");
+    o = opts(GT_DIFF_TOLERANCE);
+    CHECK(cmp(&e, &scattered, &o).diff_pixels == (uint64_t)n, "tolerance filtered isolated pixels");
+    o.isolated = GT_DIFF_ISOLATED_IGNORE;
+    CHECK(cmp(&e, &scattered, &o).pass, "tolerance with isolated pixels ignored");
+
+    /* The mask tells them apart, and the diff image paints them pale. */
+    uint8_t *mask = malloc(80 * 60);
+    gt_diff_result r;
+    char err[GT_DIFF_ERR_MAX];
+    o = opts(GT_DIFF_PERCEPTUAL);
+    CHECK(gt_diff_compare(&e, &scattered, &o, 1, &r, mask, err) == 0, "%s", err);
+    CHECK(mask[2 * 80 + 4] == GT_DIFF_PX_ISOLATED, "mask %d", mask[2 * 80 + 4]);
+    free(mask);
+
+    /* PERCEPTUAL's radius: a hard edge one pixel over passes by default,
+     * fails without the radius. */
+    gt_diff_image moved;
+    scene(&moved, 1, 1, 1, 1);
+    o = opts(GT_DIFF_PERCEPTUAL);
+    CHECK(cmp(&e, &moved, &o).pass, "perceptual radius 1 fails a one-pixel move");
+    o.radius = 0;
+    CHECK(!cmp(&e, &moved, &o).pass, "perceptual radius 0 passes a one-pixel move");
+    gt_diff_image_free(&moved);
+    gt_diff_image_free(&e);
+    gt_diff_image_free(&scattered);
+    gt_diff_image_free(&block);
+    gt_diff_image_free(&diagonal);
 }
 
 static void ignore_regions(void)
@@ -394,6 +473,7 @@ int main(void)
     thresholds();
     aa_edge_shifted();
     position_tolerance();
+    isolated_differences();
     ignore_regions();
     alpha();
     rmse_psnr();
