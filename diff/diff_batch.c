@@ -145,7 +145,7 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         return;
     }
     if (diff_file_load(p->actual, &da, &ja.size, ja.err) != 0) {
-        free(de);
+        diff_big_free(de);
         set_msg(p, GT_DIFF_ERROR, ja.err);
         return;
     }
@@ -162,8 +162,8 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         decode(&ja);
     if (threaded)
         pthread_join(tid, NULL);
-    free(de);
-    free(da);
+    diff_big_free(de);
+    diff_big_free(da);
     const gt_diff_image *ea = same_bytes ? &je.img : &ja.img;
     if (same_bytes)
         ja.rc = je.rc;
@@ -190,7 +190,7 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
     }
     if (gt_diff_compare(&je.img, ea, o, threads, &p->result, mask, err) != 0) {
         set_msg(p, GT_DIFF_ERROR, err);
-        free(mask);
+        diff_big_free(mask);
         goto out;
     }
     p->has_result = 1;
@@ -202,7 +202,7 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
                  (unsigned long long)r->diff_pixels, r->diff_percent, r->max_channel_diff);
     if (want_mask)
         write_diff_image(p, &je.img, mask, diff_dir);
-    free(mask);
+    diff_big_free(mask);
 out:
     gt_diff_image_free(&je.img);
     gt_diff_image_free(&ja.img);

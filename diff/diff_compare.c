@@ -292,7 +292,7 @@ int gt_diff_compare(const gt_diff_image *expected, const gt_diff_image *actual,
         free(bands);
         free(tids);
         free(spans);
-        free(own_mask);
+        diff_big_free(own_mask);
         return diff_fail(err, "out of memory");
     }
     int identical = memcmp(expected->rgba, actual->rgba, bytes) == 0;
@@ -330,7 +330,7 @@ int gt_diff_compare(const gt_diff_image *expected, const gt_diff_image *actual,
     free(spans);
     if (isolated && r->diff_pixels)
         drop_isolated(mask, expected->width, r);
-    free(own_mask);
+    diff_big_free(own_mask);
 
     unsigned nch = o->ignore_alpha ? 3 : 4;
     r->identical = r->max_channel_diff == 0;

@@ -15,8 +15,10 @@
 int diff_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* malloc for buffers of frame size: 2 MB aligned and advised to use huge
- * pages (see diff_image.c for why). Release with free(). */
+ * pages, and reused from a per-thread cache (see diff_image.c for why).
+ * Release with diff_big_free (free() works too, without reuse). */
 void *diff_big_alloc(size_t n);
+void diff_big_free(void *p);
 
 /* gt_diff_image_alloc without clearing: for decoders that write every
  * byte. */

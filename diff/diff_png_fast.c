@@ -175,7 +175,7 @@ int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img)
     }
     if (dec)
         libdeflate_free_decompressor(dec);
-    free(raw);
+    diff_big_free(raw);
     free(z.owned);
     return ok;
 }

@@ -28,7 +28,7 @@ int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err)
         return diff_fail(err, "%s: not a regular file", path);
     }
     size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n + 1);
+    uint8_t *buf = diff_big_alloc(n + 1);
     if (!buf) {
         close(fd);
         return diff_fail(err, "%s: out of memory reading %zu bytes", path, n);
@@ -40,7 +40,7 @@ int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err)
             continue;
         if (r <= 0) {
             int e = errno;
-            free(buf);
+            diff_big_free(buf);
             close(fd);
             return diff_fail(err, "%s: read error at byte %zu: %s", path, got,
                              r < 0 ? strerror(e) : "file shrank while reading");
@@ -248,6 +248,6 @@ int gt_diff_png_read(const char *path, gt_diff_image *img, char *err)
     if (diff_file_load(path, &data, &size, err) != 0)
         return -1;
     int rc = gt_diff_png_read_mem(data, size, path, img, err);
-    free(data);
+    diff_big_free(data);
     return rc;
 }
