@@ -10,6 +10,7 @@ Every wrapper has the same shape; what differs per command comes from the
 registry (types) and api/annotations.txt (hooks), never from names here."""
 
 import os
+import re
 
 ARG_TAG, RET_TAG = 0x2a, 0x32
 WIRE = {'VOID': 1, 'CHAR': 2, 'BYTE': 3, 'INT': 4, 'UINT': 4, 'BITS': 4, 'FLOAT': 5,
@@ -34,8 +35,10 @@ def args_list(c):
     return ', '.join(pn(p) for p in c.params)
 
 
-def enc_value(kind, tag, expr):
+def enc_value(kind, tag, expr, span=None):
     w = WIRE[kind]
+    if span is not None:
+        return f'gt_dt_ptr(p, 0x{tag:02x}, (uint64_t)(uintptr_t)({expr}), {span})'
     if kind == 'BOOL':
         return f'gt_dt_bool(p, 0x{tag:02x}, ({expr}) != 0)'
     if kind == 'FLOAT':
@@ -81,12 +84,15 @@ def write_encoders(out, cmds):
         L.append(f'#define GT_IDX_{c.name} {i}')
         L.append(f'#define GT_MAX_{c.name} ({HEADER_MAX} + {MAX_VALUE * nvals})')
         L.append(f'static inline uint8_t *gt_enc_{c.name}(uint8_t *p'
-                 + ''.join(f', {p.type.decl(pn(p))}' for p in c.params) + ret_suffix(c) + ')')
+                 + ''.join(f', {p.type.decl(pn(p))}' for p in c.params) + ret_suffix(c)
+                 + ''.join(f', const gt_span *s_{p.name}' for p in c.params if p.type.pointer)
+                 + (', const gt_span *s_ret' if c.ret.pointer else '') + ')')
         L.append('{')
         for p in c.params:
-            L.append(f'    p = {enc_value(p.type.kind, ARG_TAG, pn(p))};')
+            span = f's_{p.name}' if p.type.pointer else None
+            L.append(f'    p = {enc_value(p.type.kind, ARG_TAG, pn(p), span)};')
         if c.ret.kind != 'VOID':
-            L.append(f'    p = {enc_value(c.ret.kind, RET_TAG, "r")};')
+            L.append(f'    p = {enc_value(c.ret.kind, RET_TAG, "r", "s_ret" if c.ret.pointer else None)};')
         L.append('    return p;')
         L.append('}')
     L += ['#endif', '']
@@ -94,7 +100,59 @@ def write_encoders(out, cmds):
         f.write('\n'.join(L))
 
 
-def wrapper(c):
+def elem_type(ctype):
+    """The type one step behind a pointer: what its count counts."""
+    t = ctype.text[:ctype.text.rfind('*')].strip()
+    if t.endswith('const'):
+        t = t[:-5].strip()
+    return 'unsigned char' if t in ('void', 'const void') else t
+
+
+def c_expr(expr, c, enums):
+    """An annotation expression over parameter names, as C over ours."""
+    names = {p.name for p in c.params}
+
+    def sub(m):
+        w = m.group(0)
+        if w in names:
+            return 'x_' + w
+        if w in enums:
+            return f'0x{enums[w] & 0xffffffff:x}'
+        return w
+    return re.sub(r'[A-Za-z_]\w*', sub, expr)
+
+
+def span_code(c, target, ann, ctype, enums):
+    """C that fills gt_span s_<name> from the annotation (after the call)."""
+    name = 'ret' if target == 'r' else target[2:]
+    L = [f'    gt_span s_{name} = {{0}};']
+    if ann is None or ann.dir not in ('in', 'out', 'inout'):
+        return L
+    k = ann.count_kind
+    if k == 'string':
+        L.append(f'    if ({target}) gt_span_string(&s_{name}, (const char *)({target}));')
+    elif k == 'strings':
+        cnt, lens = ann.count[len('strings('):-1].split(',')
+        lens = 'NULL' if lens == '-1' else c_expr(lens, c, enums)
+        L.append(f'    if ({target}) gt_span_strings(&s_{name}, (const char *const *)({target}), {c_expr(cnt, c, enums)}, '
+                 f'(const int32_t *)({lens}));')
+    elif k == 'attribs':
+        elem = elem_type(ctype)
+        term = '0x3038' if c.api == 'egl' else '0'
+        L.append(f'    if ({target}) gt_span_attribs(&s_{name}, {target}, sizeof({elem}), {term});')
+    elif k in ('expr', 'sizefn'):
+        if k == 'sizefn':
+            fn, args = ann.count[1:].split('(', 1)
+            args = [a for a in args[:-1].split(',') if a]
+            n = f'{fn}(t' + ''.join(f', (intptr_t)({c_expr(a, c, enums)})' for a in args) + ')'
+        else:
+            n = f'(long)({c_expr(ann.count, c, enums)})'
+        elem = elem_type(ctype)
+        L.append(f'    if ({target}) gt_span_raw(&s_{name}, {target}, {n}, sizeof({elem}));')
+    return L
+
+
+def wrapper(c, enums):
     """The traced wrapper of one command."""
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
@@ -120,9 +178,18 @@ def wrapper(c):
     rv = ('(uint64_t)(uintptr_t)r' if c.ret.kind in ('HANDLE', 'POINTER', 'FUNCPTR') else 'gt_u64_i(r)') if R else '0'
     if 'post' in hooks:
         L.append(f'    {hooks["post"]}(t, GT_IDX_{c.name}, hv, {rv});')
-    L.append(f'    uint8_t *p = gt_rec_begin(t, GT_MAX_{c.name}, GT_NUM_{c.name}, t0, t1);')
+    spans = []
+    for p in c.params:
+        if p.type.pointer:
+            L += span_code(c, pn(p), p.ann, p.type, enums)
+            spans.append(f'&s_{p.name}')
+    if c.ret.pointer:
+        L += span_code(c, 'r', c.ret_ann, c.ret, enums)
+        spans.append('&s_ret')
+    room = ''.join(f' + gt_span_room({sp})' for sp in spans)
+    L.append(f'    uint8_t *p = gt_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
     L.append('    if (p != NULL) {')
-    enc_args = ''.join(f', {pn(p)}' for p in c.params) + (', r' if R else '')
+    enc_args = ''.join(f', {pn(p)}' for p in c.params) + (', r' if R else '') + ''.join(f', {sp}' for sp in spans)
     L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
     L.append(f'        gt_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
     L.append('    }')
@@ -134,12 +201,15 @@ def wrapper(c):
     return L
 
 
-def write_capture(out, cmds):
+def write_capture(out, cmds, enums, sizefns):
     n = len(cmds)
     L = ['/* Generated by api/gen_api.py. Do not edit. */',
          '#include "gt_capture.h"', '#include "gt_encoders.h"', '',
          f'#define GT_NFNS_GEN {n}',
          '_Static_assert(GT_NFNS_GEN == GT_NFNS, "GT_NFNS in gt_capture_count.h is stale");', '']
+    # size functions named in api/annotations.txt (capture/gt_sizes.c)
+    for fn, args in sorted(sizefns.items()):
+        L.append(f'long {fn}(gt_tls *t' + ''.join(f', intptr_t {a}' for a in args) + ');')
     # hook prototypes
     seen = set()
     for c in cmds:
@@ -180,7 +250,7 @@ def write_capture(out, cmds):
     L.append('')
     # traced wrappers
     for c in cmds:
-        L += wrapper(c)
+        L += wrapper(c, enums)
     L.append('')
     # lazy-init stubs and stand-ins for functions the driver lacks
     for c in cmds:
@@ -237,7 +307,7 @@ def write_capture(out, cmds):
         f.write(f'/* Generated. */\n#define GT_NFNS {n}\n')
 
 
-def write(out, cmds, types):
+def write(out, cmds, types, enums, sizefns):
     write_types(out, types)
     write_encoders(out, cmds)
-    write_capture(out, cmds)
+    write_capture(out, cmds, enums, sizefns)

@@ -18,19 +18,23 @@ def write(out, cmds):
             vals.append(('r', c.ret))
         for i, (name, t) in enumerate(vals):
             k = t.kind
-            if k in ('HANDLE', 'POINTER', 'FUNCPTR'):
+            if k == 'POINTER':
                 L.append(f'    {t.decl(name)} = ({t.decl()})(uintptr_t)gt_rand64();')
-                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)(uintptr_t){name}}};')
+                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)(uintptr_t){name}, gt_rand_span()}};')
+            elif k in ('HANDLE', 'FUNCPTR'):
+                L.append(f'    {t.decl(name)} = ({t.decl()})(uintptr_t)gt_rand64();')
+                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)(uintptr_t){name}, {{0}}}};')
             elif k == 'FLOAT':
                 L.append(f'    {t.decl(name)} = gt_randf();')
-                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, gt_float_bits({name})}};')
+                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, gt_float_bits({name}), {{0}}}};')
             elif k == 'DOUBLE':
                 L.append(f'    {t.decl(name)} = (double)gt_randf() * 1e10;')
-                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)gt_double_bits({name})}};')
+                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)gt_double_bits({name}), {{0}}}};')
             else:
                 L.append(f'    {t.decl(name)} = ({t.decl()})gt_rand64();')
-                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)(int64_t){name}}};')
+                L.append(f'    v[{i}] = (gt_tval){{GT_K_{k}, (uint64_t)(int64_t){name}, {{0}}}};')
         args = ''.join(f', {n}' for n, _ in vals)
+        args += ''.join(f', &v[{i}].span' for i, (n, t) in enumerate(vals) if t.pointer)
         L.append(f"    return (size_t)(gt_enc_{c.name}(buf{args}) - buf);")
         L.append('}')
     L.append('')

@@ -106,7 +106,8 @@ def main():
         return
     number_commands(cmds, rows, a.numbers)
     try:
-        annotations.Rules(a.annotations).apply(list(cmds.values()))
+        rules = annotations.Rules(a.annotations)
+        rules.apply(list(cmds.values()))
     except annotations.AnnotationError as e:
         sys.exit(f'gen_api.py: {e}')
     if not a.out:
@@ -115,7 +116,8 @@ def main():
     ordered = sorted(cmds.values(), key=lambda c: c.name)
     synthetic = [(n, num) for n, num in rows if num >= 3000 and num < FIRST_NEW_NUMBER]
     emit_tables.write(a.out, ordered, gl_enums, egl_enums, rows, synthetic)
-    emit_capture.write(a.out, ordered, types)
+    enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
+    emit_capture.write(a.out, ordered, types, enums, rules.sizefns)
     emit_test.write(a.out, ordered)
 
 

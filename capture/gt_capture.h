@@ -58,6 +58,7 @@ typedef struct gt_tls {
     gt_buffer *buf;
     uint64_t tid;        /* kernel thread id */
     int32_t ctx;         /* dense id of the current context, -1 for none */
+    int es_major;        /* GLES major version of the current context (0: none) */
     uint64_t seq;        /* seq of the record being written */
     uint64_t last_seq;   /* seq of the previous record in this buffer */
     int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
@@ -154,6 +155,51 @@ GT_INLINE void gt_rec_end(gt_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, ui
     p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid,
                            (int64_t)dur, dur > INT32_MAX, alias);
     gt_rec_commit(t, p);
+}
+
+/* ------------------------------------------------------------ fixups */
+
+/* The largest datum behind one pointer that is recorded; beyond it only the
+ * address is (a trace buffer's offsets are 32-bit). */
+#define GT_SPAN_MAX ((size_t)1 << 30)
+
+/* n elements of `elem` bytes; n < 0: the extent is not known here. */
+GT_INLINE void gt_span_raw(gt_span *s, const void *data, long n, size_t elem)
+{
+    if (n < 0 || (size_t)n > GT_SPAN_MAX / (elem ? elem : 1))
+        return;
+    s->kind = GT_SPAN_RAW;
+    s->data = data;
+    s->bytes = (size_t)n * elem;
+}
+
+GT_INLINE void gt_span_string(gt_span *s, const char *str)
+{
+    s->kind = GT_SPAN_STRING;
+    s->data = str;
+    s->bytes = strnlen(str, GT_SPAN_MAX);
+}
+
+GT_INLINE void gt_span_strings(gt_span *s, const char *const *strs, long count, const int32_t *lens)
+{
+    if (count < 0 || count > 65536)
+        return;
+    s->kind = GT_SPAN_STRINGS;
+    s->strs = strs;
+    s->count = (size_t)count;
+    s->lens = lens;
+}
+
+/* An attribute list: key/value pairs up to `term`, which is included. */
+GT_INLINE void gt_span_attribs(gt_span *s, const void *list, size_t elem, int64_t term)
+{
+    size_t i = 0;
+    for (; i < 8192; i += 2) {
+        int64_t v = elem == 8 ? ((const int64_t *)list)[i] : ((const int32_t *)list)[i];
+        if (v == term)
+            break;
+    }
+    gt_span_raw(s, list, (long)(i + 1), elem);
 }
 
 /* Appends a synthetic record (metadata, marker) whose fields after 4 are

@@ -59,6 +59,14 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
         return;
     uint64_t ctx = args[3];
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
+    t->es_major = 0;
+    if (ctx) {
+        /* The version decides which state queries the fixups may make. */
+        int i = gt_fn_index("glGetString");
+        const char *v = i < 0 ? NULL : (const char *)((const GLubyte *(*)(GLenum))gt_real_get((unsigned)i))(0x1F02);
+        const char *num = v ? strpbrk(v, "0123456789") : NULL;
+        t->es_major = num ? *num - '0' : 0;
+    }
     static _Atomic int gl_known;
     if (ctx && !atomic_exchange(&gl_known, 1))
         gt_meta_emit_gl(t);

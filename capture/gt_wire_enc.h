@@ -102,6 +102,78 @@ static inline uint8_t *gt_dt_float(uint8_t *p, uint8_t tag, float f)
     return p + 11;
 }
 
+/* What lies behind a pointer argument, when the annotation file says how
+ * much (the fixup step): raw bytes (field rawBytes), one string, or several
+ * (field charValue, one each). kind 0: nothing captured, address only. */
+enum { GT_SPAN_NONE, GT_SPAN_RAW, GT_SPAN_STRING, GT_SPAN_STRINGS };
+typedef struct gt_span {
+    int kind;
+    const void *data;          /* RAW, STRING */
+    size_t bytes;              /* RAW, STRING */
+    size_t count;              /* STRINGS */
+    const char *const *strs;   /* STRINGS */
+    const int32_t *lens;       /* STRINGS: lengths, NULL or < 0 for NUL-terminated */
+} gt_span;
+
+static inline size_t gt_span_len(const gt_span *s, size_t i)
+{
+    if (s->lens && s->lens[i] >= 0)
+        return (size_t)s->lens[i];
+    return s->strs[i] ? strnlen(s->strs[i], (size_t)1 << 26) : 0;
+}
+
+/* Bytes of the DataType body of a pointer argument. */
+static inline size_t gt_span_body(const gt_span *s, uint64_t addr)
+{
+    size_t n = 4 + 1 + gt_varint_len(addr);
+    if (s->kind == GT_SPAN_RAW || s->kind == GT_SPAN_STRING) {
+        n += 1 + gt_varint_len(s->bytes) + s->bytes;
+    } else if (s->kind == GT_SPAN_STRINGS) {
+        for (size_t i = 0; i < s->count; i++) {
+            size_t l = gt_span_len(s, i);
+            n += 1 + gt_varint_len(l) + l;
+        }
+    }
+    return n;
+}
+
+/* Room a pointer argument needs beyond the fixed bound of its record. */
+static inline size_t gt_span_room(const gt_span *s)
+{
+    return s->kind == GT_SPAN_NONE ? 0 : gt_span_body(s, UINT64_MAX) + 16;
+}
+
+static inline uint8_t *gt_put_bytes(uint8_t *p, uint8_t tag, const void *d, size_t n)
+{
+    *p++ = tag;
+    p = gt_put_varint(p, n);
+    if (n)
+        memcpy(p, d, n);
+    return p + n;
+}
+
+/* A pointer argument: type INT64, isArray when data follows, the data in
+ * charValue (5) or rawBytes (6), the address in int64Value (8). */
+static inline uint8_t *gt_dt_ptr(uint8_t *p, uint8_t tag, uint64_t addr, const gt_span *s)
+{
+    *p++ = tag;
+    p = gt_put_varint(p, gt_span_body(s, addr));
+    p[0] = 0x08;
+    p[1] = 8;
+    p[2] = 0x10;
+    p[3] = s->kind != GT_SPAN_NONE;
+    p += 4;
+    if (s->kind == GT_SPAN_RAW)
+        p = gt_put_bytes(p, 0x32, s->data, s->bytes);
+    else if (s->kind == GT_SPAN_STRING)
+        p = gt_put_bytes(p, 0x2a, s->data, s->bytes);
+    else if (s->kind == GT_SPAN_STRINGS)
+        for (size_t i = 0; i < s->count; i++)
+            p = gt_put_bytes(p, 0x2a, s->strs[i], gt_span_len(s, i));
+    *p++ = 0x40;
+    return gt_put_varint(p, addr);
+}
+
 /* Fields 1-4 of a record, after its 4-byte frame length. */
 static inline uint8_t *gt_rec_put_header(uint8_t *p, int32_t ctx, int64_t start,
                                          int32_t dur, int32_t number)

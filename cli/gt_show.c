@@ -124,6 +124,97 @@ static void show_bytes(FILE *f, const ProtobufCBinaryData *b, int json, int full
     fputs(json ? "\"}" : ">", f);
 }
 
+/* How the elements behind a pointer of C type `ctype` are shown. */
+typedef enum elem { E_BYTES, E_CHARS, E_I16, E_U16, E_I32, E_U32, E_F32, E_I64, E_H64 } elem;
+
+static elem elem_of(const char *ctype)
+{
+    char base[64] = "";
+    const char *star = ctype ? strrchr(ctype, '*') : NULL;
+    if (!star)
+        return E_BYTES;
+    size_t n = 0;
+    for (const char *c = ctype; c < star && n + 1 < sizeof base; c++)
+        base[n++] = *c;
+    base[n] = 0;
+    if (strchr(base, '*'))
+        return E_H64; /* pointers to pointers: addresses */
+    static const struct { const char *name; elem e; } map[] = {
+        {"GLchar", E_CHARS}, {"char", E_CHARS}, {"GLfloat", E_F32}, {"GLclampf", E_F32},
+        {"GLshort", E_I16}, {"GLushort", E_U16}, {"GLhalf", E_U16}, {"GLuint64", E_I64},
+        {"GLint64", E_I64}, {"EGLAttrib", E_I64}, {"EGLuint64KHR", E_I64}, {"EGLnsecsANDROID", E_I64},
+        {"EGLTime", E_I64}, {"GLintptr", E_I64}, {"GLsizeiptr", E_I64}, {"GLuint", E_U32},
+        {"GLenum", E_U32}, {"GLbitfield", E_U32}, {"GLint", E_I32}, {"GLsizei", E_I32},
+        {"GLfixed", E_I32}, {"EGLint", E_I32}, {"EGLenum", E_U32}, {"int", E_I32},
+        {"EGLConfig", E_H64}, {"EGLDeviceEXT", E_H64}, {"EGLOutputLayerEXT", E_H64},
+        {"EGLOutputPortEXT", E_H64}, {"EGLImage", E_H64}, {"void", E_BYTES}, {"GLubyte", E_BYTES},
+        {"GLbyte", E_BYTES}, {"GLboolean", E_BYTES}, {"EGLBoolean", E_U32},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        const char *w = strstr(base, map[i].name);
+        size_t l = strlen(map[i].name);
+        if (w && (w == base || w[-1] == ' ') && (w[l] == 0 || w[l] == ' '))
+            return map[i].e;
+    }
+    return E_BYTES;
+}
+
+/* Raw data behind a pointer, as elements of its type. */
+static void show_elems(FILE *f, const ProtobufCBinaryData *b, elem e, int json, int full)
+{
+    static const size_t width[] = {1, 1, 2, 2, 4, 4, 4, 8, 8};
+    if (e == E_BYTES || e == E_CHARS) {
+        if (e == E_CHARS) {
+            size_t len = full || b->len <= 200 ? b->len : 200;
+            gt_show_json_string(f, (const char *)b->data, len);
+            return;
+        }
+        show_bytes(f, b, json, full);
+        return;
+    }
+    size_t n = b->len / width[e], shown = full || n <= 16 ? n : 16;
+    fputc('[', f);
+    for (size_t i = 0; i < shown; i++) {
+        const uint8_t *p = b->data + i * width[e];
+        if (i)
+            fputs(", ", f);
+        switch (e) {
+        case E_I16: { int16_t v; memcpy(&v, p, 2); fprintf(f, "%d", v); break; }
+        case E_U16: { uint16_t v; memcpy(&v, p, 2); fprintf(f, "%u", v); break; }
+        case E_I32: { int32_t v; memcpy(&v, p, 4); fprintf(f, "%" PRId32, v); break; }
+        case E_U32: { uint32_t v; memcpy(&v, p, 4); fprintf(f, "%" PRIu32, v); break; }
+        case E_F32: { float v; memcpy(&v, p, 4); show_float(f, v, json); break; }
+        case E_I64: { int64_t v; memcpy(&v, p, 8); fprintf(f, "%" PRId64, v); break; }
+        default: { uint64_t v; memcpy(&v, p, 8); fprintf(f, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, v); break; }
+        }
+    }
+    if (shown < n)
+        fprintf(f, json ? ", \"...%zu more\"" : ", ...%zu more", n - shown);
+    fputc(']', f);
+}
+
+static void show_value(FILE *f, const Gltrace__GLMessage__DataType *d, int kind, uint16_t group,
+                       int is_egl, int json, int full);
+
+/* A pointer argument with the data behind it: {"ptr": "0x..", "data": ...}
+ * in JSON, `0x.. -> data` in text. */
+static int show_pointer(FILE *f, const Gltrace__GLMessage__DataType *d, const char *ctype, int json, int full)
+{
+    if (!d || !d->isarray || !d->n_int64value || (!d->n_rawbytes && !d->n_charvalue))
+        return 0;
+    fprintf(f, json ? "{\"ptr\":\"0x%" PRIx64 "\",\"data\":" : "0x%" PRIx64 " -> ", (uint64_t)d->int64value[0]);
+    if (d->n_rawbytes) {
+        show_elems(f, &d->rawbytes[0], elem_of(ctype), json, full);
+    } else {
+        Gltrace__GLMessage__DataType only = *d;
+        only.n_int64value = 0;
+        show_value(f, &only, -1, 0, 0, json, full);
+    }
+    if (json)
+        fputc('}', f);
+    return 1;
+}
+
 static void show_value(FILE *f, const Gltrace__GLMessage__DataType *d, int kind, uint16_t group,
                        int is_egl, int json, int full)
 {
@@ -261,13 +352,15 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
                 const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
                 const char *pname = p ? p->name : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
                 fprintf(f, "%s\"%s\":", i ? "," : "", pname);
-                show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 1, full);
+                if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 1, full))
+                    show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 1, full);
             }
             fputc('}', f);
         }
         if (m->returnvalue) {
             fputs(",\"ret\":", f);
-            show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 1, full);
+            if (!show_pointer(f, m->returnvalue, fn ? fn->ret_ctype : NULL, 1, full))
+                show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 1, full);
         }
         if (m->metadata) {
             fputs(",\"metadata\":", f);
@@ -287,12 +380,14 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
             fprintf(f, "%s%s = ", i ? ", " : "", p->name);
         else if (i)
             fputs(", ", f);
-        show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 0, full);
+        if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 0, full))
+            show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 0, full);
     }
     fputc(')', f);
     if (m->returnvalue) {
         fputs(" = ", f);
-        show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 0, full);
+        if (!show_pointer(f, m->returnvalue, fn ? fn->ret_ctype : NULL, 0, full))
+            show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 0, full);
     }
     if (m->marker)
         fprintf(f, " \"%s\"", m->marker);

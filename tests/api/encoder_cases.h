@@ -7,10 +7,12 @@
 #include <stdint.h>
 
 #include "gt_api.h"
+#include "gt_wire_enc.h"
 
 typedef struct gt_tval {
     int kind;       /* gt_kind of the C type */
     uint64_t bits;  /* the value: integers sign-extended, floats' IEEE bits */
+    gt_span span;   /* pointers: the data recorded behind it */
 } gt_tval;
 
 typedef struct gt_case {
@@ -30,5 +32,6 @@ extern const size_t gt_ncases;
 
 uint64_t gt_rand64(void);
 float gt_randf(void);
+gt_span gt_rand_span(void);
 
 #endif

@@ -44,12 +44,61 @@ float gt_randf(void)
     return (float)((int64_t)(r >> 16) % 2000001 - 1000000) / 1024.0f;
 }
 
+/* Data behind pointers: every span kind, with lengths around 127/128 where
+ * varint lengths change. */
+static const char *const strs[] = {"", "main", "uniform vec4 c;\nvoid main() {}\n"};
+static const int32_t lens[] = {0, 3, -1};
+static uint8_t pool[300];
+
+gt_span gt_rand_span(void)
+{
+    gt_span s = {0};
+    uint64_t r = next();
+    if (!pool[1])
+        for (size_t i = 0; i < sizeof pool; i++)
+            pool[i] = (uint8_t)(i * 7 + 1);
+    switch (r % 5) {
+    case 1: s.kind = GT_SPAN_RAW; s.data = pool; s.bytes = (r >> 8) % 2 ? (r >> 16) % 40 : 120 + (r >> 16) % 20; break;
+    case 2: s.kind = GT_SPAN_STRING; s.data = strs[2]; s.bytes = strlen(strs[2]); break;
+    case 3: s.kind = GT_SPAN_STRINGS; s.strs = strs; s.count = 3; s.lens = (r >> 8) % 2 ? lens : NULL; break;
+    case 4: s.kind = GT_SPAN_RAW; s.data = pool; s.bytes = 0; break;
+    default: break;
+    }
+    return s;
+}
+
 /* The DataType a value of `kind` must become (FORMAT.md, "Records"). */
+static ProtobufCBinaryData bins[64][3];
+static size_t nbins;
+
 static void fill(Gltrace__GLMessage__DataType *d, const gt_tval *v, int32_t *i32, float *f32,
                  protobuf_c_boolean *b, int64_t *i64)
 {
     gltrace__glmessage__data_type__init(d);
     d->isarray = 0;
+    if (v->kind == GT_K_POINTER && v->span.kind != GT_SPAN_NONE) {
+        ProtobufCBinaryData *bin = bins[nbins++ % 64];
+        const gt_span *s = &v->span;
+        d->isarray = 1;
+        if (s->kind == GT_SPAN_STRINGS) {
+            for (size_t i = 0; i < s->count; i++) {
+                bin[i].data = (uint8_t *)s->strs[i];
+                bin[i].len = s->lens && s->lens[i] >= 0 ? (size_t)s->lens[i] : strlen(s->strs[i]);
+            }
+            d->n_charvalue = s->count;
+            d->charvalue = bin;
+        } else {
+            bin[0].data = (uint8_t *)s->data;
+            bin[0].len = s->bytes;
+            if (s->kind == GT_SPAN_STRING) {
+                d->n_charvalue = 1;
+                d->charvalue = bin;
+            } else {
+                d->n_rawbytes = 1;
+                d->rawbytes = bin;
+            }
+        }
+    }
     switch (v->kind) {
     case GT_K_INT: case GT_K_UINT: case GT_K_BITS:
         d->type = GLTRACE__GLMESSAGE__DATA_TYPE__TYPE__INT;
@@ -92,7 +141,7 @@ static void fill(Gltrace__GLMessage__DataType *d, const gt_tval *v, int32_t *i32
 
 int main(void)
 {
-    static uint8_t ours[4096], theirs[4096];
+    static uint8_t ours[16384], theirs[16384];
     size_t checked = 0, failed = 0;
     for (size_t c = 0; c < gt_ncases; c++) {
         const gt_case *k = &gt_cases[c];
@@ -111,7 +160,10 @@ int main(void)
             p = gt_rec_put_trailer(p, seq, has_seq, tid, dur64, has64, k->alias);
             size_t n = (size_t)(p - ours - 4);
             gt_put_be32(ours, (uint32_t)n);
-            if (n + 4 > k->max) {
+            size_t room = 0;
+            for (unsigned i = 0; i < k->nparams + (unsigned)k->has_ret; i++)
+                room += v[i].kind == GT_K_POINTER ? gt_span_room(&v[i].span) : 0;
+            if (n + 4 > k->max + room) {
                 fprintf(stderr, "%s: record of %zu bytes exceeds GT_MAX (%zu)\n", k->name, n + 4, k->max);
                 failed++;
                 continue;

@@ -6,6 +6,7 @@ threads, and the metadata record first.
 
 usage: check_samples.py GLTRACE NAME PROGRAM"""
 import json
+import struct
 import os
 import shutil
 import subprocess
@@ -111,6 +112,24 @@ def check_es2_triangle(recs):
           first(c, 'eglCreateContext')['ret'] == first(c, 'eglMakeCurrent')['args']['ctx'] != '0x0')
     check('eglBindAPI(EGL_OPENGL_ES_API)', first(c, 'eglBindAPI')['args']['api'] == 'EGL_OPENGL_ES_API')
     check('glGetError returns GL_NO_ERROR', first(c, 'glGetError')['ret'] == 'GL_NO_ERROR')
+    # The data behind pointers (the fixups).
+    src = [r['args']['string']['data'] for r in all_of(c, 'glShaderSource')]
+    check('shader sources recorded', len(src) == 2 and 'gl_Position' in src[0] and 'gl_FragColor' in src[1], src)
+    check('uniform names recorded', [r['args']['name']['data'] for r in all_of(c, 'glGetUniformLocation')] ==
+          ['scale', 'color'])
+    check('glBindAttribLocation name recorded', first(c, 'glBindAttribLocation')['args']['name']['data'] == 'pos')
+    gen = first(c, 'glGenBuffers')['args']['buffers']['data']
+    check('glGenBuffers names recorded and used', gen == [first(c, 'glBindBuffer')['args']['buffer']], gen)
+    verts = struct.pack('<6f', -0.8, -0.8, 0.8, -0.8, 0.0, 0.8).hex()
+    check('glBufferData bytes are the vertices', bd['data']['data'] == {'bytes': 24, 'hex': verts}, bd['data'])
+    check('glGetShaderiv result recorded', all(r['args']['params']['data'] == [1] for r in all_of(c, 'glGetShaderiv')))
+    rp = first(c, 'glReadPixels')['args']['pixels']['data']
+    check('glReadPixels result recorded (64x64 RGBA)', rp['bytes'] == 64 * 64 * 4, rp.get('bytes'))
+    ca = first(c, 'eglChooseConfig')['args']
+    check('EGL attribute list recorded up to EGL_NONE', ca['attrib_list']['data'][-1] == 0x3038 and
+          ca['attrib_list']['data'][:2] == [0x3033, 0x0001], ca['attrib_list'])
+    check('eglChooseConfig config recorded and used', ca['configs']['data'] ==
+          [first(c, 'eglCreatePbufferSurface')['args']['config']], ca['configs'])
 
 
 def check_gles1_scene(recs):
@@ -140,6 +159,7 @@ def check_gles1_scene(recs):
     check('glDrawArrays(GL_TRIANGLE_FAN, 0, 4)', all(d['args'] == {'mode': 'GL_TRIANGLE_FAN', 'first': 0, 'count': 4}
                                                       for d in all_of(c, 'glDrawArrays')))
     check('glGetError returns GL_NO_ERROR', first(c, 'glGetError')['ret'] == 'GL_NO_ERROR')
+    check('glLightfv position recorded', first(c, 'glLightfv')['args']['params']['data'] == [0, 0, 2, 1])
 
 
 def check_es3_scene(recs):
@@ -177,6 +197,10 @@ def check_es3_scene(recs):
           [d['args']['sync'] for d in all_of(c, 'glDeleteSync')] and all(f['ret'] != '0x0' for f in fences))
     check('glClientWaitSync signalled', all(w['ret'] in ('GL_ALREADY_SIGNALED', 'GL_CONDITION_SATISFIED')
                                             for w in all_of(c, 'glClientWaitSync')))
+    check('glGetStringi returns a recorded string', isinstance(gs['ret'], dict) and
+          gs['ret']['data'].startswith('GL_'), gs['ret'])
+    tex = first(c, 'glTexSubImage2D')['args']['pixels']['data']
+    check('texture upload bytes recorded (8x8 RGBA)', tex['bytes'] == 256 and tex['hex'].startswith('00ff00ff04fb20ff'), tex)
     bl = first(c, 'glBlitFramebuffer')['args']
     check('glBlitFramebuffer', bl['mask'] == 0x4000 and bl['filter'] == 'GL_NEAREST' and bl['dstX1'] == 64, bl)
     check('glGetError returns GL_NO_ERROR', first(c, 'glGetError')['ret'] == 'GL_NO_ERROR')
