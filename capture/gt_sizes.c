@@ -53,6 +53,8 @@ long gt_size_pname(gt_tls *t, intptr_t pname)
     case 0x0B12: /* GL_SMOOTH_POINT_SIZE_RANGE */
     case 0x0B22: /* GL_SMOOTH_LINE_WIDTH_RANGE */
         return 2;
+    case 0x92BE: /* GL_PRIMITIVE_BOUNDING_BOX */
+        return 8;
     case 0x0BA6: /* GL_MODELVIEW_MATRIX */
     case 0x0BA7: /* GL_PROJECTION_MATRIX */
     case 0x0BA8: /* GL_TEXTURE_MATRIX */
