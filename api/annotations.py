@@ -29,6 +29,8 @@ class Ptr:
             return c
         if c.startswith('strings('):
             return 'strings'
+        if c.startswith('outstring('):
+            return 'outstring'
         if c.startswith('@'):
             return 'sizefn'
         return 'expr'
@@ -67,10 +69,10 @@ class Rules:
         where = f'{self.path}:{no}: {cmd.name} {pname}'
         if count in ('-', 'string', 'attribs', 'registry'):
             return
-        m = re.match(r'^strings\((\w+),(-1|\w+)\)$', count)
+        m = re.match(r'^strings\((\w+),(-1|\w+)\)$', count) or re.match(r'^outstring\((\w+),(-|\w+)\)$', count)
         if m:
             for a in m.groups():
-                if a != '-1' and a not in names:
+                if a not in ('-1', '-') and a not in names:
                     raise AnnotationError(f'{where}: {a!r} is not a parameter')
             return
         m = re.match(r'^@(\w+)\((.*)\)$', count)

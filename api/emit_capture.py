@@ -136,6 +136,11 @@ def span_code(c, target, ann, ctype, enums):
         lens = 'NULL' if lens == '-1' else c_expr(lens, c, enums)
         L.append(f'    if ({target}) gt_span_strings(&s_{name}, (const char *const *)({target}), {c_expr(cnt, c, enums)}, '
                  f'(const int32_t *)({lens}));')
+    elif k == 'outstring':
+        size, lens = ann.count[len('outstring('):-1].split(',')
+        lens = 'NULL' if lens == '-' else c_expr(lens, c, enums)
+        L.append(f'    if ({target}) gt_span_outstring(&s_{name}, (const char *)({target}), (long)({c_expr(size, c, enums)}), '
+                 f'(const int32_t *)({lens}));')
     elif k == 'attribs':
         elem = elem_type(ctype)
         term = '0x3038' if c.api == 'egl' else '0'

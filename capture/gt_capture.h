@@ -180,6 +180,21 @@ GT_INLINE void gt_span_string(gt_span *s, const char *str)
     s->bytes = strnlen(str, GT_SPAN_MAX);
 }
 
+/* A string the driver wrote into a buffer of `size` chars: *length chars
+ * when the app asked for the length, else up to the NUL; never past the
+ * buffer, so a driver that wrote nothing costs nothing. */
+GT_INLINE void gt_span_outstring(gt_span *s, const char *str, long size, const int32_t *length)
+{
+    if (size <= 0)
+        return;
+    s->kind = GT_SPAN_STRING;
+    s->data = str;
+    if (length && *length >= 0 && *length < size)
+        s->bytes = (size_t)*length;
+    else
+        s->bytes = strnlen(str, (size_t)size < GT_SPAN_MAX ? (size_t)size : GT_SPAN_MAX);
+}
+
 GT_INLINE void gt_span_strings(gt_span *s, const char *const *strs, long count, const int32_t *lens)
 {
     if (count < 0 || count > 65536)

@@ -1,0 +1,308 @@
+"""apptrace: what every tests/apps check shares. Runs a sample app plainly
+and under `gltrace record`, reads the trace back the ways a user does
+(`gltrace dump --json`, `gltrace dump`, `gltrace info`) and asserts what
+holds for any trace: the metadata record first, seq numbering, per-thread
+time order, the current context of GL calls, the text dump saying what the
+JSON says and `info` agreeing with the dump. Each check_<app>.py adds the
+app's own call sequence and arguments.
+
+Checks never stop at the first failure: every result is printed, so one run
+shows everything that is wrong. Standard library only."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+TIMEOUT = 120  # seconds; only a hang reaches it, the samples take well under one
+
+
+class Checker:
+    """Collects named results; exit() ends the script with 0 only if all passed."""
+
+    def __init__(self, title):
+        self.title = title
+        self.passed = 0
+        self.failed = []
+
+    def check(self, what, cond, detail=''):
+        if cond:
+            self.passed += 1
+            print('ok   ' + what)
+        else:
+            self.failed.append(what)
+            text = detail if isinstance(detail, str) else repr(detail)
+            print('FAIL ' + what + (': ' + text[:3000] if text else ''))
+        return bool(cond)
+
+    def exit(self):
+        print(f'{self.title}: {self.passed} passed, {len(self.failed)} failed')
+        for f in self.failed:
+            print('  failed: ' + f)
+        sys.exit(1 if self.failed else 0)
+
+
+def parse_args(need_app=True):
+    p = argparse.ArgumentParser(description='Record a sample app with gltrace and check its trace.')
+    p.add_argument('--gltrace', required=True, help='the gltrace executable')
+    if need_app:
+        p.add_argument('--app', required=True, help='the sample app executable')
+    p.add_argument('--trace', required=True, help='where to write the trace (kept for inspection)')
+    args = p.parse_args()
+    for path in [args.gltrace] + ([args.app] if need_app else []):
+        if not os.access(path, os.X_OK):
+            sys.exit(f'{sys.argv[0]}: {path} is not an executable (build it first)')
+    return args
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, **kw)
+
+
+def record(gltrace, trace, argv, wrap=()):
+    """`gltrace record -o trace -- argv...`, optionally inside wrap (e.g. xvfb-run)."""
+    if os.path.exists(trace):
+        os.remove(trace)  # a stale trace must not pass for a new one
+    return run([*wrap, gltrace, 'record', '-o', trace, '--', *argv])
+
+
+def dump_json(ck, gltrace, trace):
+    """`gltrace dump --json`: (the process, the records). Every line must be
+    one JSON object; a line that is not is a failed check, not a crash."""
+    d = run([gltrace, 'dump', '--json', '--full', trace])
+    recs, bad = [], []
+    for n, line in enumerate(d.stdout.splitlines(), 1):
+        try:
+            recs.append(json.loads(line))
+        except ValueError as e:
+            bad.append(f'line {n}: {e}: {line[:200]}')
+    ck.check('every line of dump --json is a JSON object', not bad and all(isinstance(r, dict) for r in recs), bad[:3])
+    return d, recs
+
+
+def info(ck, gltrace, trace):
+    i = run([gltrace, 'info', trace])
+    try:
+        obj = json.loads(i.stdout)
+    except ValueError:
+        obj = None
+    ck.check('gltrace info prints one JSON object and exits 0', i.returncode == 0 and isinstance(obj, dict),
+             f'exit {i.returncode}, stdout {i.stdout[:300]!r}, stderr {i.stderr[:300]!r}')
+    return obj if isinstance(obj, dict) else {}
+
+
+def calls(recs):
+    """The app's own calls: everything but gltrace's metadata and marker records."""
+    return [r for r in recs if not r.get('fn', '').startswith('gltrace')]
+
+
+def named(recs, fn):
+    return [r for r in recs if r.get('fn') == fn]
+
+
+def args_of(recs, fn, i=0):
+    """The args of the i-th call of fn ({} when there is none, so that a
+    missing call fails the checks that look at it instead of raising)."""
+    found = named(recs, fn)
+    return found[i].get('args', {}) if len(found) > i else {}
+
+
+def all_args(recs, fn):
+    return [r.get('args', {}) for r in named(recs, fn)]
+
+
+def first_difference(got, expected):
+    """A short report of where two call-name lists part, for a failed check."""
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if g != e:
+            break
+    else:
+        i = min(len(got), len(expected))
+    lo = max(0, i - 3)
+    return (f'{len(got)} calls, {len(expected)} expected; first difference at call {i}: '
+            f'got {got[lo:i + 4]}, expected {expected[lo:i + 4]}')
+
+
+def check_sequence(ck, what, got, expected):
+    return ck.check(what, got == expected, first_difference(got, expected))
+
+
+def _text_value(v):
+    """A JSON value as `gltrace dump` writes it in text."""
+    if isinstance(v, bool):
+        return 'true' if v else 'false'
+    if isinstance(v, dict) and 'ptr' in v:  # a pointer with the data behind it
+        d = v['data']
+        return f"{v['ptr']} -> {json.dumps(d) if isinstance(d, str) else _text_value(d)}"
+    if isinstance(v, dict) and 'bytes' in v:
+        return f"<{v['bytes']} bytes: {v['hex']}>"
+    if isinstance(v, list):
+        return '[' + ', '.join(_text_value(x) for x in v) + ']'
+    return str(v)
+
+
+def text_line(r):
+    """The `gltrace dump` text line that says what JSON record r says."""
+    args = ', '.join(f'{k} = {_text_value(v)}' for k, v in r.get('args', {}).items())
+    line = f"{r['seq']} {r['fn']}({args})"
+    return line + (f" = {_text_value(r['ret'])}" if 'ret' in r else '')
+
+
+def expected_ctx_mismatches(app):
+    """Replays eglCreateContext/eglMakeCurrent per thread and returns the
+    calls whose "ctx" is not the dense id of the context current on their
+    thread. eglMakeCurrent itself is left out: it changes the answer
+    mid-call."""
+    ids, current, wrong, made = {}, {}, [], 0
+    for r in app:
+        if r['fn'] == 'eglCreateContext' and r.get('ret') not in (None, '0x0'):
+            ids[r['ret']] = made  # a handle reused after eglDestroyContext gets the new id
+            made += 1
+        if r['fn'] == 'eglMakeCurrent':
+            if r.get('ret') is True:
+                current[r['tid']] = ids.get(r['args'].get('ctx'), -1)
+            continue
+        if r['ctx'] != current.get(r['tid'], -1):
+            wrong.append({'seq': r['seq'], 'fn': r['fn'], 'ctx': r['ctx'], 'expected': current.get(r['tid'], -1)})
+    return wrong
+
+
+def common(ck, gltrace, trace, recs, process_name, argv0=None):
+    """The checks every recorded app gets; returns gltrace info's object."""
+    ck.check('the trace has records', len(recs) > 1, f'{len(recs)} records')
+    if not recs:
+        return {}
+    m = recs[0]
+    meta = m.get('metadata') or {}
+    ck.check('the first record (seq 0) is gltraceMetadata, format_version 1',
+             m.get('seq') == 0 and m.get('fn') == 'gltraceMetadata' and meta.get('format_version') == 1,
+             json.dumps(m)[:300])
+    ck.check(f'metadata: process_name is {process_name}, a pid, the command line',
+             meta.get('process_name') == process_name and isinstance(meta.get('pid'), int) and meta['pid'] > 0 and
+             (argv0 is None or (meta.get('command_line') or [None])[0] == argv0),
+             {k: meta.get(k) for k in ('process_name', 'pid', 'command_line')})
+    seqs = [r.get('seq') for r in recs]
+    ck.check('seq runs 0, 1, 2, ... by one over the whole trace', seqs == list(range(len(recs))),
+             next((f'record {i} has seq {s}' for i, s in enumerate(seqs) if s != i), ''))
+    fields = ('seq', 'tid', 'ctx', 't', 'dur', 'fn')
+    ck.check('every record has seq, tid, ctx, t, dur, fn; every call has args',
+             all(all(isinstance(r.get(f), str if f == 'fn' else int) for f in fields) for r in recs) and
+             all(isinstance(r.get('args'), dict) for r in calls(recs)),
+             next((r for r in recs if not all(f in r for f in fields)), ''))
+    app = calls(recs)
+    ck.check('durations are not negative', all(r['dur'] >= 0 for r in app))
+    backwards = []
+    last = {}
+    for r in app:
+        if r['t'] < last.get(r['tid'], 0):
+            backwards.append(r)
+        last[r['tid']] = r['t']
+    ck.check("each thread's calls start in time order (t never goes back within a thread)", not backwards,
+             backwards[:2])
+    gl_without = [r for r in app if r['fn'].startswith('gl') and r['ctx'] < 0]
+    ck.check('every GL call carries the id of a current context', not gl_without, gl_without[:2])
+    wrong = expected_ctx_mismatches(app)
+    ck.check('"ctx" is the context the thread made current (ids 0, 1, ... in eglCreateContext order; -1 for none)',
+             not wrong, wrong[:2])
+
+    text = run([gltrace, 'dump', '--full', trace])
+    lines = text.stdout.splitlines()
+    by_seq = {}
+    for line in lines:
+        head = line.split(' ', 1)[0]
+        if head.isdigit():
+            by_seq[int(head)] = line
+    wrong = [(text_line(r), by_seq.get(r['seq'])) for r in app if by_seq.get(r['seq']) != text_line(r)]
+    ck.check('the text dump says what the JSON dump says, call by call',
+             text.returncode == 0 and not wrong and len(lines) == len(recs),
+             f'exit {text.returncode}, {len(lines)} lines for {len(recs)} records, first mismatch '
+             f'(expected, got): {wrong[:1]}')
+
+    inf = info(ck, gltrace, trace)
+    frames = len(named(app, 'eglSwapBuffers'))
+    tids = {r['tid'] for r in recs}
+    ctxs = {r['ctx'] for r in recs if r['ctx'] >= 0}
+    markers = len(named(recs, 'gltraceUncovered'))
+    got = {k: inf.get(k) for k in ('calls', 'frames', 'threads', 'contexts', 'uncovered_markers')}
+    want = {'calls': len(app), 'frames': frames, 'threads': len(tids), 'contexts': len(ctxs),
+            'uncovered_markers': markers}
+    ck.check('gltrace info agrees with the dump (calls, frames = eglSwapBuffers, threads, contexts, markers)',
+             got == want, f'info {got}, dump {want}')
+    ck.check('gltrace info: size on disk and uncompressed are positive, the metadata names llvmpipe',
+             isinstance(inf.get('size_on_disk'), int) and inf['size_on_disk'] > 0 and
+             isinstance(inf.get('size_uncompressed'), int) and inf['size_uncompressed'] > 0 and
+             'llvmpipe' in (inf.get('metadata') or {}).get('gl_renderer', ''),
+             {k: inf.get(k) for k in ('size_on_disk', 'size_uncompressed')})
+    return inf
+
+
+def record_sample(ck, args, process_name):
+    """Runs the app plainly, then recorded; checks both exit 0 and print the
+    same frame fingerprint (recording must not change what the app draws);
+    reads the trace back. Returns the records ([] if there are none)."""
+    plain = run([args.app])
+    ck.check(f'{process_name} exits 0 when run plainly', plain.returncode == 0,
+             f'exit {plain.returncode}: {plain.stderr.strip()}')
+    rec = record(args.gltrace, args.trace, [args.app])
+    ck.check(f'{process_name} exits 0 under gltrace record', rec.returncode == 0,
+             f'exit {rec.returncode}: {rec.stderr.strip()}')
+    ck.check('the recorded run draws the same pixels as the plain run (same printed fingerprint)',
+             plain.stdout == rec.stdout and plain.stdout.strip() != '',
+             f'plain {plain.stdout.strip()!r}, recorded {rec.stdout.strip()!r}')
+    print('app output: ' + rec.stdout.strip().replace('\n', ' | '))
+    if not ck.check('the trace file was written', os.path.isfile(args.trace), args.trace):
+        return []
+    d, recs = dump_json(ck, args.gltrace, args.trace)
+    ck.check('gltrace dump --json reads the whole trace cleanly (exit 0, nothing on stderr)',
+             d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
+    common(ck, args.gltrace, args.trace, recs, process_name, argv0=args.app)
+    return recs
+
+
+def links(ck, what, producers, consumers, key, ret_key='ret'):
+    """Each producer's return value is the `key` argument of the matching
+    consumer (same position), and there is at least one pair."""
+    got = [c['args'].get(key) for c in consumers]
+    made = [p.get(ret_key) for p in producers]
+    return ck.check(what, made == got and len(made) > 0, f'returned {made}, passed on {got}')
+
+
+EGL_OPEN = ['eglBindAPI', 'eglChooseConfig', 'eglCreatePbufferSurface', 'eglCreateContext', 'eglMakeCurrent']
+EGL_CLOSE = ['eglMakeCurrent', 'eglDestroyContext', 'eglDestroySurface']
+SHADER = ['glCreateShader', 'glShaderSource', 'glCompileShader', 'glGetShaderiv']
+
+
+def check_display(ck, c):
+    """The display: surfaceless, and the one every EGL call then uses."""
+    dpy = named(c, 'eglGetPlatformDisplay') + named(c, 'eglGetPlatformDisplayEXT')
+    if not ck.check('one eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA) that returns a display',
+                    len(dpy) == 1 and dpy[0]['args'].get('platform') == 'EGL_PLATFORM_SURFACELESS_MESA' and
+                    dpy[0].get('ret') not in (None, '0x0'), dpy[:2]):
+        return
+    users = [r for r in c if r['fn'].startswith('egl') and 'dpy' in r['args']]
+    ck.check('every EGL call is on the display eglGetPlatformDisplay returned',
+             users and all(r['args']['dpy'] == dpy[0]['ret'] for r in users),
+             [r for r in users if r['args']['dpy'] != dpy[0]['ret']][:1])
+    ck.check('eglInitialize returns true', [r.get('ret') for r in named(c, 'eglInitialize')] == [True])
+
+
+def check_egl_open(ck, c, label=''):
+    """The calls of sample_egl_open and _close on one thread: handles that
+    link up, and success everywhere. label prefixes the check names."""
+    p = label + ': ' if label else ''
+    ck.check(p + 'eglBindAPI(EGL_OPENGL_ES_API) returns true',
+             named(c, 'eglBindAPI') and all(r.get('ret') is True and r['args'].get('api') == 'EGL_OPENGL_ES_API'
+                                            for r in named(c, 'eglBindAPI')), named(c, 'eglBindAPI'))
+    made = named(c, 'eglCreateContext')
+    current = [r for r in named(c, 'eglMakeCurrent') if r['args'].get('ctx') != '0x0']
+    links(ck, p + "eglCreateContext's return is the ctx of the eglMakeCurrent that follows", made, current, 'ctx')
+    surfs = named(c, 'eglCreatePbufferSurface')
+    links(ck, p + "eglCreatePbufferSurface's return is eglMakeCurrent's draw surface", surfs, current, 'draw')
+    if len(surfs) == 1:
+        swaps = named(c, 'eglSwapBuffers')
+        links(ck, p + '... and the surface eglSwapBuffers presents', surfs * len(swaps), swaps, 'surface')
+    links(ck, p + 'eglDestroyContext destroys the context made', made, named(c, 'eglDestroyContext'), 'ctx')
+    links(ck, p + 'eglDestroySurface destroys the surface made', surfs, named(c, 'eglDestroySurface'), 'surface')
+    ck.check(p + 'eglMakeCurrent, eglSwapBuffers and the EGL tear-down return true',
+             all(r.get('ret') is True for fn in ('eglMakeCurrent', 'eglSwapBuffers', 'eglDestroyContext',
+                                                 'eglDestroySurface', 'eglTerminate') for r in named(c, fn)))
