@@ -129,6 +129,8 @@ class Rules:
             for cglob, stage, fn, no in self.hooks:
                 if fnmatch.fnmatchcase(c.name, cglob):
                     c.hooks.setdefault(stage, fn)
+            # `-` (a first match that says "none") keeps a glob off a command.
+            c.hooks = {stage: fn for stage, fn in c.hooks.items() if fn != '-'}
         if missing:
             raise AnnotationError(
                 f'{self.path}: no annotation for {len(missing)} pointer(s):\n  ' + '\n  '.join(missing))

@@ -51,6 +51,37 @@ typedef struct gt_buffer {
     struct gt_buffer *next_retired; /* queue to the flusher (flusher lock) */
 } gt_buffer;
 
+/* ------------------------------------------------------------ contexts */
+
+/* A buffer range the app has mapped (glMapBufferRange, glMapBufferOES). */
+typedef struct gt_map {
+    uint32_t target, buffer, access;
+    uint8_t *ptr;
+    int64_t offset, length;
+} gt_map;
+
+#define GT_MAX_MAPS 32
+#define GT_MAX_RENDERED 64
+
+/* What capture keeps per EGL context. A context is current on one thread
+ * at a time, so only that thread touches its state: no lock. */
+typedef struct gt_ctx_state {
+    int32_t id;
+    int es_major, es_minor;     /* GLES version, known once first current */
+    int client_ptrs;            /* a vertex array pointer was set with no buffer bound */
+    int nmaps;
+    gt_map maps[GT_MAX_MAPS];
+    int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */
+    int nrendered;              /* textures drawn into since the last swap (--textures) */
+    struct { uint32_t tex, target; int32_t level, layer; } rendered[GT_MAX_RENDERED];
+    uint32_t snap_fbo;          /* our framebuffer for reading textures, 0: none yet */
+} gt_ctx_state;
+
+/* Options read once at start (gt_init.c). */
+enum { GT_FB_NONE, GT_FB_SWAP, GT_FB_DRAW };
+extern int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
+extern int gt_opt_textures;    /* GLTRACE_TEXTURES=1 */
+
 /* Per-thread capture state. */
 typedef struct gt_tls {
     uint8_t *pos;        /* where the next record goes */
@@ -59,6 +90,7 @@ typedef struct gt_tls {
     uint64_t tid;        /* kernel thread id */
     int32_t ctx;         /* dense id of the current context, -1 for none */
     int es_major;        /* GLES major version of the current context (0: none) */
+    gt_ctx_state *cs;    /* the current context's state, NULL for none */
     uint64_t seq;        /* seq of the record being written */
     uint64_t last_seq;   /* seq of the previous record in this buffer */
     int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
@@ -217,6 +249,12 @@ GT_INLINE void gt_span_attribs(gt_span *s, const void *list, size_t elem, int64_
     gt_span_raw(s, list, (long)(i + 1), elem);
 }
 
+/* A synthetic record with arguments: gt_syn_begin reserves `room` bytes
+ * beyond the header and returns where fields 5 on go (NULL: tracing
+ * stopped); gt_syn_end writes the trailer and publishes it. */
+uint8_t *gt_syn_begin(gt_tls *t, int32_t number, size_t room);
+void gt_syn_end(gt_tls *t, uint8_t *p);
+
 /* Appends a synthetic record (metadata, marker) whose fields after 4 are
  * given already encoded in `tail` (fields 13 or 14, written after 9-10). */
 void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t tail_len);
@@ -229,6 +267,8 @@ void gt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Generated (gt_capture_gen.c). */
 extern const char *const gt_fn_names[GT_NFNS];
+extern const int32_t gt_fn_numbers[GT_NFNS];
+#define gt_fn_number(idx) gt_fn_numbers[idx]
 extern const gt_proc gt_export_tab[GT_NFNS];
 extern const gt_proc gt_missing_tab[GT_NFNS];
 void gt_dispatch_select(int traced);
@@ -251,6 +291,18 @@ void gt_flusher_kick(void);           /* flush soon (swap); async-signal-safe */
 void gt_flusher_shutdown(int from_signal); /* flush all, write the index, close */
 void gt_flusher_forget(void);         /* in a forked child: touch nothing */
 extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
+
+/* gt_egl_hooks.c */
+gt_ctx_state *gt_ctx_state_of(int32_t id);
+
+/* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
+void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h);
+void gt_snapshot_draw_buffers(gt_tls *t);
+void gt_snapshot_rendered_textures(gt_tls *t);
+void gt_snapshot_note_render_targets(gt_tls *t);
+
+/* gt_mapped.c */
+void gt_mapped_flush_persistent(gt_tls *t);
 
 /* gt_meta.c */
 void gt_meta_emit_start(gt_tls *t);

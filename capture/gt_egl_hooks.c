@@ -2,6 +2,9 @@
  * calls: context ids, frames, metadata, and eglGetProcAddress. */
 #define _GNU_SOURCE
 #include "gt_capture.h"
+#include "gt_encoders.h"
+#include "gt_real_fns.h"
+#include "gt_trace.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,6 +19,31 @@ __eglMustCastToProperFunctionPointerType gt_real_get_proc_address(const char *na
 static pthread_mutex_t ctx_mu = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t *ctx_handles;
 static int32_t ctx_count, ctx_cap;
+/* Context states by id; ids are dense and never reused, so a fixed table
+ * of pointers, each set once, can be read without the lock. */
+#define MAX_CTX_STATES 4096
+static gt_ctx_state *_Atomic ctx_states[MAX_CTX_STATES];
+
+gt_ctx_state *gt_ctx_state_of(int32_t id)
+{
+    if (id < 0 || id >= MAX_CTX_STATES)
+        return NULL;
+    gt_ctx_state *cs = atomic_load(&ctx_states[id]);
+    if (!cs) {
+        gt_ctx_state *n = calloc(1, sizeof *n);
+        if (!n)
+            return NULL;
+        n->id = id;
+        gt_ctx_state *expect = NULL;
+        if (atomic_compare_exchange_strong(&ctx_states[id], &expect, n))
+            cs = n;
+        else {
+            free(n);
+            cs = expect;
+        }
+    }
+    return cs;
+}
 
 static int32_t ctx_id(uint64_t handle, int create)
 {
@@ -59,17 +87,119 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
         return;
     uint64_t ctx = args[3];
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
+    t->cs = ctx ? gt_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;
-    if (ctx) {
+    if (t->cs && !t->cs->es_major) {
         /* The version decides which state queries the fixups may make. */
-        int i = gt_fn_index("glGetString");
-        const char *v = i < 0 ? NULL : (const char *)((const GLubyte *(*)(GLenum))gt_real_get((unsigned)i))(0x1F02);
+        const char *v = (const char *)gt_real.f.glGetString(0x1F02); /* GL_VERSION */
         const char *num = v ? strpbrk(v, "0123456789") : NULL;
-        t->es_major = num ? *num - '0' : 0;
+        t->cs->es_major = num ? num[0] - '0' : 0;
+        t->cs->es_minor = num && num[1] == '.' && num[2] >= '0' && num[2] <= '9' ? num[2] - '0' : 0;
     }
+    if (t->cs)
+        t->es_major = t->cs->es_major;
     static _Atomic int gl_known;
     if (ctx && !atomic_exchange(&gl_known, 1))
         gt_meta_emit_gl(t);
+}
+
+/* The config's attributes as an EGL_NONE-terminated list, so that replay
+ * can choose a matching config without the window system. */
+static const EGLint config_keys[] = {
+    0x3020, 0x3021, 0x3022, 0x3023, 0x3024, 0x3025, 0x3026, 0x3027, 0x3028, 0x3029,
+    0x302D, 0x3031, 0x3032, 0x3033, 0x3034, 0x3039, 0x303A, 0x303B, 0x303C, 0x303D,
+    0x303E, 0x303F, 0x3040, 0x3042};
+#define NKEYS (sizeof config_keys / sizeof config_keys[0])
+
+static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; config && i < NKEYS; i++) {
+        EGLint v = 0;
+        if (gt_real.f.eglGetConfigAttrib((EGLDisplay)(uintptr_t)dpy, (EGLConfig)(uintptr_t)config,
+                                         config_keys[i], &v)) {
+            out[n++] = config_keys[i];
+            out[n++] = v;
+        }
+    }
+    out[n++] = 0x3038; /* EGL_NONE */
+    return n;
+}
+
+/* gltraceContext: dpy, context, id, share context id, client version,
+ * config attributes. Written after eglCreateContext's own record. */
+void gt_hook_context_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx;
+    if (!ret)
+        return;
+    EGLint attrs[2 * NKEYS + 1];
+    size_t n = config_attribs(args[0], args[1], attrs);
+    EGLint version = 0;
+    gt_real.f.eglQueryContext((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ret, 0x3098, &version);
+    gt_span s = {0};
+    gt_span_raw(&s, attrs, (long)n, sizeof attrs[0]);
+    uint8_t *p = gt_syn_begin(t, GT_FN_CONTEXT, 128 + gt_span_room(&s));
+    if (!p)
+        return;
+    p = gt_dt_i64(p, 0x2a, (int64_t)args[0]);
+    p = gt_dt_i64(p, 0x2a, (int64_t)ret);
+    p = gt_dt_i32(p, 0x2a, 4, ctx_id(ret, 0));
+    p = gt_dt_i32(p, 0x2a, 4, args[2] ? ctx_id(args[2], 0) : -1);
+    p = gt_dt_i32(p, 0x2a, 4, version);
+    p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)attrs, &s);
+    gt_syn_end(t, p);
+}
+
+/* gltraceSurface: dpy, surface, width, height, config attributes (at
+ * creation; none at a swap), and the number of the call it belongs to. */
+static void surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number)
+{
+    EGLint w = 0, h = 0;
+    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
+    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3056, &h);
+    EGLint attrs[2 * NKEYS + 1];
+    gt_span s = {0};
+    if (config)
+        gt_span_raw(&s, attrs, (long)config_attribs(dpy, config, attrs), sizeof attrs[0]);
+    uint8_t *p = gt_syn_begin(t, GT_FN_SURFACE, 128 + gt_span_room(&s));
+    if (!p)
+        return;
+    p = gt_dt_i64(p, 0x2a, (int64_t)dpy);
+    p = gt_dt_i64(p, 0x2a, (int64_t)surf);
+    p = gt_dt_i32(p, 0x2a, 4, w);
+    p = gt_dt_i32(p, 0x2a, 4, h);
+    p = gt_dt_ptr(p, 0x2a, config ? (uint64_t)(uintptr_t)attrs : 0, &s);
+    p = gt_dt_i32(p, 0x2a, 4, number);
+    gt_syn_end(t, p);
+}
+
+void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    if (!ret)
+        return;
+    uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
+    surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx));
+}
+
+/* Before the real swap: the surface's size, the bytes of persistent
+ * mappings, the rendered textures and the back buffer (--fb=swap, draw). */
+void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)ret;
+    surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx));
+    if (!t->cs)
+        return;
+    if (t->cs->npersistent)
+        gt_mapped_flush_persistent(t);
+    if (gt_opt_textures)
+        gt_snapshot_rendered_textures(t);
+    if (gt_opt_fb != GT_FB_NONE) {
+        EGLint w = 0, h = 0;
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)args[0], (EGLSurface)(uintptr_t)args[1], 0x3057, &w);
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)args[0], (EGLSurface)(uintptr_t)args[1], 0x3056, &h);
+        gt_snapshot_surface(t, args[1], w, h);
+    }
 }
 
 void gt_hook_initialize(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)

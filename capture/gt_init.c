@@ -146,6 +146,36 @@ static int parse_mode(const char *v)
     return 0;
 }
 
+int gt_opt_fb = GT_FB_SWAP;
+int gt_opt_textures;
+
+/* GLTRACE_FB and GLTRACE_TEXTURES. An unknown value turns tracing off with
+ * one message: a trace without the snapshots asked for would mislead. */
+static int parse_snapshot_options(void)
+{
+    const char *fb = getenv("GLTRACE_FB");
+    if (!fb || !*fb || strcmp(fb, "swap") == 0)
+        gt_opt_fb = GT_FB_SWAP;
+    else if (strcmp(fb, "none") == 0)
+        gt_opt_fb = GT_FB_NONE;
+    else if (strcmp(fb, "draw") == 0)
+        gt_opt_fb = GT_FB_DRAW;
+    else {
+        gt_log("GLTRACE_FB=%s is not one of none, swap, draw; tracing is off", fb);
+        return 0;
+    }
+    const char *tx = getenv("GLTRACE_TEXTURES");
+    if (!tx || !*tx || strcmp(tx, "0") == 0)
+        gt_opt_textures = 0;
+    else if (strcmp(tx, "1") == 0)
+        gt_opt_textures = 1;
+    else {
+        gt_log("GLTRACE_TEXTURES=%s is not 0 or 1; tracing is off", tx);
+        return 0;
+    }
+    return 1;
+}
+
 static void default_out(char *out, size_t len)
 {
     char exe[PATH_MAX];
@@ -169,6 +199,8 @@ static void gt_init(void)
     in_init = 1;
     resolve_all();
     int traced = parse_mode(getenv("GLTRACE"));
+    if (traced && !parse_snapshot_options())
+        traced = 0;
     if (traced) {
         char path[PATH_MAX];
         const char *out = getenv("GLTRACE_OUT");

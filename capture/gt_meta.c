@@ -60,6 +60,18 @@ static void mb_str_field(mbuf *m, unsigned field, const char *s)
         mb_bytes_field(m, field, s, strlen(s));
 }
 
+uint8_t *gt_syn_begin(gt_tls *t, int32_t number, size_t room)
+{
+    uint64_t now = gt_clock_now();
+    return gt_rec_begin(t, 64 + room, number, now, now);
+}
+
+void gt_syn_end(gt_tls *t, uint8_t *p)
+{
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid, 0, 0, 0);
+    gt_rec_commit(t, p);
+}
+
 void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t n)
 {
     uint64_t now = gt_clock_now();

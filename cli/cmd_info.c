@@ -97,6 +97,7 @@ int gt_cmd_info(int argc, char **argv)
         return 2;
     }
     uint64_t calls = 0, frames = 0, created = 0, markers = 0, first_t = 0, last_t = 0;
+    uint64_t snapshots = 0, array_data = 0, mapped_data = 0;
     idset threads = {0}, contexts = {0};
     metas kept = {0};
     gt_record rec;
@@ -116,7 +117,13 @@ int gt_cmd_info(int argc, char **argv)
                 continue; /* freed at the end */
         } else if (m->function == GT_FN_UNCOVERED) {
             markers++;
-        } else if (m->function < GT_FN_INVALID || m->function > GT_FN_UNCOVERED) {
+        } else if (m->function == GT_FN_SNAPSHOT) {
+            snapshots++;
+        } else if (m->function == GT_FN_VERTEX_ATTRIB_POINTER_DATA) {
+            array_data++;
+        } else if (m->function == GT_FN_MAPPED_DATA) {
+            mapped_data++;
+        } else if (m->function < GT_FN_INVALID || m->function > GT_FN_SYNTHETIC_LAST) {
             calls++;
             if (!first_t)
                 first_t = (uint64_t)m->start_time;
@@ -144,10 +151,11 @@ int gt_cmd_info(int argc, char **argv)
     gt_show_json_string(stdout, path, strlen(path));
     printf(",\"format\":\"%s\",\"indexed\":%s,\"calls\":%" PRIu64 ",\"frames\":%" PRIu64
            ",\"contexts\":%" PRIu64 ",\"threads\":%zu,\"uncovered_markers\":%" PRIu64
-           ",\"chunks\":%" PRIu64 ",\"size_on_disk\":%" PRIu64 ",\"size_uncompressed\":%" PRIu64
+           ",\"snapshots\":%" PRIu64 ",\"client_array_records\":%" PRIu64
+           ",\"mapped_data_records\":%" PRIu64 ",\"chunks\":%" PRIu64 ",\"size_on_disk\":%" PRIu64 ",\"size_uncompressed\":%" PRIu64
            ",\"duration_ns\":%" PRIu64 ",\"complete\":%s,\"metadata\":",
            st.format == GT_FORMAT_LEGACY ? "android-legacy" : "gltrace-zstd", st.has_index ? "true" : "false",
-           calls, frames, ncontexts, threads.n, markers, st.chunks, st.file_size, st.uncompressed_size,
+           calls, frames, ncontexts, threads.n, markers, snapshots, array_data, mapped_data, st.chunks, st.file_size, st.uncompressed_size,
            last_t - first_t, status == 0 ? "true" : "false");
     if (kept.n) {
         Gltrace__TraceMetadata merged;

@@ -15,9 +15,14 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: gltrace record [-o OUT.gltrace] [--threadtime] -- PROGRAM [ARGS...]\n"
+            "usage: gltrace record [-o OUT.gltrace] [--fb=swap|draw|none] [--textures]\n"
+            "                      [--threadtime] [--level N] -- PROGRAM [ARGS...]\n"
             "  -o FILE        where the trace goes (default: PROGRAM's name + .gltrace,\n"
             "                 in the current folder; an existing file is replaced)\n"
+            "  --fb=WHEN      framebuffer snapshots: at each eglSwapBuffers (swap, the\n"
+            "                 default), also after every draw call (draw), or none\n"
+            "  --textures     at each swap, also the textures drawn into since the last\n"
+            "                 one (needs GLES 3.1)\n"
             "  --threadtime   also record each call's thread CPU time (costs a syscall per call)\n"
             "  --level N      zstd level for the trace (default 3)\n"
             "Exits with PROGRAM's exit status.\n");
@@ -45,8 +50,8 @@ static int find_library(char *out, size_t len)
 
 int gt_cmd_record(int argc, char **argv)
 {
-    const char *out = NULL, *level = NULL;
-    int threadtime = 0, i = 1;
+    const char *out = NULL, *level = NULL, *fb = NULL;
+    int threadtime = 0, textures = 0, i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -61,6 +66,14 @@ int gt_cmd_record(int argc, char **argv)
                 fprintf(stderr, "gltrace record: --level takes a zstd level from -7 to 19, not '%s'\n", level);
                 return 2;
             }
+        } else if (strncmp(argv[i], "--fb=", 5) == 0 || (strcmp(argv[i], "--fb") == 0 && i + 1 < argc)) {
+            fb = argv[i][4] == '=' ? argv[i] + 5 : argv[++i];
+            if (strcmp(fb, "swap") != 0 && strcmp(fb, "draw") != 0 && strcmp(fb, "none") != 0) {
+                fprintf(stderr, "gltrace record: --fb takes swap, draw or none, not '%s'\n", fb);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--textures") == 0) {
+            textures = 1;
         } else if (strcmp(argv[i], "--threadtime") == 0) {
             threadtime = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -113,6 +126,8 @@ int gt_cmd_record(int argc, char **argv)
     setenv("GLTRACE_OUT", out, 1);
     if (threadtime)
         setenv("GLTRACE_THREADTIME", "1", 1);
+    setenv("GLTRACE_FB", fb ? fb : "swap", 1);
+    setenv("GLTRACE_TEXTURES", textures ? "1" : "0", 1);
     if (level)
         setenv("GLTRACE_ZSTD_LEVEL", level, 1);
 

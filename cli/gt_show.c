@@ -331,6 +331,49 @@ const char *gt_show_name(const Gltrace__GLMessage *m, char *buf, size_t len)
     return buf;
 }
 
+/* Argument names of the records gltrace adds (proto/FORMAT.md). */
+static const struct {
+    int32_t fn;
+    const char *names[10];
+} synthetic[] = {
+    {GT_FN_VERTEX_ATTRIB_POINTER_DATA,
+     {"indx", "size", "type", "normalized", "stride", "data", "minIndex", "maxIndex", "setter", "unit"}},
+    {GT_FN_MAPPED_DATA, {"target", "buffer", "offset", "data"}},
+    {GT_FN_SURFACE, {"dpy", "surface", "width", "height", "config_attribs", "call"}},
+    {GT_FN_CONTEXT, {"dpy", "context", "id", "share_id", "client_version", "config_attribs"}},
+};
+
+static const char *synthetic_arg(int32_t fn, size_t i)
+{
+    for (size_t k = 0; k < sizeof synthetic / sizeof synthetic[0]; k++)
+        if (synthetic[k].fn == fn)
+            return i < 10 ? synthetic[k].names[i] : NULL;
+    return NULL;
+}
+
+static void show_fb(FILE *f, const Gltrace__GLMessage__FrameBuffer *fb, int json)
+{
+    static const char *const sources[] = {"surface", "attachment", "texture"};
+    const char *src = fb->has_source && fb->source < 3 ? sources[fb->source] : "surface";
+    size_t bytes = fb->n_contents ? fb->contents[0].len : 0;
+    /* FNV-1a of the pixels: a fingerprint to compare with an app's own. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ fb->contents[0].data[i]) * 16777619u;
+    const char *fmt = gt_api_enum_name(fb->has_format ? fb->format : 0x1908, 0, 0);
+    const char *type = gt_api_enum_name(fb->has_type ? fb->type : 0x1401, 0, 0);
+    const char *att = gt_api_enum_name(fb->has_attachment ? fb->attachment : 0x0405, 0, 0);
+    if (json)
+        fprintf(f, ",\"fb\":{\"width\":%d,\"height\":%d,\"format\":\"%s\",\"type\":\"%s\",\"source\":\"%s\","
+                   "\"attachment\":\"%s\",\"object\":%u,\"level\":%d,\"layer\":%d,\"surface\":\"0x%" PRIx64
+                   "\",\"bytes\":%zu,\"fnv1a\":\"%08x\"}",
+                fb->width, fb->height, fmt ? fmt : "?", type ? type : "?", src, att ? att : "?", fb->object,
+                fb->level, fb->layer, fb->surface, bytes, h);
+    else
+        fprintf(f, " fb %dx%d %s %s %s %s object %u level %d layer %d, %zu bytes fnv1a %08x", fb->width, fb->height,
+                fmt ? fmt : "?", type ? type : "?", src, att ? att : "?", fb->object, fb->level, fb->layer, bytes, h);
+}
+
 void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full)
 {
     char nbuf[32];
@@ -350,7 +393,8 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
             for (size_t i = 0; i < m->n_args; i++) {
                 char pbuf[32];
                 const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
-                const char *pname = p ? p->name : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
+                const char *sname = synthetic_arg(m->function, i);
+                const char *pname = p ? p->name : sname ? sname : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
                 fprintf(f, "%s\"%s\":", i ? "," : "", pname);
                 if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 1, full))
                     show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 1, full);
@@ -366,6 +410,8 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
             fputs(",\"metadata\":", f);
             show_metadata(f, m->metadata);
         }
+        if (m->fb)
+            show_fb(f, m->fb, 1);
         if (m->marker) {
             fputs(",\"marker\":", f);
             gt_show_json_string(f, m->marker, strlen(m->marker));
@@ -376,8 +422,9 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
     fprintf(f, "%" PRIu64 " %s(", rec->seq, name);
     for (size_t i = 0; i < m->n_args; i++) {
         const gt_api_param *p = fn && i < fn->nparams ? &fn->params[i] : NULL;
-        if (p)
-            fprintf(f, "%s%s = ", i ? ", " : "", p->name);
+        const char *sname = synthetic_arg(m->function, i);
+        if (p || sname)
+            fprintf(f, "%s%s = ", i ? ", " : "", p ? p->name : sname);
         else if (i)
             fputs(", ", f);
         if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 0, full))
@@ -389,6 +436,8 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
         if (!show_pointer(f, m->returnvalue, fn ? fn->ret_ctype : NULL, 0, full))
             show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 0, full);
     }
+    if (m->fb)
+        show_fb(f, m->fb, 0);
     if (m->marker)
         fprintf(f, " \"%s\"", m->marker);
     if (m->metadata) {

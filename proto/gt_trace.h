@@ -21,6 +21,11 @@ extern "C" {
 #define GT_FN_VERTEX_ATTRIB_POINTER_DATA 3001
 #define GT_FN_METADATA 3002
 #define GT_FN_UNCOVERED 3003
+#define GT_FN_SNAPSHOT 3004
+#define GT_FN_MAPPED_DATA 3005
+#define GT_FN_SURFACE 3006
+#define GT_FN_CONTEXT 3007
+#define GT_FN_SYNTHETIC_LAST 3999 /* 3000-3999: records gltrace adds, not calls */
 
 /* GLMessage field numbers of ours (see gltrace.proto). */
 #define GT_FIELD_SEQ 9

@@ -10,6 +10,7 @@ Checks never stop at the first failure: every result is printed, so one run
 shows everything that is wrong. Standard library only."""
 import argparse
 import json
+import re
 import os
 import subprocess
 import sys
@@ -92,8 +93,9 @@ def info(ck, gltrace, trace):
 
 
 def calls(recs):
-    """The app's own calls: everything but gltrace's metadata and marker records."""
-    return [r for r in recs if not r.get('fn', '').startswith('gltrace')]
+    """The app's own calls: everything but the records gltrace adds (metadata,
+    markers, snapshots, surfaces, mapped and client-array data)."""
+    return [r for r in recs if not r.get('fn', '').startswith('gltrace') and r.get('fn') != 'glVertexAttribPointerData']
 
 
 def named(recs, fn):
@@ -249,6 +251,9 @@ def record_sample(ck, args, process_name):
     ck.check('the recorded run draws the same pixels as the plain run (same printed fingerprint)',
              plain.stdout == rec.stdout and plain.stdout.strip() != '',
              f'plain {plain.stdout.strip()!r}, recorded {rec.stdout.strip()!r}')
+    # Each surface's last snapshot (at its last eglSwapBuffers) is what the
+    # app read back after it: a pbuffer keeps its content across the swap.
+    printed = re.findall(r'fnv1a=([0-9a-f]{8})', rec.stdout)
     print('app output: ' + rec.stdout.strip().replace('\n', ' | '))
     if not ck.check('the trace file was written', os.path.isfile(args.trace), args.trace):
         return []
@@ -256,6 +261,13 @@ def record_sample(ck, args, process_name):
     ck.check('gltrace dump --json reads the whole trace cleanly (exit 0, nothing on stderr)',
              d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
     common(ck, args.gltrace, args.trace, recs, process_name, argv0=args.app)
+    last = {}
+    for r in recs:
+        fb = r.get('fb')
+        if r.get('fn') == 'gltraceSnapshot' and fb and fb['source'] == 'surface':
+            last[fb['surface']] = fb['fnv1a']
+    ck.check("each surface's last snapshot has the pixels the app read back after its last swap",
+             len(printed) > 0 and sorted(last.values()) == sorted(printed), f'snapshots {last}, app printed {printed}')
     return recs
 
 

@@ -1,0 +1,357 @@
+/* gt_client_arrays.c: client-side vertex arrays and indices, captured at
+ * the draws that read them.
+ *
+ * glVertexAttribPointer (and GLES 1's glVertexPointer and kin) with no
+ * buffer bound keeps an address the driver reads only at the next draw. So
+ * before each draw of a context that has ever set such a pointer, every
+ * enabled client array gets a glVertexAttribPointerData record (Android's
+ * synthetic 3001, extended; see proto/FORMAT.md) with exactly the bytes the
+ * draw reads: the elements from the smallest to the largest index used,
+ * from `first` and `count`, the index values (client memory or the bound
+ * element buffer, base vertex added, the restart index left out), and for
+ * instanced arrays the instance count over the divisor. */
+#include "gt_capture.h"
+#include "gt_encoders.h"
+#include "gt_real_fns.h"
+#include "gt_trace.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- draws */
+
+/* Where a draw command keeps its arguments (-1: it has none of that). */
+typedef struct draw_layout {
+    int8_t first, count, type, indices, inst, basevertex, multi;
+} draw_layout;
+
+static const struct {
+    const char *name;
+    draw_layout l;
+} draw_names[] = {
+    {"glDrawArrays", {1, 2, -1, -1, -1, -1, 0}},
+    {"glDrawArraysInstanced", {1, 2, -1, -1, 3, -1, 0}},
+    {"glDrawArraysInstancedEXT", {1, 2, -1, -1, 3, -1, 0}},
+    {"glDrawArraysInstancedANGLE", {1, 2, -1, -1, 3, -1, 0}},
+    {"glDrawArraysInstancedNV", {1, 2, -1, -1, 3, -1, 0}},
+    {"glDrawArraysInstancedBaseInstanceEXT", {1, 2, -1, -1, 3, -1, 0}},
+    {"glDrawElements", {-1, 1, 2, 3, -1, -1, 0}},
+    {"glDrawElementsInstanced", {-1, 1, 2, 3, 4, -1, 0}},
+    {"glDrawElementsInstancedEXT", {-1, 1, 2, 3, 4, -1, 0}},
+    {"glDrawElementsInstancedANGLE", {-1, 1, 2, 3, 4, -1, 0}},
+    {"glDrawElementsInstancedNV", {-1, 1, 2, 3, 4, -1, 0}},
+    {"glDrawElementsInstancedBaseInstanceEXT", {-1, 1, 2, 3, 4, -1, 0}},
+    {"glDrawRangeElements", {-1, 3, 4, 5, -1, -1, 0}},
+    {"glDrawElementsBaseVertex", {-1, 1, 2, 3, -1, 4, 0}},
+    {"glDrawElementsBaseVertexEXT", {-1, 1, 2, 3, -1, 4, 0}},
+    {"glDrawElementsBaseVertexOES", {-1, 1, 2, 3, -1, 4, 0}},
+    {"glDrawRangeElementsBaseVertex", {-1, 3, 4, 5, -1, 6, 0}},
+    {"glDrawRangeElementsBaseVertexEXT", {-1, 3, 4, 5, -1, 6, 0}},
+    {"glDrawRangeElementsBaseVertexOES", {-1, 3, 4, 5, -1, 6, 0}},
+    {"glDrawElementsInstancedBaseVertex", {-1, 1, 2, 3, 4, 5, 0}},
+    {"glDrawElementsInstancedBaseVertexEXT", {-1, 1, 2, 3, 4, 5, 0}},
+    {"glDrawElementsInstancedBaseVertexOES", {-1, 1, 2, 3, 4, 5, 0}},
+    {"glDrawElementsInstancedBaseVertexBaseInstanceEXT", {-1, 1, 2, 3, 4, 5, 0}},
+    {"glMultiDrawArraysEXT", {1, 2, -1, -1, -1, -1, 3}},
+    {"glMultiDrawElementsEXT", {-1, 1, 2, 3, -1, -1, 4}},
+    {"glMultiDrawElementsBaseVertexEXT", {-1, 1, 2, 3, -1, 5, 4}},
+};
+
+static draw_layout layouts[GT_NFNS];
+static _Atomic int layouts_ready;
+
+static const draw_layout *layout_of(unsigned idx)
+{
+    if (!atomic_load_explicit(&layouts_ready, memory_order_acquire)) {
+        /* Idempotent: racing threads write the same values. */
+        for (unsigned i = 0; i < GT_NFNS; i++)
+            layouts[i].count = -1;
+        for (size_t i = 0; i < sizeof draw_names / sizeof draw_names[0]; i++) {
+            int k = gt_fn_index(draw_names[i].name);
+            if (k >= 0)
+                layouts[k] = draw_names[i].l;
+        }
+        atomic_store_explicit(&layouts_ready, 1, memory_order_release);
+    }
+    return layouts[idx].count < 0 ? NULL : &layouts[idx];
+}
+
+/* ---------------------------------------------------------------- indices */
+
+static long index_size(GLenum type)
+{
+    switch (type) {
+    case 0x1401: return 1; /* UNSIGNED_BYTE */
+    case 0x1403: return 2; /* UNSIGNED_SHORT */
+    case 0x1405: return 4; /* UNSIGNED_INT */
+    default: return 0;
+    }
+}
+
+static GLint get_int(GLenum pname)
+{
+    GLint v = 0;
+    gt_real.f.glGetIntegerv(pname, &v);
+    return v;
+}
+
+/* Bytes of client-memory indices a draw reads; the pointer is an offset
+ * (address only) while an element buffer is bound. */
+long gt_size_indices(gt_tls *t, intptr_t count, intptr_t type)
+{
+    if (t->cs && get_int(0x8895)) /* ELEMENT_ARRAY_BUFFER_BINDING */
+        return -1;
+    long n = index_size((GLenum)type);
+    return count > 0 && n ? (long)count * n : 0;
+}
+
+typedef struct range {
+    int64_t lo, hi; /* hi < lo: empty */
+} range;
+
+static void scan(range *r, const void *ix, long count, long size, int64_t base, int restart)
+{
+    uint32_t skip = size == 1 ? 0xFFu : size == 2 ? 0xFFFFu : 0xFFFFFFFFu;
+    for (long i = 0; i < count; i++) {
+        uint32_t v = size == 1 ? ((const uint8_t *)ix)[i]
+                   : size == 2 ? ((const uint16_t *)ix)[i] : ((const uint32_t *)ix)[i];
+        if (restart && v == skip)
+            continue;
+        int64_t e = (int64_t)v + base;
+        if (e < r->lo)
+            r->lo = e;
+        if (e > r->hi)
+            r->hi = e;
+    }
+}
+
+/* Index range of one element draw: client indices are read in place; from
+ * an element buffer (GLES 3) through a read-only map of just those bytes. */
+static int element_range(gt_tls *t, range *r, long count, GLenum type, const void *indices, int64_t base)
+{
+    long size = index_size(type);
+    if (count <= 0 || !size)
+        return 0;
+    int restart = t->es_major >= 3 && gt_real.f.glIsEnabled(0x8D69); /* PRIMITIVE_RESTART_FIXED_INDEX */
+    if (!get_int(0x8895)) {
+        scan(r, indices, count, size, base, restart);
+        return 0;
+    }
+    if (t->es_major < 3)
+        return -1; /* GLES 2 cannot read a buffer back */
+    const void *p = gt_real.f.glMapBufferRange(0x8893, (GLintptr)(uintptr_t)indices, count * size, 0x0001);
+    if (!p)
+        return -1;
+    scan(r, p, count, size, base, restart);
+    gt_real.f.glUnmapBuffer(0x8893);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+typedef struct array {
+    int32_t index;     /* attribute index, or the GLES 1 array's enable cap */
+    int32_t size, type, normalized, stride, divisor;
+    int32_t setter;    /* number of the function that set it */
+    int32_t unit;      /* texture unit of a GLES 1 texcoord array */
+    const uint8_t *ptr;
+} array;
+
+static long type_size(GLenum type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1;                       /* BYTE UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2; /* SHORT USHORT HALF_FLOAT(_OES) */
+    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4; /* INT UINT FLOAT FIXED */
+    default: return 0;
+    }
+}
+
+static long elem_bytes(const array *a)
+{
+    if (a->type == 0x8D9F || a->type == 0x8368) /* INT_2_10_10_10_REV, UNSIGNED_ */
+        return 4;
+    return a->size * type_size((GLenum)a->type);
+}
+
+static void emit_array(gt_tls *t, const array *a, int64_t lo, int64_t hi)
+{
+    long eb = elem_bytes(a);
+    if (eb <= 0 || hi < lo || lo < 0)
+        return;
+    long stride = a->stride ? a->stride : eb;
+    gt_span s = {0};
+    gt_span_raw(&s, a->ptr + lo * stride, (long)((hi - lo) * stride + eb), 1);
+    uint8_t *p = gt_syn_begin(t, GT_FN_VERTEX_ATTRIB_POINTER_DATA, 128 + gt_span_room(&s));
+    if (!p)
+        return;
+    p = gt_dt_i32(p, 0x2a, 4, a->index);
+    p = gt_dt_i32(p, 0x2a, 4, a->size);
+    p = gt_dt_i32(p, 0x2a, 7, a->type);
+    p = gt_dt_bool(p, 0x2a, a->normalized);
+    p = gt_dt_i32(p, 0x2a, 4, a->stride);
+    p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)a->ptr, &s);
+    p = gt_dt_i32(p, 0x2a, 4, (int32_t)lo);
+    p = gt_dt_i32(p, 0x2a, 4, (int32_t)hi);
+    p = gt_dt_i32(p, 0x2a, 4, a->setter);
+    p = gt_dt_i32(p, 0x2a, 4, a->unit);
+    gt_syn_end(t, p);
+}
+
+#define MAX_ARRAYS 40
+
+/* The enabled client arrays of a GLES 2/3 context. */
+static int generic_arrays(gt_tls *t, array *out)
+{
+    if (t->es_major >= 3 && get_int(0x85B5)) /* VERTEX_ARRAY_BINDING: no client arrays in a VAO */
+        return 0;
+    int n = 0, max = get_int(0x8869); /* MAX_VERTEX_ATTRIBS */
+    for (int i = 0; i < max && n < MAX_ARRAYS; i++) {
+        GLint v = 0;
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8622, &v); /* ENABLED */
+        if (!v)
+            continue;
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x889F, &v); /* BUFFER_BINDING */
+        if (v)
+            continue;
+        array *a = &out[n++];
+        memset(a, 0, sizeof *a);
+        a->index = i;
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8623, &a->size);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8625, &a->type);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x886A, &a->normalized);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8624, &a->stride);
+        GLint integer = 0;
+        if (t->es_major >= 3) {
+            gt_real.f.glGetVertexAttribiv((GLuint)i, 0x88FD, &integer);
+            gt_real.f.glGetVertexAttribiv((GLuint)i, 0x88FE, &a->divisor);
+        }
+        a->setter = integer ? GT_NUM_glVertexAttribIPointer : GT_NUM_glVertexAttribPointer;
+        void *ptr = NULL;
+        gt_real.f.glGetVertexAttribPointerv((GLuint)i, 0x8645, &ptr);
+        a->ptr = ptr;
+    }
+    return n;
+}
+
+/* GLES 1's fixed-function arrays: cap, size (0: fixed), type, stride,
+ * pointer and buffer-binding queries, and the function that sets them. */
+static const struct {
+    GLenum cap, size, type, stride, ptr, binding;
+    int fixed_size, setter;
+} gles1[] = {
+    {0x8074, 0x807A, 0x807B, 0x807C, 0x808E, 0x8896, 0, GT_NUM_glVertexPointer},
+    {0x8075, 0, 0x807E, 0x807F, 0x808F, 0x8897, 3, GT_NUM_glNormalPointer},
+    {0x8076, 0x8081, 0x8082, 0x8083, 0x8090, 0x8898, 0, GT_NUM_glColorPointer},
+    {0x8B9C, 0, 0x898A, 0x898B, 0x898C, 0x8B9F, 1, GT_NUM_glPointSizePointerOES},
+};
+
+static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum ptr, GLenum binding,
+                     int fixed, int setter, int unit, array *a)
+{
+    if (!gt_real.f.glIsEnabled(cap) || get_int(binding))
+        return 0;
+    memset(a, 0, sizeof *a);
+    a->index = (int32_t)cap;
+    a->size = fixed ? fixed : get_int(size);
+    a->type = get_int(type);
+    a->stride = get_int(stride);
+    a->normalized = cap == 0x8075 || cap == 0x8076; /* normals and colours of integer types are */
+    a->setter = setter;
+    a->unit = unit;
+    void *p = NULL;
+    gt_real.f.glGetPointerv(ptr, &p);
+    a->ptr = p;
+    return 1;
+}
+
+static int gles1_arrays(array *out)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof gles1 / sizeof gles1[0]; i++)
+        n += gles1_one(gles1[i].cap, gles1[i].size, gles1[i].type, gles1[i].stride, gles1[i].ptr,
+                       gles1[i].binding, gles1[i].fixed_size, gles1[i].setter, 0, &out[n]);
+    /* Texture coordinates: one array per unit, chosen by the client active texture. */
+    GLint active = get_int(0x84E1), units = get_int(0x84E2);
+    for (GLint u = 0; u < units && u < 32 && n < MAX_ARRAYS; u++) {
+        gt_real.f.glClientActiveTexture((GLenum)(0x84C0 + u));
+        n += gles1_one(0x8078, 0x8088, 0x8089, 0x808A, 0x8092, 0x889A, 0, GT_NUM_glTexCoordPointer, u, &out[n]);
+    }
+    if (units > 0)
+        gt_real.f.glClientActiveTexture((GLenum)active);
+    return n;
+}
+
+static void client_arrays(gt_tls *t, const draw_layout *l, const uint64_t *args)
+{
+    array arrays[MAX_ARRAYS];
+    int n = t->es_major >= 2 ? generic_arrays(t, arrays) : gles1_arrays(arrays);
+    if (!n)
+        return;
+    range r = {INT64_MAX, -1};
+    int64_t inst = l->inst >= 0 ? (int64_t)(int32_t)args[l->inst] : 1;
+    int32_t draws = l->multi ? (int32_t)args[l->multi] : 1;
+    for (int32_t d = 0; d < draws; d++) {
+        if (l->indices < 0) {
+            int64_t first = l->multi ? ((const GLint *)(uintptr_t)args[l->first])[d] : (int32_t)args[l->first];
+            int64_t count = l->multi ? ((const GLsizei *)(uintptr_t)args[l->count])[d] : (int32_t)args[l->count];
+            if (count > 0) {
+                r.lo = first < r.lo ? first : r.lo;
+                r.hi = first + count - 1 > r.hi ? first + count - 1 : r.hi;
+            }
+            continue;
+        }
+        long count = l->multi ? ((const GLsizei *)(uintptr_t)args[l->count])[d] : (int32_t)args[l->count];
+        const void *ix = l->multi ? ((const void *const *)(uintptr_t)args[l->indices])[d]
+                                  : (const void *)(uintptr_t)args[l->indices];
+        int64_t base = l->basevertex < 0 ? 0
+                     : l->multi ? ((const GLint *)(uintptr_t)args[l->basevertex])[d] : (int32_t)args[l->basevertex];
+        if (element_range(t, &r, count, (GLenum)args[l->type], ix, base) != 0) {
+            static _Atomic int told;
+            if (!atomic_exchange(&told, 1))
+                gt_log("client vertex arrays drawn with indices in a GLES 2 element buffer: "
+                       "their data is not recorded (replay will lack it)");
+            return;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (arrays[i].divisor > 0)
+            emit_array(t, &arrays[i], 0, inst > 0 ? (inst - 1) / arrays[i].divisor : -1);
+        else if (inst > 0)
+            emit_array(t, &arrays[i], r.lo, r.hi);
+    }
+}
+
+/* Before every draw: client arrays, persistent maps. */
+void gt_hook_draw_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)ret;
+    if (!t->cs)
+        return;
+    if (t->cs->npersistent)
+        gt_mapped_flush_persistent(t);
+    if (!t->cs->client_ptrs)
+        return;
+    const draw_layout *l = layout_of(idx);
+    if (l)
+        client_arrays(t, l, args);
+}
+
+/* After every draw: render targets noted (--textures), draw snapshots. */
+void gt_hook_draw_end(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)args, (void)ret;
+    if (!t->cs)
+        return;
+    if (gt_opt_textures)
+        gt_snapshot_note_render_targets(t);
+    if (gt_opt_fb == GT_FB_DRAW)
+        gt_snapshot_draw_buffers(t);
+}
+
+/* After glVertexAttribPointer and kin: was it a client pointer? */
+void gt_hook_client_pointer(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)args, (void)ret;
+    if (t->cs && !t->cs->client_ptrs && !get_int(0x8894)) /* ARRAY_BUFFER_BINDING */
+        t->cs->client_ptrs = 1;
+}

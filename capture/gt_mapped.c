@@ -1,0 +1,152 @@
+/* gt_mapped.c: the bytes an app writes into mapped buffer memory.
+ *
+ * The driver reads mapped memory after the map call returns, so no call's
+ * arguments carry it. At glFlushMappedBufferRange, glUnmapBuffer, and (for
+ * persistent maps) before each draw and swap, a gltraceMappedData record
+ * carries the written bytes: target, buffer name, offset from the buffer's
+ * start, and the data (see proto/FORMAT.md). The record comes before the
+ * call it belongs to, so replay writes the bytes before the driver reads
+ * them. */
+#include "gt_capture.h"
+#include "gt_encoders.h"
+#include "gt_real_fns.h"
+#include "gt_trace.h"
+
+#define MAP_READ 0x0001u
+#define MAP_WRITE 0x0002u
+#define MAP_FLUSH_EXPLICIT 0x0010u
+#define MAP_PERSISTENT 0x0040u
+#define WRITE_ONLY_OES 0x88B9u
+
+/* The binding query of a buffer target, 0 for an unknown target. */
+static GLenum binding_of(GLenum target)
+{
+    switch (target) {
+    case 0x8892: return 0x8894; /* ARRAY_BUFFER */
+    case 0x8893: return 0x8895; /* ELEMENT_ARRAY_BUFFER */
+    case 0x88EB: return 0x88ED; /* PIXEL_PACK_BUFFER */
+    case 0x88EC: return 0x88EF; /* PIXEL_UNPACK_BUFFER */
+    case 0x8A11: return 0x8A28; /* UNIFORM_BUFFER */
+    case 0x8C8E: return 0x8C8F; /* TRANSFORM_FEEDBACK_BUFFER */
+    case 0x8F36: return 0x8F36; /* COPY_READ_BUFFER */
+    case 0x8F37: return 0x8F37; /* COPY_WRITE_BUFFER */
+    case 0x90D2: return 0x90D3; /* SHADER_STORAGE_BUFFER */
+    case 0x8F3F: return 0x8F43; /* DRAW_INDIRECT_BUFFER */
+    case 0x90EE: return 0x90EF; /* DISPATCH_INDIRECT_BUFFER */
+    case 0x92C0: return 0x92C1; /* ATOMIC_COUNTER_BUFFER */
+    case 0x8C2A: return 0x8C2A; /* TEXTURE_BUFFER */
+    default: return 0;
+    }
+}
+
+static uint32_t bound_buffer(GLenum target)
+{
+    GLenum q = binding_of(target);
+    GLint v = 0;
+    if (q)
+        gt_real.f.glGetIntegerv(q, &v);
+    return (uint32_t)v;
+}
+
+static void emit(gt_tls *t, const gt_map *m, int64_t off, int64_t len)
+{
+    if (off < 0 || len <= 0 || off + len > m->length)
+        return;
+    gt_span s = {0};
+    gt_span_raw(&s, m->ptr + off, (long)len, 1);
+    uint8_t *p = gt_syn_begin(t, GT_FN_MAPPED_DATA, 64 + gt_span_room(&s));
+    if (!p)
+        return;
+    p = gt_dt_i32(p, 0x2a, 7, (int32_t)m->target);
+    p = gt_dt_i32(p, 0x2a, 4, (int32_t)m->buffer);
+    p = gt_dt_i64(p, 0x2a, m->offset + off);
+    p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)(m->ptr + off), &s);
+    gt_syn_end(t, p);
+}
+
+static gt_map *find(gt_ctx_state *cs, uint32_t buffer)
+{
+    for (int i = 0; i < cs->nmaps; i++)
+        if (cs->maps[i].buffer == buffer)
+            return &cs->maps[i];
+    return NULL;
+}
+
+static void forget(gt_ctx_state *cs, gt_map *m)
+{
+    if (m->access & MAP_PERSISTENT)
+        cs->npersistent--;
+    *m = cs->maps[--cs->nmaps];
+}
+
+/* glMapBufferRange(target, offset, length, access) and its EXT form;
+ * glMapBufferOES(target, access): the whole buffer. */
+void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    gt_ctx_state *cs = t->cs;
+    if (!ret || !cs)
+        return;
+    gt_map m = {.target = (uint32_t)args[0], .ptr = (uint8_t *)(uintptr_t)ret};
+    if (idx == GT_IDX_glMapBufferOES) {
+        GLint size = 0;
+        gt_real.f.glGetBufferParameteriv((GLenum)args[0], 0x8764 /* BUFFER_SIZE */, &size);
+        m.length = size;
+        m.access = args[1] == WRITE_ONLY_OES ? MAP_WRITE : MAP_READ | MAP_WRITE;
+    } else {
+        m.offset = (int64_t)args[1];
+        m.length = (int64_t)args[2];
+        m.access = (uint32_t)args[3];
+    }
+    m.buffer = bound_buffer((GLenum)m.target);
+    if (!(m.access & MAP_WRITE))
+        return; /* nothing the app writes */
+    gt_map *old = find(cs, m.buffer);
+    if (old)
+        forget(cs, old);
+    if (cs->nmaps == GT_MAX_MAPS) {
+        gt_log("more than %d buffers mapped at once in context %d: the writes of buffer %u are not recorded",
+               GT_MAX_MAPS, cs->id, m.buffer);
+        return;
+    }
+    cs->maps[cs->nmaps++] = m;
+    if (m.access & MAP_PERSISTENT)
+        cs->npersistent++;
+}
+
+/* glFlushMappedBufferRange(target, offset, length): offset is from the
+ * start of the mapping. */
+void gt_hook_flush_mapped(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)ret;
+    if (!t->cs)
+        return;
+    gt_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
+    if (m)
+        emit(t, m, (int64_t)args[1], (int64_t)args[2]);
+}
+
+/* glUnmapBuffer(target): before the real call, while the memory is valid.
+ * With explicit flushes only the flushed ranges are defined: nothing more. */
+void gt_hook_unmap(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)ret;
+    if (!t->cs)
+        return;
+    gt_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
+    if (!m)
+        return;
+    if (!(m->access & MAP_FLUSH_EXPLICIT))
+        emit(t, m, 0, m->length);
+    forget(t->cs, m);
+}
+
+/* Persistent maps: the app writes whenever it likes and the driver reads at
+ * the next draw; the whole range is recorded before each draw and swap. */
+void gt_mapped_flush_persistent(gt_tls *t)
+{
+    for (int i = 0; i < t->cs->nmaps; i++) {
+        const gt_map *m = &t->cs->maps[i];
+        if ((m->access & MAP_PERSISTENT) && !(m->access & MAP_FLUSH_EXPLICIT))
+            emit(t, m, 0, m->length);
+    }
+}
