@@ -97,8 +97,13 @@ static void show_elem(FILE *f, const Gltrace__GLMessage__DataType *d, size_t i, 
     default:
         break;
     }
-    /* Whatever the message holds, in the order of its fields. */
-    if (i < d->n_intvalue)
+    /* Whatever the message holds, in the order of its fields; an ENUM by
+     * name (the records gltrace adds have no parameter list to say so). */
+    const char *en = d->type == GLTRACE__GLMESSAGE__DATA_TYPE__TYPE__ENUM && i < d->n_intvalue
+                         ? gt_api_enum_name((uint32_t)d->intvalue[i], 0, is_egl) : NULL;
+    if (en)
+        fprintf(f, json ? "\"%s\"" : "%s", en);
+    else if (i < d->n_intvalue)
         fprintf(f, "%" PRId32, d->intvalue[i]);
     else if (i < d->n_floatvalue)
         show_float(f, d->floatvalue[i], json);
