@@ -24,6 +24,8 @@ static void usage(FILE *f)
             "  --textures     at each swap, also the textures drawn into since the last\n"
             "                 one (needs GLES 3.1)\n"
             "  --threadtime   also record each call's thread CPU time (costs a syscall per call)\n"
+            "  --no-compact   keep the trace as capture wrote it (a chunk per swap and per\n"
+            "                 100 ms) instead of rewriting it in large chunks at the end\n"
             "  --level N      zstd level for the trace (default 3)\n"
             "Exits with PROGRAM's exit status.\n");
 }
@@ -51,7 +53,7 @@ static int find_library(char *out, size_t len)
 int gt_cmd_record(int argc, char **argv)
 {
     const char *out = NULL, *level = NULL, *fb = NULL;
-    int threadtime = 0, textures = 0, i = 1;
+    int threadtime = 0, textures = 0, compact = 1, i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -72,6 +74,8 @@ int gt_cmd_record(int argc, char **argv)
                 fprintf(stderr, "gltrace record: --fb takes swap, draw or none, not '%s'\n", fb);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--no-compact") == 0) {
+            compact = 0;
         } else if (strcmp(argv[i], "--textures") == 0) {
             textures = 1;
         } else if (strcmp(argv[i], "--threadtime") == 0) {
@@ -151,6 +155,14 @@ int gt_cmd_record(int argc, char **argv)
             return 2;
         }
     }
+    /* The app is gone: nothing is at risk any more, so the many small
+     * chunks written for crash safety become a few large ones, which
+     * compress far better. A trace whose capture did not finish (_exit, a
+     * crash: no seek index) is left as it is. */
+    char err[512];
+    int level_n = level ? atoi(level) : 3;
+    if (compact && WIFEXITED(status) && gt_compact_in_place(out, level_n, err, sizeof err) == -1)
+        fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
     struct stat st;
     if (stat(out, &st) == 0)
         fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", out, (long long)st.st_size);

@@ -19,6 +19,7 @@ static const cmd cmds[] = {
     {"dump", gt_cmd_dump, "print a trace call by call (text or --json)"},
     {"info", gt_cmd_info, "print a summary of a trace as JSON"},
     {"diff", gt_cmd_diff, "compare PNG images or folders of them"},
+    {"compact", gt_cmd_compact, "rewrite a trace in large chunks (record does it itself)"},
 };
 
 static void usage(FILE *f)

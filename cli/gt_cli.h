@@ -4,9 +4,17 @@
 #ifndef GT_CLI_H
 #define GT_CLI_H
 
+#include <stddef.h>
+
 int gt_cmd_record(int argc, char **argv);
 int gt_cmd_dump(int argc, char **argv);
 int gt_cmd_info(int argc, char **argv);
 int gt_cmd_diff(int argc, char **argv);
+int gt_cmd_compact(int argc, char **argv);
+
+/* Rewrites the trace at `path` in large chunks (cmd_compact.c). 0, or -1
+ * with a message in err (-2: the trace has no seek index, so its capture
+ * did not finish); the trace is then left as it was. */
+int gt_compact_in_place(const char *path, int level, char *err, size_t errlen);
 
 #endif

@@ -111,6 +111,18 @@ const char *gt_reader_error(const gt_reader *r);
 void gt_reader_stats_get(const gt_reader *r, gt_reader_stats *st);
 void gt_reader_close(gt_reader *r);
 
+/* ---------------------------------------------------------------- compaction */
+
+/* Rewrites the complete trace `in` as `out` with each thread's records in
+ * chunks of about `chunk_bytes` uncompressed (0: 4 MiB), zstd `level`,
+ * counting a frame after each record whose function number is one of
+ * `frame_fns`. Returns 0, or -1 with a message in err (`out` is then
+ * removed; `in` is never touched). A damaged trace, or one without its
+ * seek index (the app ended before capture finished), is refused, -2 for
+ * the latter: it is left as capture wrote it, the evidence of how it ended. */
+int gt_compact(const char *in, const char *out, int level, size_t chunk_bytes, const int32_t *frame_fns,
+               size_t nframe_fns, char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- wire */
 
 /* Finds the first varint field `field` at top level of a message. Returns 1

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Compaction as a user meets it. `gltrace record` rewrites the trace in
+large chunks once the app has exited: the records read back exactly as
+capture wrote them (every field, every thread, in order), the file has fewer
+chunks and is smaller, seeking by frame still works. `gltrace compact`
+refuses a damaged trace with exit 2, a message naming the file, and leaves
+it untouched.
+
+usage: check_compact.py GLTRACE THREADS_APP"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+gltrace, app = sys.argv[1:3]
+failures = []
+
+
+def check(name, cond, detail=''):
+    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
+    if not cond:
+        failures.append(name)
+
+
+def run(*argv):
+    return subprocess.run(list(argv), capture_output=True, text=True, timeout=300)
+
+
+def info(path):
+    r = run(gltrace, 'info', path)
+    return json.loads(r.stdout) if r.returncode == 0 else {}
+
+
+with tempfile.TemporaryDirectory() as d:
+    raw, packed, other = (os.path.join(d, n) for n in ('raw.gltrace', 'packed.gltrace', 'other.gltrace'))
+    r = run(gltrace, 'record', '--no-compact', '-o', raw, '--', app, '4', '300')
+    check('threads_app recorded with --no-compact exits 0', r.returncode == 0, r.stderr)
+    r = run(gltrace, 'compact', '-o', packed, raw)
+    check('gltrace compact -o exits 0, silent', r.returncode == 0 and not r.stderr, r.stderr)
+    a, b = run(gltrace, 'dump', '--json', '--full', raw), run(gltrace, 'dump', '--json', '--full', packed)
+    check('the compacted trace reads back record for record as the original (dump --json --full identical)',
+          a.returncode == 0 and b.returncode == 0 and a.stdout == b.stdout and a.stdout.count('\n') > 100,
+          (a.returncode, b.returncode, a.stdout.count('\n'), b.stdout.count('\n')))
+    ia, ib = info(raw), info(packed)
+    check('fewer chunks and fewer bytes on disk, same records',
+          ib.get('chunks', 1e9) < ia.get('chunks', 0) and ib.get('size_on_disk', 1e18) < ia.get('size_on_disk', 0) and
+          ib.get('calls') == ia.get('calls') and ib.get('complete') is True,
+          {k: (ia.get(k), ib.get(k)) for k in ('chunks', 'size_on_disk', 'calls', 'complete')})
+
+    # `gltrace record` compacts by itself.
+    r = run(gltrace, 'record', '-o', other, '--', app, '4', '300')
+    io = info(other)
+    check('gltrace record compacts at the end: as few chunks as compact gives',
+          r.returncode == 0 and io.get('chunks') == ib.get('chunks') and io.get('calls') == ia.get('calls'),
+          (r.returncode, io.get('chunks'), ib.get('chunks')))
+
+    # A damaged trace is refused and left alone.
+    data = open(raw, 'rb').read()
+    cut = os.path.join(d, 'cut.gltrace')
+    open(cut, 'wb').write(data[:len(data) * 2 // 3])
+    before = open(cut, 'rb').read()
+    r = run(gltrace, 'compact', cut)
+    check('gltrace compact on a truncated trace: exit 2, a message naming the file, the file untouched',
+          r.returncode == 2 and cut in r.stderr and open(cut, 'rb').read() == before and
+          not os.path.exists(cut + '.compacting'), (r.returncode, r.stderr))
+    r = run(gltrace, 'compact', os.path.join(d, 'missing.gltrace'))
+    check('gltrace compact on a missing file: exit 2 naming it', r.returncode == 2 and 'missing.gltrace' in r.stderr,
+          (r.returncode, r.stderr))
+    r = run(gltrace, 'compact', '--level', '99', raw)
+    check('gltrace compact --level 99: exit 2 naming the argument', r.returncode == 2 and "'99'" in r.stderr, r.stderr)
+
+print(f'{len(failures)} failed' if failures else 'all passed')
+sys.exit(1 if failures else 0)
