@@ -169,7 +169,7 @@ def wrapper(c, enums):
     L = [f'static {decl} gt_tr_{c.name}({params_decl(c)})', '{',
          '    gt_tls *t = gt_tls_get();',
          '    if (__builtin_expect(t == NULL, 0))',
-         f'        {"return " if R else ""}{real};']
+         f'        return {real};' if R else f'        {{ {real}; return; }}']
     need_vals = any(s in hooks for s in ('pre', 'post', 'end'))
     if need_vals:
         L.append(f'    const uint64_t hv[] = {{{vals or "0"}}};')
