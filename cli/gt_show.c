@@ -348,6 +348,14 @@ static const struct {
     {GT_FN_CONTEXT, {"dpy", "context", "id", "share_id", "client_version", "config_attribs"}},
 };
 
+/* EGL handles among them print as addresses, as in the calls they match. */
+static int synthetic_kind(int32_t fn, size_t i)
+{
+    if ((fn == GT_FN_SURFACE || fn == GT_FN_CONTEXT) && i < 2)
+        return GT_K_HANDLE;
+    return -1;
+}
+
 static const char *synthetic_arg(int32_t fn, size_t i)
 {
     for (size_t k = 0; k < sizeof synthetic / sizeof synthetic[0]; k++)
@@ -402,7 +410,8 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
                 const char *pname = p ? p->name : sname ? sname : (snprintf(pbuf, sizeof pbuf, "arg%zu", i), pbuf);
                 fprintf(f, "%s\"%s\":", i ? "," : "", pname);
                 if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 1, full))
-                    show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 1, full);
+                    show_value(f, m->args[i], p ? p->kind : synthetic_kind(m->function, i), p ? p->group : 0, is_egl, 1,
+                               full);
             }
             fputc('}', f);
         }
@@ -433,7 +442,8 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
         else if (i)
             fputs(", ", f);
         if (!show_pointer(f, m->args[i], p ? p->ctype : NULL, 0, full))
-            show_value(f, m->args[i], p ? p->kind : -1, p ? p->group : 0, is_egl, 0, full);
+            show_value(f, m->args[i], p ? p->kind : synthetic_kind(m->function, i), p ? p->group : 0, is_egl, 0,
+                       full);
     }
     fputc(')', f);
     if (m->returnvalue) {
