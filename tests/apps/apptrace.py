@@ -60,11 +60,12 @@ def run(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, **kw)
 
 
-def record(gltrace, trace, argv, wrap=()):
-    """`gltrace record -o trace -- argv...`, optionally inside wrap (e.g. xvfb-run)."""
+def record(gltrace, trace, argv, wrap=(), flags=()):
+    """`gltrace record [flags...] -o trace -- argv...`, optionally inside wrap
+    (e.g. xvfb-run)."""
     if os.path.exists(trace):
         os.remove(trace)  # a stale trace must not pass for a new one
-    return run([*wrap, gltrace, 'record', '-o', trace, '--', *argv])
+    return run([*wrap, gltrace, 'record', *flags, '-o', trace, '--', *argv])
 
 
 def dump_json(ck, gltrace, trace):
@@ -138,8 +139,9 @@ def _text_value(v):
         return f"{v['ptr']} -> {json.dumps(d) if isinstance(d, str) else _text_value(d)}"
     if isinstance(v, dict) and 'bytes' in v:
         return f"<{v['bytes']} bytes: {v['hex']}>"
-    if isinstance(v, list):
-        return '[' + ', '.join(_text_value(x) for x in v) + ']'
+    if isinstance(v, list):  # strings in an array are quoted; addresses ("0x..") are not
+        return '[' + ', '.join(json.dumps(x) if isinstance(x, str) and not re.fullmatch(r'0x[0-9a-f]+', x)
+                               else _text_value(x) for x in v) + ']'
     return str(v)
 
 
@@ -238,14 +240,15 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
     return inf
 
 
-def record_sample(ck, args, process_name):
-    """Runs the app plainly, then recorded; checks both exit 0 and print the
-    same frame fingerprint (recording must not change what the app draws);
-    reads the trace back. Returns the records ([] if there are none)."""
+def record_sample(ck, args, process_name, flags=()):
+    """Runs the app plainly, then recorded (with `gltrace record` options
+    flags, such as --fb=draw); checks both exit 0 and print the same frame
+    fingerprint (recording must not change what the app draws); reads the
+    trace back. Returns the records ([] if there are none)."""
     plain = run([args.app])
     ck.check(f'{process_name} exits 0 when run plainly', plain.returncode == 0,
              f'exit {plain.returncode}: {plain.stderr.strip()}')
-    rec = record(args.gltrace, args.trace, [args.app])
+    rec = record(args.gltrace, args.trace, [args.app], flags=flags)
     ck.check(f'{process_name} exits 0 under gltrace record', rec.returncode == 0,
              f'exit {rec.returncode}: {rec.stderr.strip()}')
     ck.check('the recorded run draws the same pixels as the plain run (same printed fingerprint)',

@@ -12,8 +12,6 @@ Byte i of datum k is (i * 7 + k) & 255, as in uploads.c; the upload table
 below mirrors the app's: change one, change the other.
 
 usage: check_uploads.py --gltrace GLTRACE --app UPLOADS --trace OUT.gltrace"""
-import json
-import re
 import struct
 
 import apptrace as at
@@ -375,25 +373,6 @@ def check_buffers(ck, c):
              at.args_of(c, 'glMemoryBarrier') == {'barriers': 0x200})
     return pts, ssbo_align
 
-
-# apptrace's model of the text dump writes the strings of a string array
-# unquoted; `gltrace dump` quotes each (as it quotes a lone string), so the
-# text-dump check fails on any record with two strings or more (here
-# glTransformFeedbackVaryings and glGetUniformIndices). Until apptrace.py says
-# so itself, this script checks the text dump with the dump's own rule:
-# strings quoted, handles ("0x..", unquoted in text) as they are.
-_HANDLE = re.compile(r'0x[0-9a-f]+')
-_apptrace_text_value = at._text_value
-
-
-def _text_value(v):
-    if isinstance(v, list):
-        return '[' + ', '.join(json.dumps(x) if isinstance(x, str) and not _HANDLE.fullmatch(x) else _text_value(x)
-                               for x in v) + ']'
-    return _apptrace_text_value(v)
-
-
-at._text_value = _text_value
 
 
 def main():
