@@ -69,6 +69,8 @@ typedef struct gt_ctx_state {
     int32_t id;
     int es_major, es_minor;     /* GLES version, known once first current */
     int client_ptrs;            /* a vertex array pointer was set with no buffer bound */
+    int unpack_subimage;        /* GLES 2 with EXT_unpack_subimage: unpack row length, skips */
+    int pack_subimage;          /* GLES 2 with NV_pack_subimage: pack row length, skips */
     int nmaps;
     gt_map maps[GT_MAX_MAPS];
     int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */

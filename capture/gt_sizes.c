@@ -169,6 +169,12 @@ static long image_bytes(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, i
             img_h = query("", 0x806E);    /* UNPACK_IMAGE_HEIGHT */
             skip_img = query("", 0x806D); /* UNPACK_SKIP_IMAGES */
         }
+    } else if (t->es_major == 2 && t->cs && (pack ? t->cs->pack_subimage : t->cs->unpack_subimage)) {
+        /* GLES 2 with EXT_unpack_subimage / NV_pack_subimage: no pixel
+         * buffers, no images, but row length and skips. */
+        row_len = query("", pack ? 0x0D02 : 0x0CF2);
+        skip_px = query("", pack ? 0x0D04 : 0x0CF4);
+        skip_rows = query("", pack ? 0x0D03 : 0x0CF3);
     }
     if (align <= 0)
         align = 4;
