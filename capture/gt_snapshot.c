@@ -98,6 +98,10 @@ static int texture_size(gt_tls *t, uint32_t tex, int32_t level, int32_t face, GL
 
 typedef struct saved {
     GLint align, row_len, skip_rows, skip_px, pack_buf, read_fbo, read_buf;
+    /* A framebuffer other than the app's read framebuffer whose read buffer
+     * a snapshot sets (each framebuffer keeps its own): put back too. */
+    int other;
+    GLint other_read_buf;
 } saved;
 
 static void save_and_set(gt_tls *t, saved *s)
@@ -125,6 +129,8 @@ static void save_and_set(gt_tls *t, saved *s)
 static void restore(gt_tls *t, const saved *s)
 {
     gt_real.f.glPixelStorei(0x0D05, s->align);
+    if (t->es_major >= 3 && s->other)
+        gt_real.f.glReadBuffer((GLenum)s->other_read_buf); /* still bound for reading */
     if (t->es_major >= 3) {
         gt_real.f.glPixelStorei(0x0D02, s->row_len);
         gt_real.f.glPixelStorei(0x0D03, s->skip_rows);
@@ -140,10 +146,14 @@ static void restore(gt_tls *t, const saved *s)
 
 /* Makes `fbo` (0: the window surface) the read framebuffer, `att` its read
  * buffer. GLES 1 reads what is bound. */
-static void bind_read(gt_tls *t, GLuint fbo, GLenum att)
+static void bind_read(gt_tls *t, saved *s, GLuint fbo, GLenum att)
 {
     if (t->es_major >= 3) {
         gt_real.f.glBindFramebuffer(0x8CA8, fbo);
+        if ((GLint)fbo != s->read_fbo && !s->other) {
+            s->other = 1;
+            s->other_read_buf = get_int(0x0C02);
+        }
         gt_real.f.glReadBuffer(att);
     } else if (t->es_major == 2) {
         gt_real.f.glBindFramebuffer(0x8D40, fbo);
@@ -218,7 +228,7 @@ void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
 {
     saved s;
     save_and_set(t, &s);
-    bind_read(t, 0, 0x0405); /* BACK */
+    bind_read(t, &s, 0, 0x0405); /* BACK */
     snap d = {.w = w, .h = h, .source = SRC_SURFACE, .attachment = 0x0405, .surface = surface};
     choose_format(t, 0, 0x0405, &d);
     read_record(t, &d);
@@ -292,7 +302,7 @@ void gt_snapshot_draw_buffers(gt_tls *t)
     int n = t->es_major >= 3 ? get_int(0x8CDF) : 1; /* MAX_COLOR_ATTACHMENTS */
     saved s;
     save_and_set(t, &s);
-    bind_read(t, fbo, 0x8CE0);
+    bind_read(t, &s, fbo, 0x8CE0);
     if (t->es_major >= 3 && get_int(0x80A8)) { /* SAMPLE_BUFFERS: not readable */
         restore(t, &s);
         static _Atomic int told;
