@@ -186,7 +186,7 @@ GT_INLINE void gt_rec_end(gt_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, ui
         *p++ = 0x40;
         p = gt_put_varint(p, (uint64_t)(int64_t)(cpu > INT32_MAX ? INT32_MAX : (int32_t)cpu));
     }
-    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid,
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0 /* in the chunk header */,
                            (int64_t)dur, dur > INT32_MAX, alias);
     gt_rec_commit(t, p);
 }

@@ -68,7 +68,7 @@ uint8_t *gt_syn_begin(gt_tls *t, int32_t number, size_t room)
 
 void gt_syn_end(gt_tls *t, uint8_t *p)
 {
-    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid, 0, 0, 0);
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0, 0, 0, 0);
     gt_rec_commit(t, p);
 }
 
@@ -78,7 +78,7 @@ void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t n)
     uint8_t *p = gt_rec_begin(t, 64 + n, number, now, now);
     if (!p)
         return;
-    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, t->tid, 0, 0, 0);
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0, 0, 0, 0);
     memcpy(p, tail, n);
     gt_rec_commit(t, p + n);
 }

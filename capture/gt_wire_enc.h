@@ -189,8 +189,10 @@ static inline uint8_t *gt_rec_put_header(uint8_t *p, int32_t ctx, int64_t start,
 }
 
 /* Fields 9-12 after the arguments: seq (only when the reader cannot infer
- * it, see FORMAT.md), thread_id, duration64 (only when the duration did not
- * fit field 3), alias (only when non-zero). */
+ * it, see FORMAT.md), thread_id (only when non-zero: capture passes 0, as
+ * a chunk holds one thread's records and its header names the thread),
+ * duration64 (only when the duration did not fit field 3), alias (only
+ * when non-zero). */
 static inline uint8_t *gt_rec_put_trailer(uint8_t *p, uint64_t seq, int has_seq, uint64_t tid,
                                           int64_t dur64, int has_dur64, uint32_t alias)
 {
@@ -198,8 +200,10 @@ static inline uint8_t *gt_rec_put_trailer(uint8_t *p, uint64_t seq, int has_seq,
         *p++ = 0x48;
         p = gt_put_varint(p, seq);
     }
-    *p++ = 0x50;
-    p = gt_put_varint(p, tid);
+    if (tid) {
+        *p++ = 0x50;
+        p = gt_put_varint(p, tid);
+    }
     if (has_dur64) {
         *p++ = 0x58;
         p = gt_put_varint(p, (uint64_t)dur64);
