@@ -9,8 +9,7 @@
 #include "gt_cli.h"
 #include "gt_trace.h"
 
-/* The functions that end a frame, by number. */
-static size_t frame_functions(int32_t *out, size_t max)
+size_t gt_frame_functions(int32_t *out, size_t max)
 {
     static const char *const names[] = {"eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
                                         "eglSwapBuffersWithDamageEXT", "eglSwapBuffersRegionNOK",
@@ -32,7 +31,7 @@ int gt_compact_in_place(const char *path, int level, char *err, size_t errlen)
         return -1;
     }
     int32_t fns[8];
-    size_t n = frame_functions(fns, 8);
+    size_t n = gt_frame_functions(fns, 8);
     int rc = gt_compact(path, tmp, level, 0, fns, n, err, errlen);
     if (rc != 0)
         return rc;
@@ -85,7 +84,7 @@ int gt_cmd_compact(int argc, char **argv)
     int rc;
     if (out) {
         int32_t fns[8];
-        size_t n = frame_functions(fns, 8);
+        size_t n = gt_frame_functions(fns, 8);
         rc = gt_compact(in, out, level, 0, fns, n, err, sizeof err);
     } else {
         rc = gt_compact_in_place(in, level, err, sizeof err);

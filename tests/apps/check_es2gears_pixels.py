@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""A real program's snapshots against what it put on the screen: Debian's
+es2gears_x11 runs recorded under Xvfb, whose screen is kept in a file
+(-fbdir). After a second the app is frozen (SIGSTOP), the screen read, and
+the app resumed and stopped (SIGTERM), so the trace is complete. The window
+on the screen must equal one of the last snapshots of the trace: that of
+the last frame presented, of the one before (presentation is asynchronous),
+or of the one whose swap SIGTERM cut off. Animated frames differ, so a
+match pins the frame.
+
+usage: check_es2gears_pixels.py --gltrace GLTRACE --trace OUT.gltrace"""
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import apptrace as at
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'diff'))
+import pngio  # noqa: E402  (tests/diff's stdlib PNG reader)
+
+W = H = 300  # es2gears_x11's default window, at the top left (no window manager)
+
+
+def read_xwd(path):
+    """The screen of an Xvfb -fbdir file (XWD, 24/32-bit TrueColor): rows top
+    first, each pixel as (r, g, b)."""
+    data = open(path, 'rb').read()
+    hdr = struct.unpack('>25I', data[:100])
+    header_size, width, height = hdr[0], hdr[4], hdr[5]
+    byte_order, bpp, bpl, ncolors = hdr[7], hdr[11], hdr[12], hdr[19]
+    if bpp != 32:
+        raise ValueError(f'{bpp} bits per pixel')
+    off = header_size + ncolors * 12
+    rows = []
+    for y in range(height):
+        row = data[off + y * bpl: off + y * bpl + width * 4]
+        px = [tuple(row[i:i + 4]) for i in range(0, len(row), 4)]
+        # LSBFirst (0): bytes B, G, R, X
+        rows.append([(p[2], p[1], p[0]) if byte_order == 0 else (p[1], p[2], p[3]) for p in px])
+    return width, height, rows
+
+
+def png_rgb(path):
+    """A PNG's rows (top first) as rows of (r, g, b)."""
+    w, h, rgba, _ = pngio.read(path)
+    return [[tuple(rgba[(y * w + x) * 4:(y * w + x) * 4 + 3]) for x in range(w)] for y in range(h)]
+
+
+def main():
+    args = at.parse_args(need_app=False)
+    ck = at.Checker('es2gears_pixels')
+    xvfb, gears = shutil.which('Xvfb'), shutil.which('es2gears_x11')
+    if not ck.check('Xvfb and es2gears_x11 are installed (ci/setup.sh)', xvfb and gears):
+        ck.exit()
+    with tempfile.TemporaryDirectory() as fbdir:
+        display = f':{90 + os.getpid() % 100}'
+        server = subprocess.Popen([xvfb, display, '-screen', '0', f'{W}x{H}x24', '-fbdir', fbdir, '-nolisten', 'tcp'],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(1)
+            if os.path.exists(args.trace):
+                os.remove(args.trace)
+            env = dict(os.environ, DISPLAY=display)
+            rec = subprocess.Popen([args.gltrace, 'record', '-o', args.trace, '--', gears], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            time.sleep(2)
+            pid = subprocess.run(['pgrep', '-n', '-P', str(rec.pid)], capture_output=True, text=True).stdout.strip()
+            ck.check('es2gears_x11 runs under gltrace record', pid.isdigit(), pid)
+            if not pid.isdigit():
+                rec.kill()
+                ck.exit()
+            os.kill(int(pid), signal.SIGSTOP)
+            time.sleep(0.5)  # let Xvfb finish drawing what it was sent
+            width, height, screen = read_xwd(os.path.join(fbdir, 'Xvfb_screen0'))
+            os.kill(int(pid), signal.SIGTERM)
+            os.kill(int(pid), signal.SIGCONT)
+            err = rec.communicate(timeout=120)[1]
+        finally:
+            server.terminate()
+            server.wait()
+    ck.check('gltrace record says the program was stopped by SIGTERM', 'killed by signal 15' in err, err[-300:])
+    d, recs = at.dump_json(ck, args.gltrace, args.trace)
+    snaps = [r['fb'] for r in recs if r['fn'] == 'gltraceSnapshot']
+    # SIGTERM may land between the last snapshot and its swap: one more snapshot than swaps.
+    ck.check(f'a {W}x{H} RGBA8 snapshot before every eglSwapBuffers',
+             len(snaps) - len(at.named(recs, 'eglSwapBuffers')) in (0, 1) and len(snaps) >= 3 and
+             all((s['width'], s['height'], s['format'], s['type']) == (W, H, 'GL_RGBA', 'GL_UNSIGNED_BYTE')
+                 for s in snaps), len(snaps))
+    if len(snaps) < 2:
+        ck.exit()
+    window = [row[:W] for row in screen[:H]]
+    frames = len(at.named(recs, 'eglSwapBuffers'))
+    with tempfile.TemporaryDirectory() as out:
+        x = at.run([args.gltrace, 'extract', args.trace, '--out', out, '--frames', f'{frames - 2}-'])
+        files = sorted(os.listdir(out))
+        ck.check('gltrace extract writes the snapshots of the last two frames (and of one not presented) as PNGs',
+                 x.returncode == 0 and len(files) == len(snaps) - (frames - 2), (x.returncode, x.stderr, files))
+        if not files:
+            ck.exit()
+        last = [png_rgb(os.path.join(out, f)) for f in files]
+    ck.check('those snapshots all differ (the gears turn), so a match pins one frame',
+             all(last[i] != last[j] for i in range(len(last)) for j in range(i)))
+    match = [files[i] for i, img in enumerate(last) if img == window]
+    ck.check('the window on the screen equals one of them, pixel for pixel',
+             len(match) == 1, f'screen {width}x{height}; matches {match}')
+    ck.exit()
+
+
+if __name__ == '__main__':
+    main()
