@@ -25,7 +25,10 @@ def rows(text):
 
 
 errors = []
-ours = rows(open(a.table).read())
+table_text = open(a.table).read()
+ours = rows(table_text)
+# Numbers the table itself declares shared ("#alias N"): Android's own alias.
+declared = {int(l.split()[1]) for l in table_text.splitlines() if l.startswith('#alias ')}
 by_name = dict(ours)
 if os.path.exists(a.android):
     android = rows(open(a.android).read())
@@ -39,7 +42,7 @@ else:
     android_nums = set()
 seen = {}
 for name, num in ours:
-    if num in seen and num not in android_nums:
+    if num in seen and num not in android_nums and num not in declared:
         errors.append(f'number {num} given to both {seen[num]} and {name}')
     seen.setdefault(num, name)
 
