@@ -42,6 +42,8 @@ class Rules:
         self.ptr = []       # (cmd glob, param glob, dir, count, lineno)
         self.sizefns = {}   # name -> [arg names]
         self.hooks = []     # (cmd glob, stage, cfunc, lineno)
+        self.replay = []    # (cmd glob, how, lineno): how replay treats a command
+        self.maps = []      # (cmd glob, param glob, kind, lineno): values replay maps
         with open(path) as f:
             for no, raw in enumerate(f, 1):
                 line = raw.split('#', 1)[0].strip()
@@ -57,8 +59,14 @@ class Rules:
                     if not m:
                         raise AnnotationError(f'{path}:{no}: bad sizefn {w[1]!r}')
                     self.sizefns[m.group(1)] = m.group(2).split(',') if m.group(2) else []
+                elif w[0] == 'replay' and len(w) == 3:
+                    if w[2] not in ('call', 'skip', 'egl'):
+                        raise AnnotationError(f'{path}:{no}: unknown replay treatment {w[2]!r}')
+                    self.replay.append((w[1], w[2], no))
+                elif w[0] == 'map' and len(w) == 4:
+                    self.maps.append((w[1], w[2], w[3], no))
                 elif w[0] == 'hook' and len(w) == 4:
-                    if w[2] not in ('pre', 'post', 'end', 'replace'):
+                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay'):
                         raise AnnotationError(f'{path}:{no}: unknown hook stage {w[2]!r}')
                     self.hooks.append((w[1], w[2], w[3], no))
                 else:
@@ -129,6 +137,13 @@ class Rules:
             for cglob, stage, fn, no in self.hooks:
                 if fnmatch.fnmatchcase(c.name, cglob):
                     c.hooks.setdefault(stage, fn)
+            c.replay = next((how for g, how, _ in self.replay if fnmatch.fnmatchcase(c.name, g)), 'call')
+            c.maps = {}
+            for p in c.params:
+                kind = next((k for g, pg, k, _ in self.maps
+                             if fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)), None)
+                if kind:
+                    c.maps[p.name] = kind
             # `-` (a first match that says "none") keeps a glob off a command.
             c.hooks = {stage: fn for stage, fn in c.hooks.items() if fn != '-'}
         if missing:

@@ -219,7 +219,7 @@ def write_capture(out, cmds, enums, sizefns):
     seen = set()
     for c in cmds:
         for stage, fn in c.hooks.items():
-            if fn in seen:
+            if fn in seen or stage == 'replay':
                 continue
             seen.add(fn)
             if stage == 'replace':

@@ -20,6 +20,7 @@ sys.path.insert(0, HERE)
 import annotations  # noqa: E402
 import emit_capture  # noqa: E402
 import emit_tables  # noqa: E402
+import emit_replay  # noqa: E402
 import emit_test  # noqa: E402
 import registry  # noqa: E402
 
@@ -119,6 +120,7 @@ def main():
     enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
     emit_capture.write(a.out, ordered, types, enums, rules.sizefns)
     emit_test.write(a.out, ordered)
+    emit_replay.write(a.out, ordered)
 
 
 if __name__ == '__main__':

@@ -75,11 +75,12 @@ class CType:
 
 
 class Param:
-    def __init__(self, name, ctype, group=None, length=None):
+    def __init__(self, name, ctype, group=None, length=None, klass=None):
         self.name = name
         self.type = ctype
         self.group = group
         self.len = length
+        self.klass = klass  # the registry's object class ("texture", ...): a name replay maps
         self.ann = None   # the annotation that applies (pointer parameters)
 
 
@@ -89,6 +90,7 @@ class Command:
         self.api = api           # 'gl' or 'egl'
         self.ret = ret           # CType
         self.ret_group = None
+        self.ret_class = None
         self.params = params
         self.number = None
         self.alias_index = 0
@@ -123,9 +125,10 @@ def load_gl(path):
             pname = p.find('name').text
             ptext = ''.join(p.itertext())
             ptext = ptext[:ptext.rfind(pname)]
-            params.append(Param(pname, CType(ptext), p.get('group'), p.get('len')))
+            params.append(Param(pname, CType(ptext), p.get('group'), p.get('len'), p.get('class')))
         cmd = Command(name, 'gl', CType(rtext), params)
         cmd.ret_group = proto.get('group')
+        cmd.ret_class = proto.get('class')
         defs[name] = cmd
 
     wanted = {}

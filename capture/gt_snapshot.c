@@ -124,6 +124,14 @@ static void save_and_set(gt_tls *t, saved *s)
     } else if (t->es_major == 2) {
         s->read_fbo = get_int(0x8CA6);
     }
+    if (t->es_major == 2 && t->cs && t->cs->pack_subimage) { /* NV_pack_subimage */
+        s->row_len = get_int(0x0D02);
+        s->skip_rows = get_int(0x0D03);
+        s->skip_px = get_int(0x0D04);
+        gt_real.f.glPixelStorei(0x0D02, 0);
+        gt_real.f.glPixelStorei(0x0D03, 0);
+        gt_real.f.glPixelStorei(0x0D04, 0);
+    }
 }
 
 static void restore(gt_tls *t, const saved *s)
@@ -141,6 +149,11 @@ static void restore(gt_tls *t, const saved *s)
         gt_real.f.glReadBuffer((GLenum)s->read_buf);
     } else if (t->es_major == 2) {
         gt_real.f.glBindFramebuffer(0x8D40, (GLuint)s->read_fbo);
+    }
+    if (t->es_major == 2 && t->cs && t->cs->pack_subimage) {
+        gt_real.f.glPixelStorei(0x0D02, s->row_len);
+        gt_real.f.glPixelStorei(0x0D03, s->skip_rows);
+        gt_real.f.glPixelStorei(0x0D04, s->skip_px);
     }
 }
 

@@ -48,6 +48,8 @@ int main(int argc, char **argv)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glDeleteFramebuffers(1, &fbo);
     glDeleteTextures(1, &tex);
+    glClearColor(0.0f, 0.5f, 1.0f, 1.0f); /* the surface has defined contents to snapshot */
+    glClear(GL_COLOR_BUFFER_BIT);
     sample_egl_swap(&e);
     sample_egl_close(&e);
     eglTerminate(e.dpy);

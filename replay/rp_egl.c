@@ -1,0 +1,381 @@
+/* rp_egl.c: the window system, replaced. Every display of the trace becomes
+ * one EGL surfaceless display; every surface a pbuffer of the recorded size
+ * (gltraceSurface), every context one of the recorded client version and
+ * share group (gltraceContext); each recorded thread's current context and
+ * surfaces are made current on the one replay thread before its calls, so
+ * calls replay in the recorded global order. Also the records gltrace adds
+ * that carry data: client arrays, mapped-buffer writes, snapshots. */
+#include "rp_internal.h"
+
+#include <GLES3/gl32.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gt_trace.h"
+
+void rp_warn_once(rp *r, int32_t number, const char *fmt, ...)
+{
+    if (number >= 0 && number < (int32_t)sizeof r->warned) {
+        if (r->warned[number])
+            return;
+        r->warned[number] = 1;
+    }
+    if (r->opt->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gltrace replay: %s: ", r->path);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int rp_egl_open(rp *r)
+{
+    r->dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (r->dpy == EGL_NO_DISPLAY || !eglInitialize(r->dpy, NULL, NULL)) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "no EGL surfaceless display (Mesa's EGL_MESA_platform_surfaceless): install libegl-mesa0");
+        return -1;
+    }
+    eglBindAPI(EGL_OPENGL_ES_API);
+    r->bound_ctx = -1;
+    return 0;
+}
+
+void rp_egl_close(rp *r)
+{
+    if (r->dpy == EGL_NO_DISPLAY)
+        return;
+    eglMakeCurrent(r->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    for (int i = 0; i < RP_MAX_CTX; i++)
+        if (r->ctx[i].used)
+            eglDestroyContext(r->dpy, r->ctx[i].ctx);
+    eglTerminate(r->dpy);
+}
+
+/* A config like the recorded one (its attribute list, EGL_NONE-terminated),
+ * able to make pbuffers. */
+static EGLConfig choose_config(rp *r, const Gltrace__GLMessage__DataType *attrs, int version)
+{
+    EGLint want[32], n = 0;
+    static const EGLint keep[] = {EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
+                                  EGL_DEPTH_SIZE, EGL_STENCIL_SIZE, EGL_SAMPLES, EGL_SAMPLE_BUFFERS};
+    if (attrs && attrs->n_rawbytes) {
+        const EGLint *a = (const EGLint *)(const void *)attrs->rawbytes[0].data;
+        size_t len = attrs->rawbytes[0].len / sizeof(EGLint);
+        for (size_t i = 0; i + 1 < len && a[i] != EGL_NONE; i += 2)
+            for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
+                if (a[i] == keep[k] && n < 26) {
+                    want[n++] = a[i];
+                    want[n++] = a[i + 1];
+                }
+    }
+    want[n++] = EGL_SURFACE_TYPE, want[n++] = EGL_PBUFFER_BIT;
+    want[n++] = EGL_RENDERABLE_TYPE;
+    want[n++] = version >= 3 ? EGL_OPENGL_ES3_BIT : version == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES_BIT;
+    want[n++] = EGL_NONE;
+    /* eglChooseConfig sorts deeper colour first, so an RGBA8 config would
+     * come before the RGB8 one an X11 window had: the colour, depth and
+     * stencil sizes must match exactly, or alpha (and what blending does
+     * with it) differs. */
+    EGLConfig cfgs[128];
+    EGLint got = 0;
+    if (!eglChooseConfig(r->dpy, want, cfgs, 128, &got) || got < 1)
+        return NULL;
+    for (EGLint i = 0; i < got; i++) {
+        int exact = 1;
+        for (EGLint k = 0; k + 1 < n - 5 && exact; k += 2) {
+            EGLint v = 0;
+            eglGetConfigAttrib(r->dpy, cfgs[i], want[k], &v);
+            exact = v == want[k + 1];
+        }
+        if (exact)
+            return cfgs[i];
+    }
+    return cfgs[0];
+}
+
+/* gltraceContext: dpy, context, id, share_id, client_version, config_attribs. */
+static void make_context(rp *r, const rp_msg *m)
+{
+    int32_t id = (int32_t)rp_arg_i(m, 2), share = (int32_t)rp_arg_i(m, 3), version = (int32_t)rp_arg_i(m, 4);
+    if (id < 0 || id >= RP_MAX_CTX) {
+        rp_warn_once(r, GT_FN_CONTEXT, "context id %d is beyond what replay handles (%d)", id, RP_MAX_CTX);
+        return;
+    }
+    rp_ctx *c = &r->ctx[id];
+    c->version = version ? version : 1;
+    c->cfg = choose_config(r, m->n_args > 5 ? m->args[5] : NULL, c->version);
+    EGLContext share_ctx = EGL_NO_CONTEXT;
+    c->group = id;
+    if (share >= 0 && share < RP_MAX_CTX && r->ctx[share].used) {
+        share_ctx = r->ctx[share].ctx;
+        c->group = r->ctx[share].group;
+    }
+    const EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, c->version, EGL_NONE};
+    c->ctx = c->cfg ? eglCreateContext(r->dpy, c->cfg, share_ctx, attr) : EGL_NO_CONTEXT;
+    if (c->ctx == EGL_NO_CONTEXT) {
+        snprintf(r->sum->error, sizeof r->sum->error, "%s: record %llu: cannot create a GLES %d context on replay",
+                 r->path, (unsigned long long)r->seq, c->version);
+        return;
+    }
+    c->used = 1;
+    rp_handle_set(r, rp_arg_u(m, 1), (uint64_t)(uintptr_t)c->ctx);
+}
+
+/* gltraceSurface: dpy, surface, width, height, config_attribs, call. At
+ * creation (attributes present) a pbuffer of that size; at a swap, a new
+ * one if the size changed. */
+static void make_surface(rp *r, const rp_msg *m)
+{
+    uint64_t rec = rp_arg_u(m, 1), old = 0;
+    EGLint w = (EGLint)rp_arg_i(m, 2), h = (EGLint)rp_arg_i(m, 3);
+    int created = m->n_args > 4 && m->args[4]->n_rawbytes;
+    int have = rp_map_get(&r->surfaces, rec | 1ull << 63, &old);
+    if (have && !created) {
+        EGLint cw = 0, ch = 0;
+        eglQuerySurface(r->dpy, (EGLSurface)(uintptr_t)old, EGL_WIDTH, &cw);
+        eglQuerySurface(r->dpy, (EGLSurface)(uintptr_t)old, EGL_HEIGHT, &ch);
+        if (cw == w && ch == h)
+            return;
+        rp_warn_once(r, GT_FN_SURFACE, "a surface changed size (%dx%d to %dx%d): its contents start over", cw, ch, w, h);
+    }
+    EGLConfig cfg = choose_config(r, created ? m->args[4] : NULL, 2);
+    const EGLint attr[] = {EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE};
+    EGLSurface s = cfg ? eglCreatePbufferSurface(r->dpy, cfg, attr) : EGL_NO_SURFACE;
+    if (s == EGL_NO_SURFACE) {
+        snprintf(r->sum->error, sizeof r->sum->error, "%s: record %llu: cannot create a %dx%d pbuffer on replay",
+                 r->path, (unsigned long long)r->seq, w, h);
+        return;
+    }
+    rp_map_put(&r->surfaces, rec | 1ull << 63, (uint64_t)(uintptr_t)s);
+    if (have) { /* rebind where the old one was current */
+        if (r->bound_draw == (EGLSurface)(uintptr_t)old || r->bound_read == (EGLSurface)(uintptr_t)old)
+            r->bound_ctx = -2;
+        eglDestroySurface(r->dpy, (EGLSurface)(uintptr_t)old);
+    }
+}
+
+static EGLSurface surface_of(rp *r, uint64_t rec)
+{
+    uint64_t v;
+    return rec && rp_map_get(&r->surfaces, rec | 1ull << 63, &v) ? (EGLSurface)(uintptr_t)v : EGL_NO_SURFACE;
+}
+
+static rp_thread *thread_of(rp *r, uint64_t tid)
+{
+    for (size_t i = 0; i < r->nthr; i++)
+        if (r->thr[i].tid == tid)
+            return &r->thr[i];
+    if (r->nthr == RP_MAX_THREADS)
+        return NULL;
+    rp_thread *t = &r->thr[r->nthr++];
+    t->tid = tid;
+    t->ctx = -1;
+    return t;
+}
+
+int rp_make_current_for(rp *r, uint64_t tid)
+{
+    rp_thread *t = thread_of(r, tid);
+    if (!t || t->ctx < 0 || t->ctx >= RP_MAX_CTX || !r->ctx[t->ctx].used)
+        return -1;
+    EGLSurface d = surface_of(r, t->draw), rd = surface_of(r, t->read);
+    if (r->bound_ctx != t->ctx || r->bound_draw != d || r->bound_read != rd) {
+        if (!eglMakeCurrent(r->dpy, d, rd, r->ctx[t->ctx].ctx))
+            return -1;
+        r->bound_ctx = t->ctx, r->bound_draw = d, r->bound_read = rd;
+    }
+    r->cur_ctx = t->ctx;
+    return 0;
+}
+
+/* eglMakeCurrent(dpy, draw, read, ctx) as the recorded thread's state; the
+ * record's own context id says which context that was. */
+static void make_current(rp *r, const rp_msg *m, uint64_t tid)
+{
+    rp_thread *t = thread_of(r, tid);
+    if (!t || (m->returnvalue && m->returnvalue->n_boolvalue && !m->returnvalue->boolvalue[0]))
+        return;
+    uint64_t ctx = rp_arg_u(m, 3);
+    int32_t id = -1;
+    for (int i = 0; ctx && i < RP_MAX_CTX; i++)
+        if (r->ctx[i].used && rp_handle(r, ctx) == (uint64_t)(uintptr_t)r->ctx[i].ctx)
+            id = i;
+    t->ctx = id;
+    t->draw = rp_arg_u(m, 1);
+    t->read = rp_arg_u(m, 2);
+}
+
+int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
+{
+    if (strcmp(name, "eglMakeCurrent") == 0) {
+        make_current(r, m, tid);
+    } else if (strncmp(name, "eglSwapBuffers", 14) == 0) {
+        r->frame++;
+        r->sum->frames++;
+    } else if (strcmp(name, "eglDestroyContext") == 0 || strcmp(name, "eglDestroySurface") == 0) {
+        /* Kept until the end: a later record may still name them. */
+    } else if (strcmp(name, "eglCreateImage") == 0 || strcmp(name, "eglCreateImageKHR") == 0 ||
+               strcmp(name, "eglCreateSync") == 0 || strcmp(name, "eglCreateSyncKHR") == 0) {
+        rp_warn_once(r, m->function, "%s is not replayed yet: what uses it may draw differently", name);
+        return 0;
+    }
+    /* Displays, configs, initialisation, queries, swap intervals: the
+     * replay display is set up once and needs none of them. */
+    return 1;
+}
+
+/* ---------------------------------------------------------------- client arrays, maps */
+
+/* glVertexAttribPointerData: indx, size, type, normalized, stride, data,
+ * minIndex, maxIndex, setter, unit. Re-sets the array to a copy of the
+ * recorded bytes, placed so that element minIndex is where the data starts. */
+static void client_array(rp *r, const rp_msg *m)
+{
+    const Gltrace__GLMessage__DataType *d = m->n_args > 5 ? m->args[5] : NULL;
+    if (!d || !d->n_rawbytes)
+        return;
+    GLint indx = (GLint)rp_arg_i(m, 0), size = (GLint)rp_arg_i(m, 1), stride = (GLint)rp_arg_i(m, 4);
+    GLenum type = (GLenum)rp_arg_i(m, 2);
+    GLboolean norm = (GLboolean)rp_arg_i(m, 3);
+    int64_t lo = rp_arg_i(m, 6);
+    int32_t setter = (int32_t)rp_arg_i(m, 8), unit = (int32_t)rp_arg_i(m, 9);
+    size_t slot = (size_t)((setter == r->num_vap || setter == r->num_vaip) ? (indx & 31) : 32 + ((indx + unit) & 31));
+    size_t len = d->rawbytes[0].len;
+    if (r->array_cap[slot] < len) {
+        uint8_t *b = realloc(r->arrays[slot], len);
+        if (!b)
+            return;
+        r->arrays[slot] = b;
+        r->array_cap[slot] = len;
+    }
+    memcpy(r->arrays[slot], d->rawbytes[0].data, len);
+    /* The stride between elements when the app gave 0 (tightly packed). */
+    GLint eff = stride;
+    if (!eff) {
+        GLint ts = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
+                 : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == 0x8D61 ? 2 : 4;
+        eff = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
+    }
+    const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
+    GLint old = 0;
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &old);
+    if (old)
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+    typedef void (*ptr4)(GLint, GLenum, GLsizei, const void *);
+    typedef void (*ptr3)(GLenum, GLsizei, const void *);
+    if (setter == r->num_vap)
+        glVertexAttribPointer((GLuint)indx, size, type, norm, stride, ptr);
+    else if (setter == r->num_vaip)
+        glVertexAttribIPointer((GLuint)indx, size, type, stride, ptr);
+    else if (setter == r->num_vp || setter == r->num_cp || setter == r->num_tcp) {
+        const char *fn = setter == r->num_vp ? "glVertexPointer" : setter == r->num_cp ? "glColorPointer"
+                                                                                     : "glTexCoordPointer";
+        ptr4 f = (ptr4)eglGetProcAddress(fn);
+        void (*client_active)(GLenum) = (void (*)(GLenum))eglGetProcAddress("glClientActiveTexture");
+        GLint was = 0;
+        if (setter == r->num_tcp && client_active) {
+            glGetIntegerv(0x84E1, &was); /* CLIENT_ACTIVE_TEXTURE */
+            client_active((GLenum)(GL_TEXTURE0 + unit));
+        }
+        if (f)
+            f(size, type, stride, ptr);
+        if (setter == r->num_tcp && client_active)
+            client_active((GLenum)was);
+    } else if (setter == r->num_np || setter == r->num_pspo) {
+        ptr3 f = (ptr3)eglGetProcAddress(setter == r->num_np ? "glNormalPointer" : "glPointSizePointerOES");
+        if (f)
+            f(type, stride, ptr);
+    }
+    if (old)
+        glBindBuffer(GL_ARRAY_BUFFER, (GLuint)old);
+}
+
+/* Buffer mappings of the replay, so that recorded writes land in them. */
+static GLenum binding_of(GLenum target)
+{
+    switch (target) {
+    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
+    case GL_ELEMENT_ARRAY_BUFFER: return GL_ELEMENT_ARRAY_BUFFER_BINDING;
+    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
+    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
+    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
+    case GL_TRANSFORM_FEEDBACK_BUFFER: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
+    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER;
+    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER;
+    case GL_SHADER_STORAGE_BUFFER: return GL_SHADER_STORAGE_BUFFER_BINDING;
+    case GL_DRAW_INDIRECT_BUFFER: return GL_DRAW_INDIRECT_BUFFER_BINDING;
+    case GL_DISPATCH_INDIRECT_BUFFER: return GL_DISPATCH_INDIRECT_BUFFER_BINDING;
+    case GL_ATOMIC_COUNTER_BUFFER: return GL_ATOMIC_COUNTER_BUFFER_BINDING;
+    default: return 0;
+    }
+}
+
+static uint64_t map_key(rp *r, uint32_t buffer)
+{
+    return 1ull << 63 | (uint64_t)r->ctx[r->cur_ctx >= 0 ? r->cur_ctx : 0].group << 32 | buffer;
+}
+
+/* glMapBufferRange(target, offset, length, access) / glMapBufferOES(target, access). */
+void rp_hook_map(rp *r, const rp_msg *m, uint64_t ret)
+{
+    GLenum target = (GLenum)rp_arg_i(m, 0), q = binding_of(target);
+    GLint buf = 0;
+    if (!ret || !q)
+        return;
+    glGetIntegerv(q, &buf);
+    size_t i = r->nmapv < 64 ? r->nmapv++ : 63;
+    r->mapv[i].ptr = (uint8_t *)(uintptr_t)ret;
+    r->mapv[i].offset = m->n_args >= 4 ? rp_arg_i(m, 1) : 0;
+    r->mapv[i].length = m->n_args >= 4 ? rp_arg_i(m, 2) : INT64_MAX;
+    rp_map_put(&r->maps, map_key(r, (uint32_t)buf), i);
+}
+
+/* gltraceMappedData: target, buffer, offset, data. */
+static void mapped_data(rp *r, const rp_msg *m)
+{
+    const Gltrace__GLMessage__DataType *d = m->n_args > 3 ? m->args[3] : NULL;
+    uint64_t i;
+    uint32_t buf = rp_name(r, RP_BUFFER, (uint32_t)rp_arg_i(m, 1));
+    if (!d || !d->n_rawbytes || !rp_map_get(&r->maps, map_key(r, buf), &i) || i >= r->nmapv) {
+        rp_warn_once(r, GT_FN_MAPPED_DATA, "bytes written to a mapped buffer that replay has not mapped: dropped");
+        return;
+    }
+    int64_t off = rp_arg_i(m, 2) - r->mapv[i].offset;
+    if (off < 0 || off + (int64_t)d->rawbytes[0].len > r->mapv[i].length) {
+        rp_warn_once(r, GT_FN_MAPPED_DATA, "mapped-buffer bytes outside the replayed mapping: dropped");
+        return;
+    }
+    memcpy(r->mapv[i].ptr + off, d->rawbytes[0].data, d->rawbytes[0].len);
+}
+
+int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
+{
+    switch (m->function) {
+    case GT_FN_CONTEXT:
+        make_context(r, m);
+        return 1;
+    case GT_FN_SURFACE:
+        make_surface(r, m);
+        return 1;
+    case GT_FN_VERTEX_ATTRIB_POINTER_DATA:
+        if (rp_make_current_for(r, tid) == 0)
+            client_array(r, m);
+        return 1;
+    case GT_FN_MAPPED_DATA:
+        if (rp_make_current_for(r, tid) == 0)
+            mapped_data(r, m);
+        return 1;
+    case GT_FN_SNAPSHOT:
+        if (rp_make_current_for(r, tid) == 0)
+            rp_snapshot_compare(r, m);
+        else
+            r->sum->not_compared++;
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,188 @@
+/* rp_internal.h: what the replay modules share: the replay state, the
+ * generated command table (gt_replay_gen.c) and the decoding of recorded
+ * arguments. Error style of this layer: problems of the trace are counted
+ * and reported in the summary (or stop the replay with a message naming the
+ * file and record), never an abort. */
+#ifndef RP_INTERNAL_H
+#define RP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gltrace.pb-c.h"
+#include "gt_gl_types.h" /* GL and EGL types, from the registry */
+#include "gt_replay.h"
+
+typedef Gltrace__GLMessage rp_msg;
+
+/* Object classes of the registry whose names replay maps. Shaders and
+ * programs share one name space in GL, so one class. */
+enum {
+    RP_PROGRAM, RP_TEXTURE, RP_BUFFER, RP_FRAMEBUFFER, RP_VERTEX_ARRAY, RP_QUERY, RP_RENDERBUFFER,
+    RP_SAMPLER, RP_XFB, RP_PIPELINE, RP_NCLASSES
+};
+enum { RP_CALL, RP_SKIP, RP_EGL };
+
+typedef struct rp rp;
+typedef void (*rp_handler)(rp *r, const rp_msg *m);
+typedef struct rp_entry {
+    int32_t number;
+    uint8_t alias;
+    const char *name;
+    rp_handler fn;
+    uint8_t how;
+} rp_entry;
+extern const rp_entry rp_entries[];
+extern const size_t rp_nentries;
+
+/* 64-bit key -> 64-bit value, open addressing. */
+typedef struct rp_map {
+    uint64_t *keys, *vals;
+    size_t cap, n;
+} rp_map;
+int rp_map_put(rp_map *h, uint64_t key, uint64_t val);
+int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val);
+void rp_map_free(rp_map *h);
+
+#define RP_MAX_CTX 256
+#define RP_MAX_THREADS 64
+
+typedef struct rp_ctx {
+    int used;
+    EGLContext ctx;
+    int version;       /* client version */
+    int group;         /* share group: the id of its first context */
+    uint32_t program;  /* recorded name of the program in use */
+    EGLConfig cfg;
+    int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
+} rp_ctx;
+
+typedef struct rp_thread {
+    uint64_t tid;
+    int32_t ctx;       /* recorded context id current on it, -1 none */
+    uint64_t draw, read; /* recorded surface handles */
+} rp_thread;
+
+struct rp {
+    const gt_replay_options *opt;
+    gt_replay_summary *sum;
+    const char *path;
+    void **fn;                 /* driver functions by entry index */
+    const rp_entry **by_number; /* alias 0 entries by function number */
+    size_t max_number;
+    EGLDisplay dpy;
+    rp_ctx ctx[RP_MAX_CTX];
+    rp_thread thr[RP_MAX_THREADS];
+    size_t nthr;
+    int32_t bound_ctx;         /* what is current on the replay thread */
+    EGLSurface bound_draw, bound_read;
+    rp_map names;              /* (group, class, recorded) -> replayed */
+    rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
+    rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
+    rp_map locations;          /* (group, program, recorded location) -> replayed */
+    rp_map maps;               /* (group, replayed buffer) -> index in mapv */
+    struct { uint8_t *ptr; int64_t offset, length; } mapv[64];
+    size_t nmapv;
+    /* Scratch for decoded arguments, reset after each call. */
+    uint8_t *scratch;
+    size_t scratch_used, scratch_cap;
+    /* Client array copies, by attribute slot. */
+    uint8_t *arrays[64];
+    size_t array_cap[64];
+    const rp_msg *cur;         /* the record being replayed */
+    uint64_t seq, frame;
+    int32_t cur_ctx;
+    uint8_t warned[8192];      /* one warning per function number */
+    int32_t num_vap, num_vaip, num_vp, num_np, num_cp, num_tcp, num_pspo; /* array setters */
+};
+
+/* ---------------------------------------------------------------- arguments */
+
+void *rp_scratch(rp *r, size_t n);
+
+static inline int64_t rp_arg_i(const rp_msg *m, unsigned i)
+{
+    if (i >= m->n_args)
+        return 0;
+    const Gltrace__GLMessage__DataType *d = m->args[i];
+    if (d->n_intvalue)
+        return d->intvalue[0];
+    if (d->n_int64value)
+        return d->int64value[0];
+    if (d->n_boolvalue)
+        return d->boolvalue[0];
+    return 0;
+}
+
+static inline uint64_t rp_arg_u(const rp_msg *m, unsigned i)
+{
+    return (uint64_t)rp_arg_i(m, i);
+}
+
+static inline float rp_arg_f(const rp_msg *m, unsigned i)
+{
+    return i < m->n_args && m->args[i]->n_floatvalue ? m->args[i]->floatvalue[0] : 0.0f;
+}
+
+static inline double rp_arg_d(const rp_msg *m, unsigned i)
+{
+    int64_t bits = rp_arg_i(m, i);
+    double d;
+    __builtin_memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static inline uint64_t rp_ret_u(const rp_msg *m)
+{
+    const Gltrace__GLMessage__DataType *d = m->returnvalue;
+    if (!d)
+        return 0;
+    if (d->n_intvalue)
+        return (uint64_t)(int64_t)d->intvalue[0];
+    if (d->n_int64value)
+        return (uint64_t)d->int64value[0];
+    return 0;
+}
+
+/* The recorded address of a pointer argument (an offset into a bound buffer,
+ * NULL, or an address of the app's that replay cannot use). */
+static inline void *rp_arg_addr(const rp_msg *m, unsigned i)
+{
+    if (i >= m->n_args || !m->args[i]->n_int64value)
+        return NULL;
+    return (void *)(uintptr_t)m->args[i]->int64value[0];
+}
+
+const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
+void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
+const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
+
+/* ---------------------------------------------------------------- names */
+
+uint32_t rp_name(rp *r, int cls, uint32_t recorded);
+void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);
+const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i);
+void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *replayed);
+uint64_t rp_handle(rp *r, uint64_t recorded);
+void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed);
+int64_t rp_map_uniform(rp *r, const rp_msg *m, int64_t loc);
+int64_t rp_map_program_uniform(rp *r, const rp_msg *m, int64_t loc);
+
+/* ---------------------------------------------------------------- EGL, records */
+
+int rp_egl_open(rp *r);
+void rp_egl_close(rp *r);
+/* Makes the recorded thread's context and surfaces current (0, or -1 when
+ * it has none: GL records are then skipped). */
+int rp_make_current_for(rp *r, uint64_t tid);
+/* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
+ * when they took the record. */
+int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
+int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid);
+void rp_warn_once(rp *r, int32_t number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* rp_snapshot.c */
+void rp_snapshot_compare(rp *r, const rp_msg *m);
+
+#endif

@@ -1,0 +1,259 @@
+/* rp_names.c: recorded values replay cannot reuse as they are: object names
+ * (per share group, or per context for container objects), GLsync and EGL
+ * handles, uniform locations; and the decoding of pointer arguments into
+ * scratch memory that lives for one call. */
+#include "rp_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- hash map */
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static int grow(rp_map *h)
+{
+    size_t cap = h->cap ? h->cap * 2 : 1024;
+    uint64_t *k = calloc(cap, sizeof *k), *v = calloc(cap, sizeof *v);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (size_t i = 0; i < h->cap; i++) {
+        if (!h->keys[i])
+            continue;
+        size_t j = mix(h->keys[i]) & (cap - 1);
+        while (k[j])
+            j = (j + 1) & (cap - 1);
+        k[j] = h->keys[i];
+        v[j] = h->vals[i];
+    }
+    free(h->keys);
+    free(h->vals);
+    h->keys = k, h->vals = v, h->cap = cap;
+    return 0;
+}
+
+/* Keys are never 0: callers set a high bit. */
+int rp_map_put(rp_map *h, uint64_t key, uint64_t val)
+{
+    if ((h->n + 1) * 2 > h->cap && grow(h) != 0)
+        return -1;
+    size_t j = mix(key) & (h->cap - 1);
+    while (h->keys[j] && h->keys[j] != key)
+        j = (j + 1) & (h->cap - 1);
+    if (!h->keys[j])
+        h->n++;
+    h->keys[j] = key;
+    h->vals[j] = val;
+    return 0;
+}
+
+int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val)
+{
+    if (!h->cap)
+        return 0;
+    size_t j = mix(key) & (h->cap - 1);
+    while (h->keys[j]) {
+        if (h->keys[j] == key) {
+            *val = h->vals[j];
+            return 1;
+        }
+        j = (j + 1) & (h->cap - 1);
+    }
+    return 0;
+}
+
+void rp_map_free(rp_map *h)
+{
+    free(h->keys);
+    free(h->vals);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* Textures, buffers, programs, renderbuffers, samplers, syncs and queries
+ * are shared by a share group; framebuffers, vertex arrays, transform
+ * feedbacks and program pipelines belong to one context. */
+static uint64_t name_key(rp *r, int cls, uint32_t name)
+{
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    int container = cls == RP_FRAMEBUFFER || cls == RP_VERTEX_ARRAY || cls == RP_XFB || cls == RP_PIPELINE;
+    uint64_t owner = container ? (uint64_t)c + RP_MAX_CTX : (uint64_t)r->ctx[c].group;
+    return 1ull << 63 | owner << 40 | (uint64_t)cls << 32 | name;
+}
+
+uint32_t rp_name(rp *r, int cls, uint32_t recorded)
+{
+    uint64_t v;
+    if (recorded && rp_map_get(&r->names, name_key(r, cls, recorded), &v))
+        return (uint32_t)v;
+    return recorded; /* 0, or a name the app used without generating it */
+}
+
+void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed)
+{
+    if (recorded)
+        rp_map_put(&r->names, name_key(r, cls, recorded), replayed);
+}
+
+const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_rawbytes)
+        return NULL;
+    size_t n = d->rawbytes[0].len / 4;
+    uint32_t *out = rp_scratch(r, n * 4 + 4);
+    memcpy(out, d->rawbytes[0].data, n * 4);
+    for (size_t k = 0; k < n; k++)
+        out[k] = rp_name(r, cls, out[k]);
+    return out;
+}
+
+void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *replayed)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_rawbytes || !replayed)
+        return;
+    size_t n = d->rawbytes[0].len / 4;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t rec;
+        memcpy(&rec, d->rawbytes[0].data + 4 * k, 4);
+        rp_name_set(r, cls, rec, replayed[k]);
+    }
+}
+
+uint64_t rp_handle(rp *r, uint64_t recorded)
+{
+    uint64_t v;
+    return recorded && rp_map_get(&r->handles, recorded | 1ull << 63, &v) ? v : recorded;
+}
+
+void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed)
+{
+    if (recorded)
+        rp_map_put(&r->handles, recorded | 1ull << 63, replayed);
+}
+
+/* ---------------------------------------------------------------- locations */
+
+static uint64_t loc_key(rp *r, uint32_t program, int64_t loc)
+{
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    return 1ull << 63 | (uint64_t)r->ctx[c].group << 52 | (uint64_t)program << 20 | ((uint64_t)loc & 0xFFFFF);
+}
+
+static int64_t map_location(rp *r, uint32_t program, int64_t loc)
+{
+    uint64_t v;
+    if (loc < 0 || !rp_map_get(&r->locations, loc_key(r, program, loc), &v))
+        return loc; /* -1, or a location the app did not ask for: the same driver gives the same */
+    return (int64_t)(int32_t)v;
+}
+
+int64_t rp_map_uniform(rp *r, const rp_msg *m, int64_t loc)
+{
+    (void)m;
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    return map_location(r, r->ctx[c].program, loc);
+}
+
+int64_t rp_map_program_uniform(rp *r, const rp_msg *m, int64_t loc)
+{
+    return map_location(r, (uint32_t)rp_arg_i(m, 0), loc);
+}
+
+/* glGetUniformLocation(program, name): the recorded location is the app's
+ * key for the one the replay driver gave. */
+void rp_hook_uniform_location(rp *r, const rp_msg *m, uint64_t ret)
+{
+    int64_t rec = (int64_t)(int32_t)rp_ret_u(m);
+    if (rec >= 0)
+        rp_map_put(&r->locations, loc_key(r, (uint32_t)rp_arg_i(m, 0), rec), (uint64_t)(int64_t)(int32_t)ret);
+}
+
+/* glUseProgram(program): uniforms without a program argument are the
+ * current program's. */
+void rp_hook_use_program(rp *r, const rp_msg *m, uint64_t ret)
+{
+    (void)ret;
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    r->ctx[c].program = (uint32_t)rp_arg_i(m, 0);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+void *rp_scratch(rp *r, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (r->scratch_used + n > r->scratch_cap) {
+        /* Earlier allocations of this call stay valid: a new block each time
+         * the arena is outgrown, the old one kept until the call is done. */
+        size_t cap = r->scratch_cap * 2 > n * 2 ? r->scratch_cap * 2 : n * 2 + (1 << 20);
+        uint8_t *b = calloc(1, cap);
+        if (!b)
+            return NULL;
+        /* Leaks the old block only until rp_scratch_reset(); kept simple:
+         * chained through its first bytes. */
+        if (r->scratch)
+            memcpy(b, &r->scratch, sizeof r->scratch);
+        r->scratch = b;
+        r->scratch_cap = cap;
+        r->scratch_used = 16;
+    }
+    void *p = r->scratch + r->scratch_used;
+    memset(p, 0, n);
+    r->scratch_used += n;
+    return p;
+}
+
+const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok)
+{
+    (void)offset_ok;
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d)
+        return NULL;
+    if (d->n_rawbytes)
+        return d->rawbytes[0].data;
+    if (d->n_charvalue) { /* one string: the driver wants it NUL-terminated */
+        char *s = rp_scratch(r, d->charvalue[0].len + 1);
+        if (s)
+            memcpy(s, d->charvalue[0].data, d->charvalue[0].len);
+        return s;
+    }
+    return rp_arg_addr(m, i);
+}
+
+void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_int64value || !d->int64value[0])
+        return NULL; /* the app passed NULL */
+    size_t n = d->n_rawbytes ? d->rawbytes[0].len : d->n_charvalue ? d->charvalue[0].len + 1 : 0;
+    if (!n && offset_ok)
+        return rp_arg_addr(m, i); /* an offset into a bound pixel buffer */
+    return rp_scratch(r, n + 65536);
+}
+
+const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_charvalue)
+        return rp_arg_addr(m, i);
+    const char **v = rp_scratch(r, d->n_charvalue * sizeof *v);
+    for (size_t k = 0; v && k < d->n_charvalue; k++) {
+        char *s = rp_scratch(r, d->charvalue[k].len + 1);
+        if (s)
+            memcpy(s, d->charvalue[k].data, d->charvalue[k].len);
+        v[k] = s;
+    }
+    return v;
+}
