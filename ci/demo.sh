@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The main job on a bundled sample: install what is needed, build, record the
-# ES2 sample headless (EGL surfaceless on llvmpipe), then show the trace.
+# ES3 sample headless (EGL surfaceless on llvmpipe), show what the trace
+# holds, then replay it headless and compare every recorded snapshot.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bash "$here/ci/setup.sh"
 bash "$here/ci/build.sh" "$here/build"
 cd "$here/build"
-./bin/gltrace record -o es2_triangle.gltrace -- ./tests/apps/es2_triangle
-./bin/gltrace info es2_triangle.gltrace
-./bin/gltrace dump es2_triangle.gltrace | head -n 60
+./bin/gltrace record -o es3_scene.gltrace -- ./tests/apps/es3_scene
+./bin/gltrace info es3_scene.gltrace
+./bin/gltrace dump es3_scene.gltrace | head -n 40
+./bin/gltrace replay es3_scene.gltrace --out replay-es3_scene
