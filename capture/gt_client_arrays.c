@@ -15,6 +15,7 @@
 #include "gt_real_fns.h"
 #include "gt_trace.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- draws */
@@ -57,21 +58,24 @@ static const struct {
 };
 
 static draw_layout layouts[GT_NFNS];
-static _Atomic int layouts_ready;
+static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
 
+static void fill_layouts(void)
+{
+    for (unsigned i = 0; i < GT_NFNS; i++)
+        layouts[i].count = -1;
+    for (size_t i = 0; i < sizeof draw_names / sizeof draw_names[0]; i++) {
+        int k = gt_fn_index(draw_names[i].name);
+        if (k >= 0)
+            layouts[k] = draw_names[i].l;
+    }
+}
+
+/* Filled once; a thread that arrives while another fills waits (an earlier
+ * version let it read the half-filled table and miss a draw's arrays). */
 static const draw_layout *layout_of(unsigned idx)
 {
-    if (!atomic_load_explicit(&layouts_ready, memory_order_acquire)) {
-        /* Idempotent: racing threads write the same values. */
-        for (unsigned i = 0; i < GT_NFNS; i++)
-            layouts[i].count = -1;
-        for (size_t i = 0; i < sizeof draw_names / sizeof draw_names[0]; i++) {
-            int k = gt_fn_index(draw_names[i].name);
-            if (k >= 0)
-                layouts[k] = draw_names[i].l;
-        }
-        atomic_store_explicit(&layouts_ready, 1, memory_order_release);
-    }
+    pthread_once(&layouts_once, fill_layouts);
     return layouts[idx].count < 0 ? NULL : &layouts[idx];
 }
 

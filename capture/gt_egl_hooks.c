@@ -159,11 +159,14 @@ void gt_hook_context_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
 
 /* gltraceSurface: dpy, surface, width, height, config attributes (at
  * creation; none at a swap), and the number of the call it belongs to. */
-static void surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number)
+static void surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number,
+                           EGLint *wp, EGLint *hp)
 {
     EGLint w = 0, h = 0;
     gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
     gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3056, &h);
+    if (wp)
+        *wp = w, *hp = h;
     EGLint attrs[2 * NKEYS + 1];
     gt_span s = {0};
     if (config)
@@ -185,7 +188,7 @@ void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
     if (!ret)
         return;
     uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
-    surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx));
+    surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx), NULL, NULL);
 }
 
 /* Before the real swap: the surface's size, the bytes of persistent
@@ -193,19 +196,16 @@ void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
 void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)ret;
-    surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx));
+    EGLint w = 0, h = 0;
+    surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx), &w, &h);
     if (!t->cs)
         return;
     if (t->cs->npersistent)
         gt_mapped_flush_persistent(t);
     if (gt_opt_textures)
         gt_snapshot_rendered_textures(t);
-    if (gt_opt_fb != GT_FB_NONE) {
-        EGLint w = 0, h = 0;
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)args[0], (EGLSurface)(uintptr_t)args[1], 0x3057, &w);
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)args[0], (EGLSurface)(uintptr_t)args[1], 0x3056, &h);
+    if (gt_opt_fb != GT_FB_NONE)
         gt_snapshot_surface(t, args[1], w, h);
-    }
 }
 
 void gt_hook_initialize(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)

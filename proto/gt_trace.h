@@ -56,6 +56,10 @@ gt_writer *gt_writer_open(const char *path, int level, char *err, size_t errlen)
  * chunk, as far as the filesystem allows). */
 int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records, size_t len);
 
+/* Sets the zstd level of the chunks written from now on (each chunk is an
+ * independent frame, so levels may differ). Returns 0 or -1. */
+int gt_writer_set_level(gt_writer *w, int level);
+
 /* Writes the seek index and closes the file. Returns 0 or -1. Frees w. */
 int gt_writer_close(gt_writer *w, char *err, size_t errlen);
 

@@ -211,5 +211,10 @@ void gt_writer_abandon(gt_writer *w)
 }
 
 const char *gt_writer_error(const gt_writer *w) { return w->err; }
+int gt_writer_set_level(gt_writer *w, int level)
+{
+    return ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)) ? -1 : 0;
+}
+
 uint64_t gt_writer_bytes_out(const gt_writer *w) { return w->off; }
 uint64_t gt_writer_bytes_in(const gt_writer *w) { return w->in; }

@@ -82,6 +82,18 @@ def main():
              term and all(r['seq'] < term[0]['seq'] for t in workers for r in by_tid[t]))
     interleaved = any(a['tid'] != b['tid'] for a, b in zip(c, c[1:]) if a['tid'] in workers and b['tid'] in workers)
     print(f"note: the workers' calls {'interleave' if interleaved else 'did not interleave this time'} in the trace")
+    # Each worker draws from a client-side array: every draw needs the
+    # array's bytes recorded right before it, on its own thread.
+    last = {}
+    missing = []
+    for r in recs:
+        if r['fn'] == 'glVertexAttribPointerData':
+            last[r['tid']] = r['seq']
+        elif r['fn'] == 'glDrawArrays':
+            if r['tid'] not in last:
+                missing.append(r['seq'])
+            last.pop(r['tid'], None)
+    ck.check("every draw is preceded, on its thread, by its client array's bytes", not missing, missing)
     ck.exit()
 
 
