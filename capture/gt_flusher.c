@@ -13,12 +13,14 @@
 #include "gt_trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -214,9 +216,34 @@ static void *flusher_main(void *arg)
     return NULL;
 }
 
+/* One trace file, one process. Every process started from a traced one
+ * (forked before its first GL call, fork and exec, posix_spawn, system)
+ * reads the same GLTRACE_OUT, and opening it for the trace truncates it. So
+ * the first process to start tracing owns the file while it runs: an
+ * advisory lock on a descriptor of its own. Another process that finds the
+ * file owned runs untraced instead of truncating it and writing into it. */
+static int claim_fd = -1;
+
+static int claim(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return 0; /* gt_writer_open says why it cannot write there */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        close(fd);
+        gt_log("%s is being written by another traced process; this process (pid %d) is not traced", path,
+               (int)getpid());
+        return -1;
+    }
+    claim_fd = fd; /* kept until exit; a filesystem without locks: no claim, as before */
+    return 0;
+}
+
 int gt_flusher_start(const char *path, int level)
 {
     char err[GT_ERRLEN];
+    if (claim(path) != 0)
+        return -1;
     writer = gt_writer_open(path, level, err, sizeof err);
     if (!writer) {
         gt_log("%s; tracing is off, the application goes on", err);
@@ -240,6 +267,13 @@ void gt_flusher_shutdown(int from_signal)
         return;
     if (atomic_exchange(&once, 1))
         goto wait;
+    /* Calls made from now on (atexit handlers that run after ours, other
+     * threads still drawing, the app after a signal handler of ours) go
+     * straight to the driver. The plain table first, then tracing off: a
+     * traced wrapper of a void function entered with tracing off calls the
+     * driver and then goes on to write a record through a NULL state
+     * (api/emit_capture.py), so it must not be reached any more. */
+    gt_dispatch_select(0);
     atomic_store(&gt_tracing, 0);
     atomic_store(&stop_req, 1);
     gt_flusher_kick();
@@ -256,9 +290,13 @@ wait:
 }
 
 /* After fork, the child has no flusher thread and shares the parent's file:
- * it must not touch either. */
+ * it must not touch either. Its copy of the claim goes (close is
+ * async-signal-safe); the lock stays with the parent's descriptor. */
 void gt_flusher_forget(void)
 {
+    if (claim_fd >= 0)
+        close(claim_fd);
+    claim_fd = -1;
     writer = NULL;
     wake_fd = -1;
     live = NULL;
