@@ -71,6 +71,7 @@ typedef struct gt_ctx_state {
     int client_ptrs;            /* a vertex array pointer was set with no buffer bound */
     int unpack_subimage;        /* GLES 2 with EXT_unpack_subimage: unpack row length, skips */
     int pack_subimage;          /* GLES 2 with NV_pack_subimage: pack row length, skips */
+    int read_depth, read_stencil; /* NV_read_depth, NV_read_stencil */
     int nmaps;
     gt_map maps[GT_MAX_MAPS];
     int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */
@@ -83,6 +84,7 @@ typedef struct gt_ctx_state {
 enum { GT_FB_NONE, GT_FB_SWAP, GT_FB_DRAW };
 extern int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
 extern int gt_opt_textures;    /* GLTRACE_TEXTURES=1 */
+extern int gt_opt_fb_depth;    /* GLTRACE_FB_DEPTH=1: depth and stencil too */
 
 /* Per-thread capture state. */
 typedef struct gt_tls {

@@ -95,12 +95,15 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
         const char *num = v ? strpbrk(v, "0123456789") : NULL;
         t->cs->es_major = num ? num[0] - '0' : 0;
         t->cs->es_minor = num && num[1] == '.' && num[2] >= '0' && num[2] <= '9' ? num[2] - '0' : 0;
+        const char *ext = (const char *)gt_real.f.glGetString(0x1F03); /* GL_EXTENSIONS */
         if (t->cs->es_major == 2) {
             /* Extensions that add GLES 3's pixel-store state to GLES 2. */
-            const char *ext = (const char *)gt_real.f.glGetString(0x1F03); /* GL_EXTENSIONS */
             t->cs->unpack_subimage = ext && strstr(ext, "GL_EXT_unpack_subimage") != NULL;
             t->cs->pack_subimage = ext && strstr(ext, "GL_NV_pack_subimage") != NULL;
         }
+        /* glReadPixels of depth and stencil (--fb-depth). */
+        t->cs->read_depth = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_depth") != NULL;
+        t->cs->read_stencil = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_stencil") != NULL;
     }
     if (t->cs)
         t->es_major = t->cs->es_major;

@@ -148,6 +148,7 @@ static int parse_mode(const char *v)
 
 int gt_opt_fb = GT_FB_SWAP;
 int gt_opt_textures;
+int gt_opt_fb_depth;
 
 /* GLTRACE_FB and GLTRACE_TEXTURES. An unknown value turns tracing off with
  * one message: a trace without the snapshots asked for would mislead. */
@@ -162,6 +163,15 @@ static int parse_snapshot_options(void)
         gt_opt_fb = GT_FB_DRAW;
     else {
         gt_log("GLTRACE_FB=%s is not one of none, swap, draw; tracing is off", fb);
+        return 0;
+    }
+    const char *dp = getenv("GLTRACE_FB_DEPTH");
+    if (!dp || !*dp || strcmp(dp, "0") == 0)
+        gt_opt_fb_depth = 0;
+    else if (strcmp(dp, "1") == 0)
+        gt_opt_fb_depth = 1;
+    else {
+        gt_log("GLTRACE_FB_DEPTH=%s is not 0 or 1; tracing is off", dp);
         return 0;
     }
     const char *tx = getenv("GLTRACE_TEXTURES");

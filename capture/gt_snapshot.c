@@ -237,6 +237,35 @@ static void choose_format(gt_tls *t, GLuint fbo, GLenum att, snap *d)
 
 /* ---------------------------------------------------------------- surfaces */
 
+/* --fb-depth: the bound read framebuffer's depth (as floats) and stencil
+ * (bytes), where it has them and the driver can read them back (GLES has
+ * no depth reads of its own: NV_read_depth, NV_read_stencil). */
+static void read_depth_stencil(gt_tls *t, GLuint fbo, const snap *color)
+{
+    if (!gt_opt_fb_depth || !t->cs)
+        return;
+    GLint depth = 0, stencil = 0;
+    if (!fbo) {
+        depth = get_int(0x0D56);   /* DEPTH_BITS */
+        stencil = get_int(0x0D57); /* STENCIL_BITS */
+    } else {
+        GLenum target = t->es_major >= 3 ? 0x8CA8 : 0x8D40;
+        gt_real.f.glGetFramebufferAttachmentParameteriv(target, 0x8D00, 0x8CD0, &depth);   /* DEPTH_ATTACHMENT */
+        gt_real.f.glGetFramebufferAttachmentParameteriv(target, 0x8D20, 0x8CD0, &stencil); /* STENCIL_ATTACHMENT */
+    }
+    snap d = *color;
+    if (depth && t->cs->read_depth) {
+        d.format = 0x1902, d.type = 0x1405, d.bpp = 4; /* DEPTH_COMPONENT, UNSIGNED_INT */
+        d.attachment = fbo ? 0x8D00 : 0x1801;          /* DEPTH_ATTACHMENT, DEPTH */
+        read_record(t, &d);
+    }
+    if (stencil && t->cs->read_stencil) {
+        d.format = 0x1901, d.type = 0x1401, d.bpp = 1; /* STENCIL_INDEX, UNSIGNED_BYTE */
+        d.attachment = fbo ? 0x8D20 : 0x1802;          /* STENCIL_ATTACHMENT, STENCIL */
+        read_record(t, &d);
+    }
+}
+
 void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
 {
     saved s;
@@ -245,6 +274,7 @@ void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
     snap d = {.w = w, .h = h, .source = SRC_SURFACE, .attachment = 0x0405, .surface = surface};
     choose_format(t, 0, 0x0405, &d);
     read_record(t, &d);
+    read_depth_stencil(t, 0, &d);
     restore(t, &s);
 }
 
@@ -334,6 +364,8 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         d.w = w, d.h = h;
         choose_format(t, fbo, att, &d);
         read_record(t, &d);
+        if (i == 0)
+            read_depth_stencil(t, fbo, &d);
     }
     restore(t, &s);
 }

@@ -15,12 +15,14 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: gltrace record [-o OUT.gltrace] [--fb=swap|draw|none] [--textures]\n"
+            "usage: gltrace record [-o OUT.gltrace] [--fb=swap|draw|none] [--fb-depth] [--textures]\n"
             "                      [--threadtime] [--level N] -- PROGRAM [ARGS...]\n"
             "  -o FILE        where the trace goes (default: PROGRAM's name + .gltrace,\n"
             "                 in the current folder; an existing file is replaced)\n"
             "  --fb=WHEN      framebuffer snapshots: at each eglSwapBuffers (swap, the\n"
             "                 default), also after every draw call (draw), or none\n"
+            "  --fb-depth     with each framebuffer snapshot, its depth (floats) and\n"
+            "                 stencil (bytes) too, where the driver can read them\n"
             "  --textures     at each swap, also the textures drawn into since the last\n"
             "                 one (needs GLES 3.1)\n"
             "  --threadtime   also record each call's thread CPU time (costs a syscall per call)\n"
@@ -53,7 +55,7 @@ static int find_library(char *out, size_t len)
 int gt_cmd_record(int argc, char **argv)
 {
     const char *out = NULL, *level = NULL, *fb = NULL;
-    int threadtime = 0, textures = 0, compact = 1, i = 1;
+    int threadtime = 0, textures = 0, compact = 1, fb_depth = 0, i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -76,6 +78,8 @@ int gt_cmd_record(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--no-compact") == 0) {
             compact = 0;
+        } else if (strcmp(argv[i], "--fb-depth") == 0) {
+            fb_depth = 1;
         } else if (strcmp(argv[i], "--textures") == 0) {
             textures = 1;
         } else if (strcmp(argv[i], "--threadtime") == 0) {
@@ -132,6 +136,7 @@ int gt_cmd_record(int argc, char **argv)
         setenv("GLTRACE_THREADTIME", "1", 1);
     setenv("GLTRACE_FB", fb ? fb : "swap", 1);
     setenv("GLTRACE_TEXTURES", textures ? "1" : "0", 1);
+    setenv("GLTRACE_FB_DEPTH", fb_depth ? "1" : "0", 1);
     if (level)
         setenv("GLTRACE_ZSTD_LEVEL", level, 1);
 
