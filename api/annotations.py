@@ -41,6 +41,7 @@ class Rules:
         self.path = path
         self.ptr = []       # (cmd glob, param glob, dir, count, lineno)
         self.sizefns = {}   # name -> [arg names]
+        self.sizefn_replay = {}  # name -> replay's lower bound of it (bytes), where there is one
         self.hooks = []     # (cmd glob, stage, cfunc, lineno)
         self.replay = []    # (cmd glob, how, lineno): how replay treats a command
         self.maps = []      # (cmd glob, param glob, kind, lineno): values replay maps
@@ -54,11 +55,16 @@ class Rules:
                     if w[3] not in DIRS:
                         raise AnnotationError(f'{path}:{no}: unknown direction {w[3]!r}')
                     self.ptr.append((w[1], w[2], w[3], w[4], no))
-                elif w[0] == 'sizefn' and len(w) == 2:
+                elif w[0] == 'sizefn' and len(w) in (2, 3):
                     m = re.match(r'^(\w+)\(([\w,]*)\)$', w[1])
                     if not m:
                         raise AnnotationError(f'{path}:{no}: bad sizefn {w[1]!r}')
                     self.sizefns[m.group(1)] = m.group(2).split(',') if m.group(2) else []
+                    if len(w) == 3:
+                        r = re.match(r'^replay=(\w+)$', w[2])
+                        if not r:
+                            raise AnnotationError(f'{path}:{no}: expected replay=FUNCTION, not {w[2]!r}')
+                        self.sizefn_replay[m.group(1)] = r.group(1)
                 elif w[0] == 'replay' and len(w) == 3:
                     if w[2] not in ('call', 'skip', 'egl'):
                         raise AnnotationError(f'{path}:{no}: unknown replay treatment {w[2]!r}')

@@ -120,7 +120,7 @@ def main():
     enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
     emit_capture.write(a.out, ordered, types, enums, rules.sizefns)
     emit_test.write(a.out, ordered)
-    emit_replay.write(a.out, ordered)
+    emit_replay.write(a.out, ordered, enums, rules.sizefn_replay)
 
 
 if __name__ == '__main__':

@@ -5,6 +5,7 @@
  * only with queries valid for the current context's version, so the app's
  * error state is never touched. */
 #include "gt_capture.h"
+#include "gt_texel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,32 +117,7 @@ long gt_size_out_count(gt_tls *t, intptr_t capacity, intptr_t written)
 long gt_size_texel(gt_tls *t, intptr_t format, intptr_t type)
 {
     (void)t;
-    int comps;
-    switch ((GLenum)format) {
-    case 0x1903: case 0x8D94: case 0x1906: case 0x1909: case 0x1902: case 0x1901: /* RED RED_INTEGER ALPHA LUMINANCE DEPTH_COMPONENT STENCIL_INDEX */
-        comps = 1;
-        break;
-    case 0x8227: case 0x8228: case 0x190A: case 0x84F9: /* RG RG_INTEGER LUMINANCE_ALPHA DEPTH_STENCIL */
-        comps = 2;
-        break;
-    case 0x1907: case 0x8D98: /* RGB RGB_INTEGER */
-        comps = 3;
-        break;
-    case 0x1908: case 0x8D99: case 0x80E1: /* RGBA RGBA_INTEGER BGRA_EXT */
-        comps = 4;
-        break;
-    default:
-        return -1;
-    }
-    switch ((GLenum)type) {
-    case 0x1400: case 0x1401: return comps;      /* BYTE UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2L * comps; /* SHORT USHORT HALF_FLOAT(_OES) */
-    case 0x1404: case 0x1405: case 0x1406: return 4L * comps; /* INT UINT FLOAT */
-    case 0x8363: case 0x8033: case 0x8034: return 2; /* 5_6_5 4_4_4_4 5_5_5_1 */
-    case 0x8368: case 0x84FA: case 0x8C3B: case 0x8C3E: return 4; /* 2_10_10_10_REV 24_8 10F_11F_11F_REV 5_9_9_9_REV */
-    case 0x8DAD: return 8; /* FLOAT_32_UNSIGNED_INT_24_8_REV */
-    default: return -1;
-    }
+    return gt_texel_bytes((unsigned)format, (unsigned)type);
 }
 
 /* Bytes of a w x h x d image at the pointer under the unpack (or pack)

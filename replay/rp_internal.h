@@ -158,6 +158,16 @@ const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
 
+/* rp_need.c: lower bounds of the bytes a call reads (api/annotations.txt
+ * `sizefn ... replay=`), and the refusal of records shorter than that. */
+long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d);
+long rp_need_texel(rp *r, intptr_t format, intptr_t type);
+long rp_need_indices(rp *r, intptr_t count, intptr_t type);
+long rp_need_unpack_bytes(rp *r, intptr_t bytes);
+/* 1 (with the summary's error set) when argument i's data is shorter than
+ * `need` bytes: the caller must not make the call. */
+int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
+
 /* ---------------------------------------------------------------- names */
 
 uint32_t rp_name(rp *r, int cls, uint32_t recorded);

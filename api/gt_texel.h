@@ -1,0 +1,40 @@
+/* gt_texel.h: bytes of one pixel of a client-memory image, by format and
+ * type, as the GLES 3.2 specification's tables 8.2 and 8.4 give them.
+ * Shared by capture (how much to record) and replay (how much a call
+ * needs), so the two can never disagree. Nothing here talks to GL. */
+#ifndef GT_TEXEL_H
+#define GT_TEXEL_H
+
+/* Bytes per pixel, or -1 for a format/type pair this does not know (the
+ * GL would reject most of them; the caller records or checks nothing). */
+static inline long gt_texel_bytes(unsigned format, unsigned type)
+{
+    int comps;
+    switch (format) {
+    case 0x1903: case 0x8D94: case 0x1906: case 0x1909: case 0x1902: case 0x1901: /* RED RED_INTEGER ALPHA LUMINANCE DEPTH_COMPONENT STENCIL_INDEX */
+        comps = 1;
+        break;
+    case 0x8227: case 0x8228: case 0x190A: case 0x84F9: /* RG RG_INTEGER LUMINANCE_ALPHA DEPTH_STENCIL */
+        comps = 2;
+        break;
+    case 0x1907: case 0x8D98: /* RGB RGB_INTEGER */
+        comps = 3;
+        break;
+    case 0x1908: case 0x8D99: case 0x80E1: /* RGBA RGBA_INTEGER BGRA_EXT */
+        comps = 4;
+        break;
+    default:
+        return -1;
+    }
+    switch (type) {
+    case 0x1400: case 0x1401: return comps;      /* BYTE UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2L * comps; /* SHORT USHORT HALF_FLOAT(_OES) */
+    case 0x1404: case 0x1405: case 0x1406: return 4L * comps; /* INT UINT FLOAT */
+    case 0x8363: case 0x8033: case 0x8034: return 2; /* 5_6_5 4_4_4_4 5_5_5_1 */
+    case 0x8368: case 0x84FA: case 0x8C3B: case 0x8C3E: return 4; /* 2_10_10_10_REV 24_8 10F_11F_11F_REV 5_9_9_9_REV */
+    case 0x8DAD: return 8; /* FLOAT_32_UNSIGNED_INT_24_8_REV */
+    default: return -1;
+    }
+}
+
+#endif

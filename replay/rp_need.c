@@ -1,0 +1,96 @@
+/* rp_need.c: a record's data against what its call reads. The driver is
+ * handed only pointers into the trace, so a record whose data is shorter
+ * than the call needs (a damaged or hand-made trace) would make the driver
+ * read past it. Such a record is refused: the replay stops with a message
+ * naming the call, and the call never reaches the driver.
+ *
+ * The bounds below are lower bounds from the replayed arguments and state
+ * (api/annotations.txt names them for each size function): alignment
+ * padding and skips are left out, so a faithful trace is never refused. */
+#include "rp_internal.h"
+
+#include <GLES3/gl32.h>
+#include <inttypes.h>
+
+#include "gt_api.h"
+#include "gt_texel.h"
+
+static GLint get_int(GLenum pname)
+{
+    GLint v = 0;
+    glGetIntegerv(pname, &v);
+    return v;
+}
+
+static int es3(const rp *r)
+{
+    return r->cur_ctx >= 0 && r->ctx[r->cur_ctx].version >= 3;
+}
+
+/* The 2D calls' depth in api/annotations.txt: no GLsizei has this value. */
+#define RP_UNPACK_2D ((intptr_t)1 << 32)
+
+long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d)
+{
+    int two_d = d == RP_UNPACK_2D;
+    if (two_d)
+        d = 1;
+    if (w <= 0 || h <= 0 || d <= 0 || (es3(r) && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)))
+        return 0;
+    long bpp = gt_texel_bytes((unsigned)format, (unsigned)type);
+    if (bpp < 0)
+        return 0;
+    long row = w, rows = h;
+    if (es3(r)) {
+        long rl = get_int(GL_UNPACK_ROW_LENGTH), ih = two_d ? 0 : get_int(GL_UNPACK_IMAGE_HEIGHT);
+        row = rl > 0 ? rl : w;
+        rows = ih > 0 ? ih : h;
+    }
+    return bpp * (row * (rows * ((long)d - 1) + (long)h - 1) + (long)w);
+}
+
+long rp_need_texel(rp *r, intptr_t format, intptr_t type)
+{
+    (void)r;
+    long n = gt_texel_bytes((unsigned)format, (unsigned)type);
+    return n < 0 ? 0 : n;
+}
+
+long rp_need_indices(rp *r, intptr_t count, intptr_t type)
+{
+    (void)r;
+    if (count <= 0 || get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) /* GLES 1.1 has it too */
+        return 0;
+    long size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : type == GL_UNSIGNED_INT ? 4 : 0;
+    return (long)count * size;
+}
+
+long rp_need_unpack_bytes(rp *r, intptr_t bytes)
+{
+    if (bytes <= 0 || (es3(r) && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)))
+        return 0;
+    return (long)bytes;
+}
+
+int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
+{
+    if (need <= 0 || i >= m->n_args)
+        return 0;
+    const Gltrace__GLMessage__DataType *d = m->args[i];
+    size_t have;
+    if (d->n_rawbytes)
+        have = d->rawbytes[0].len;
+    else if (d->n_charvalue)
+        have = d->charvalue[0].len + 1; /* the NUL replay adds */
+    else if (rp_arg_addr(m, i) == NULL)
+        return 0; /* the app passed NULL: the GL reads nothing, or refuses */
+    else
+        have = 0;   /* an address of the app's with no data behind it */
+    if (have >= (size_t)need)
+        return 0;
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    snprintf(r->sum->error, sizeof r->sum->error,
+             "%s: call %" PRIu64 " (%s): %s has %zu bytes in the trace, the call reads at least %ld: refused",
+             r->path, r->seq, f ? f->name : "?", param, have, need);
+    return 1;
+}

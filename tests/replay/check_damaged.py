@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Broken traces given to `gltrace replay`, as a user meets them: a trace
+cut short, bytes flipped on disk, a texture upload whose data is shorter
+than the call reads, and one whose data is missing. Each must end with exit
+2 and a message naming the file (and, for the refused records, the call
+number and function), the comparisons made before the damage still
+summarised, and never a crash (ctest also runs this under AddressSanitizer).
+
+The records are edited in the legacy framing (`zstd -dc` of a trace, which
+gltrace reads as it reads Android's files): a big-endian length, then the
+GLMessage, re-encoded here with a minimal protobuf writer.
+
+usage: check_damaged.py GLTRACE UPLOADS_APP WORK_DIR"""
+import os
+import random
+import re
+import subprocess
+import sys
+
+gltrace, app, work = sys.argv[1:4]
+failures = []
+GL_TEX_IMAGE_2D = 327  # api/functions.tsv (Android's number)
+
+
+def check(name, cond, detail=''):
+    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
+    if not cond:
+        failures.append(name)
+    return cond
+
+
+def run(argv):
+    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+    return subprocess.run(argv, capture_output=True, timeout=600, env=env)
+
+
+def summary(err):
+    return re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
+
+
+# ------------------------------------------------------------ protobuf, minimal
+
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << s
+        s += 7
+        if c < 0x80:
+            return v, i
+
+
+def put_varint(v):
+    out = bytearray()
+    while True:
+        if v < 0x80:
+            out.append(v)
+            return bytes(out)
+        out.append((v & 0x7f) | 0x80)
+        v >>= 7
+
+
+def fields(b):
+    """[(number, wire type, raw value)]: varints as ints, the rest as bytes."""
+    out, i = [], 0
+    while i < len(b):
+        key, i = varint(b, i)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = varint(b, i)
+        elif wt == 2:
+            n, i = varint(b, i)
+            v, i = b[i:i + n], i + n
+        elif wt == 1:
+            v, i = b[i:i + 8], i + 8
+        elif wt == 5:
+            v, i = b[i:i + 4], i + 4
+        else:
+            raise ValueError(f'wire type {wt}')
+        out.append((num, wt, v))
+    return out
+
+
+def encode(fs):
+    out = bytearray()
+    for num, wt, v in fs:
+        out += put_varint(num << 3 | wt)
+        if wt == 0:
+            out += put_varint(v)
+        elif wt == 2:
+            out += put_varint(len(v)) + v
+        else:
+            out += v
+    return bytes(out)
+
+
+def records(stream):
+    i = 0
+    while i < len(stream):
+        n = int.from_bytes(stream[i:i + 4], 'big')
+        yield stream[i + 4:i + 4 + n]
+        i += 4 + n
+
+
+def frame(msgs):
+    return b''.join(len(m).to_bytes(4, 'big') + m for m in msgs)
+
+
+def edit_first_upload(stream, edit):
+    """The stream with the first glTexImage2D's pixels argument (args[8])
+    passed through edit(DataType fields) -> fields; and that call's seq
+    (records leave out the seq where it is their index in the stream)."""
+    msgs, seq, done = [], None, False
+    for index, m in enumerate(records(stream)):
+        fs = fields(m)
+        if not done and any(n == 4 and v == GL_TEX_IMAGE_2D for n, _, v in fs):
+            args = [k for k, (n, _, _) in enumerate(fs) if n == 5]
+            k = args[8]
+            fs[k] = (5, 2, encode(edit(fields(fs[k][2]))))
+            seq = next((v for n, _, v in fs if n == 9), index)
+            done = True
+            m = encode(fs)
+        msgs.append(m)
+    return frame(msgs), seq
+
+
+# ------------------------------------------------------------ the traces
+
+os.makedirs(work, exist_ok=True)
+good = os.path.join(work, 'uploads.gltrace')
+r = run([gltrace, 'record', '-o', good, '--', app])
+if not check('uploads recorded', r.returncode == 0, r.stderr):
+    sys.exit(1)
+p = run([gltrace, 'replay', good])
+check('the undamaged trace replays bit-exact (exit 0)', p.returncode == 0, p.stderr)
+legacy = subprocess.run(['zstd', '-dcq', good], capture_output=True, check=True).stdout
+plain = os.path.join(work, 'uploads.legacy')
+open(plain, 'wb').write(legacy)
+p = run([gltrace, 'replay', plain])
+check('its legacy framing (zstd -dc) replays the same (exit 0)', p.returncode == 0, p.stderr)
+
+
+def refused(name, edit):
+    data, seq = edit_first_upload(legacy, edit)
+    path = os.path.join(work, name + '.legacy')
+    open(path, 'wb').write(data)
+    p = run([gltrace, 'replay', path])
+    err = p.stderr.decode(errors='replace')
+    check(f'{name}: exit 2, the file, call {seq}, glTexImage2D and "refused" named, the summary printed',
+          p.returncode == 2 and path in err and f'call {seq} (glTexImage2D)' in err and 'refused' in err and
+          summary(err) is not None, (p.returncode, err))
+
+
+def shorten(dt):
+    return [(n, wt, v[:len(v) // 2] if n == 6 else v) for n, wt, v in dt]
+
+
+refused('short_pixels', shorten)
+refused('missing_pixels', lambda dt: [(n, wt, v) for n, wt, v in dt if n != 6])
+
+# Bytes flipped on disk, at spread offsets: the reader's checks (zstd, the
+# chunk CRC, protobuf) must catch every one that changes what is replayed.
+data = open(good, 'rb').read()
+rng = random.Random(1)
+crashed, unnamed = [], []
+for k in range(24):
+    off = rng.randrange(len(data))
+    bad = bytearray(data)
+    bad[off] ^= 0x5a
+    path = os.path.join(work, 'flipped.gltrace')
+    open(path, 'wb').write(bad)
+    p = run([gltrace, 'replay', path])
+    err = p.stderr.decode(errors='replace')
+    if p.returncode not in (0, 1, 2) or 'AddressSanitizer' in err or 'runtime error' in err:
+        crashed.append((off, p.returncode, err[-400:]))
+    elif p.returncode != 0 and (p.returncode != 2 or path not in err or summary(err) is None):
+        unnamed.append((off, p.returncode, err[-400:]))
+check('24 traces with a flipped byte: no crash, no sanitizer report', not crashed, crashed)
+check('each one refused exits 2 naming the file, with the summary of what was compared', not unnamed, unnamed)
+
+print(f'{len(failures)} failed' if failures else 'all passed')
+sys.exit(1 if failures else 0)
