@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""A real program's round trip, as a user runs it: Debian's glmark2-es2
+scenes recorded under an Xvfb of our own, windowed and --off-screen, then
+the X server stopped and every trace replayed headless (no DISPLAY, no X
+server at all). Every snapshot must match bit for bit (llvmpipe on one
+machine is deterministic), and there must be snapshots to compare:
+
+ - windowed runs (gltrace record's default --fb=swap): one snapshot per
+   eglSwapBuffers that `gltrace dump` shows;
+ - --off-screen runs: glmark2 draws into a framebuffer object of its own
+   and ends each frame with glFinish, never eglSwapBuffers, so --fb=swap
+   would record no snapshot; they are recorded with --fb=draw, one snapshot
+   per glDrawArrays/glDrawElements in the dump (except draws into a
+   framebuffer with no colour attachment: the shadow scene's depth pass).
+In every trace, the replay compares as many snapshots as the dump shows
+gltraceSnapshot records, and more than none.
+
+Three scenes are recorded on their own (a failure names the scene), plus
+one run of ten scenes in one process (glmark2 makes a new context per
+scene).
+
+usage: check_glmark2.py GLTRACE WORK_DIR"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+gltrace, work = sys.argv[1:3]
+failures = []
+SIZE = '320x240'
+SCENES = ['build:use-vbo=true', 'texture', 'shading:shading=phong']
+# The mix, one process: those three and more scenes (client arrays, FBO
+# effects, many draws per frame, blending), glmark2's new context per scene.
+MIX = SCENES + ['build:use-vbo=false', 'bump:bump-render=normals', 'effect2d', 'pulsar', 'desktop', 'jellyfish',
+                'shadow']
+DURATION = '0.4'  # seconds per scene, glmark2's own clock
+
+
+def check(name, cond, detail=''):
+    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
+    if not cond:
+        failures.append(name)
+    return cond
+
+
+def run(argv, env=None):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+
+
+def summary(err):
+    m = re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
+    return tuple(map(int, m.groups())) if m else None
+
+
+def start_xvfb():
+    """An Xvfb on a display number it picks itself (-displayfd): no clash
+    with other X servers or with tests running in parallel."""
+    rfd, wfd = os.pipe()
+    x = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0', '640x480x24', '-nolisten', 'tcp'],
+                         pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.close(wfd)
+    num = b''
+    deadline = time.time() + 20
+    while time.time() < deadline and not num.endswith(b'\n'):
+        b = os.read(rfd, 16)
+        if not b:
+            break
+        num += b
+    os.close(rfd)
+    return x, (':' + num.decode().strip()) if num.strip() else None
+
+
+def main():
+    os.makedirs(work, exist_ok=True)
+    tools = {t: shutil.which(t) for t in ('Xvfb', 'glmark2-es2')}
+    if not check('Xvfb and glmark2-es2 are installed (ci/setup.sh installs xvfb and glmark2-es2)',
+                 all(tools.values()), tools):
+        return
+    xvfb, display = start_xvfb()
+    if not check('Xvfb started and gave its display number', display, xvfb.poll()):
+        xvfb.kill()
+        return
+    print(f'note: Xvfb on {display}')
+    xenv = dict(os.environ, DISPLAY=display)
+    xenv.pop('WAYLAND_DISPLAY', None)
+
+    runs = []  # (name, trace, mode)
+    scene_of = {}
+    for scene in SCENES + ['mix']:
+        bench = MIX if scene == 'mix' else [scene]
+        args = [x for s in bench for x in ('-b', f'{s}:duration={DURATION}')]
+        for mode in ('windowed', 'off-screen'):
+            name = f'{scene} {mode}'
+            trace = os.path.join(work, re.sub(r'[^a-z0-9]+', '_', f'{scene}_{mode}') + '.gltrace')
+            if os.path.exists(trace):
+                os.remove(trace)  # a stale trace must not pass for a new one
+            fb = '--fb=swap' if mode == 'windowed' else '--fb=draw'
+            off = ['--off-screen'] if mode == 'off-screen' else []
+            r = run([gltrace, 'record', fb, '-o', trace, '--', tools['glmark2-es2'], *off, '--size', SIZE, *args],
+                    env=xenv)
+            if check(f'{name}: recorded under Xvfb ({fb}), glmark2 exit 0', r.returncode == 0 and
+                     os.path.exists(trace) and 'glmark2 Score' in r.stdout, (r.returncode, r.stderr[-800:])):
+                runs.append((name, trace, mode))
+                scene_of[name] = scene
+    xvfb.terminate()
+    xvfb.wait(timeout=20)
+
+    headless = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+    for name, trace, mode in runs:
+        p = run([gltrace, 'replay', trace], env=headless)
+        s = summary(p.stderr)
+        check(f'{name}: replayed with no X server, exit 0, every snapshot bit-exact',
+              p.returncode == 0 and s and s[1] == s[0] and s[2] == 0 and s[3] == 0, (p.returncode, p.stderr.strip()))
+        d = run([gltrace, 'dump', trace])
+        calls = re.findall(r'^\d+ (\w+)\(', d.stdout, re.M)
+        swaps = calls.count('eglSwapBuffers')
+        draws = calls.count('glDrawArrays') + calls.count('glDrawElements')
+        recorded = calls.count('gltraceSnapshot')
+        check(f'{name}: every snapshot of the trace compared (as many as gltraceSnapshot records in the dump), '
+              'more than 0', s and s[0] == recorded > 0, (s, recorded))
+        if mode == 'windowed':
+            check(f'{name}: one snapshot per eglSwapBuffers in the dump', s and s[0] == swaps, (s, swaps))
+        elif scene_of[name] != 'mix':
+            check(f'{name}: one snapshot per draw call in the dump (--fb=draw)', s and s[0] == draws, (s, draws))
+        else:  # the shadow scene's depth pass draws into a framebuffer with no colour attachment: no snapshot
+            check(f'{name}: at most one snapshot per draw call in the dump (--fb=draw)', s and 0 < s[0] <= draws,
+                  (s, draws))
+        if s:
+            print(f'note: {name}: {len(calls) - recorded} calls, {swaps} swaps, {draws} draws, {s[0]} snapshots')
+
+
+main()
+print(f'{len(failures)} failed' if failures else 'all passed')
+sys.exit(1 if failures else 0)
