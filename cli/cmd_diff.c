@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "gt_cli.h"
+#include "gt_compare_args.h"
 #include "gt_diff.h"
 
 static const char usage_text[] =
@@ -18,23 +19,7 @@ static const char usage_text[] =
     "Compares two PNG files, or two directories of PNGs paired by relative path.\n"
     "\n"
     "comparison:\n"
-    "  --mode MODE        exact (default), tolerance, perceptual or position\n"
-    "  --tolerance N      largest per-channel difference that passes, 0..255\n"
-    "                     (tolerance and position modes; default 0)\n"
-    "  --threshold T      perceptual: YIQ distance threshold 0..1 (default 0.1)\n"
-    "  --radius R         position, perceptual: a pixel also passes if one within\n"
-    "                     R pixels in the other image matches, both ways; 0..8\n"
-    "                     (default 1)\n"
-    "  --count-aa         perceptual: count anti-aliased pixels as differences\n"
-    "  --isolated WHAT    count or ignore differing pixels with fewer than two\n"
-    "                     differing neighbours (driver noise); default: ignore\n"
-    "                     in perceptual and position modes, count otherwise\n"
-    "  --ignore-alpha     compare RGB only\n"
-    "  --ignore X,Y,W,H   leave a rectangle out of the comparison (repeatable)\n"
-    "  --max-diff N       pass when at most N pixels differ; N% for a percentage\n"
-    "                     (both forms may be given; default: none may differ)\n"
-    "  Giving --tolerance or --threshold without --mode selects the tolerance\n"
-    "  or perceptual mode.\n"
+    GT_COMPARE_USAGE
     "  To compare renders of another driver: --mode perceptual (defaults as\n"
     "  above). A --max-diff budget forgives shading noise on highlights but\n"
     "  can also let a small missing object through (bench/diff/README.md).\n"
@@ -53,14 +38,10 @@ static const char usage_text[] =
     "orange, ignored regions blue, over a faded grey copy of EXPECTED.\n"
     "Exit status: 0 all pairs match, 1 differences, 2 error.\n";
 
-#define MAX_IGNORE 64
-
 typedef struct args {
     const char *paths[2];
     int npaths;
-    gt_diff_options o;
-    gt_diff_rect ignore[MAX_IGNORE];
-    int mode_given, tol_given, thr_given, rad_given, iso_given;
+    gt_compare_args c;
     const char *diff_image, *diff_dir, *json, *junit, *html;
     unsigned jobs;
     int quiet, verbose;
@@ -75,115 +56,20 @@ static int bad_arg(const char *fmt, const char *arg)
     return -1;
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-' || *s == '+')
-        return -1;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_rect(const char *s, gt_diff_rect *r)
-{
-    unsigned long v[4];
-    const char *p = s;
-    for (int i = 0; i < 4; i++) {
-        char buf[32];
-        size_t n = strcspn(p, ",");
-        if (n == 0 || n >= sizeof buf || (i < 3 && p[n] != ',') || (i == 3 && p[n]))
-            return -1;
-        memcpy(buf, p, n);
-        buf[n] = 0;
-        if (parse_uint(buf, UINT32_MAX, &v[i]) != 0)
-            return -1;
-        p += n + (i < 3);
-    }
-    *r = (gt_diff_rect){(uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (uint32_t)v[3]};
-    return 0;
-}
-
-static int parse_budget(const char *s, gt_diff_options *o)
-{
-    size_t n = strlen(s);
-    if (n > 1 && s[n - 1] == '%') {
-        char buf[64];
-        double v;
-        if (n >= sizeof buf)
-            return -1;
-        memcpy(buf, s, n - 1);
-        buf[n - 1] = 0;
-        if (parse_double(buf, &v) != 0 || v < 0 || v > 100)
-            return -1;
-        o->max_diff_percent = v;
-        return 0;
-    }
-    unsigned long v;
-    if (parse_uint(s, LONG_MAX, &v) != 0)
-        return -1;
-    o->max_diff_pixels = (int64_t)v;
-    return 0;
-}
-
 /* Handles one option that takes a value. Returns 0, or -1 after printing
  * what was wrong. */
 static int option_value(args *a, const char *opt, const char *v)
 {
     unsigned long u;
-    double d;
-    if (!strcmp(opt, "--mode")) {
-        if (gt_diff_mode_parse(v, &a->o.mode) != 0)
-            return bad_arg("unknown mode '%s' (exact, tolerance, perceptual or position)", v);
-        a->mode_given = 1;
-    } else if (!strcmp(opt, "--tolerance")) {
-        if (parse_uint(v, 255, &u) != 0)
-            return bad_arg("--tolerance '%s': expected an integer 0..255", v);
-        a->o.tolerance = (unsigned)u;
-        a->tol_given = 1;
-    } else if (!strcmp(opt, "--threshold")) {
-        if (parse_double(v, &d) != 0 || d < 0 || d > 1)
-            return bad_arg("--threshold '%s': expected a number 0..1", v);
-        a->o.threshold = d;
-        a->thr_given = 1;
-    } else if (!strcmp(opt, "--radius")) {
-        if (parse_uint(v, 8, &u) != 0)
-            return bad_arg("--radius '%s': expected an integer 0..8", v);
-        a->o.radius = (unsigned)u;
-        a->rad_given = 1;
-    } else if (!strcmp(opt, "--isolated")) {
-        if (!strcmp(v, "count"))
-            a->o.isolated = GT_DIFF_ISOLATED_COUNT;
-        else if (!strcmp(v, "ignore"))
-            a->o.isolated = GT_DIFF_ISOLATED_IGNORE;
-        else
-            return bad_arg("--isolated '%s': expected count or ignore", v);
-        a->iso_given = 1;
-    } else if (!strcmp(opt, "--ignore")) {
-        if (a->o.n_ignore == MAX_IGNORE)
-            return bad_arg("too many --ignore regions (at most 64): '%s'", v);
-        if (parse_rect(v, &a->ignore[a->o.n_ignore]) != 0)
-            return bad_arg("--ignore '%s': expected X,Y,W,H in pixels", v);
-        a->o.n_ignore++;
-    } else if (!strcmp(opt, "--max-diff")) {
-        if (parse_budget(v, &a->o) != 0)
-            return bad_arg("--max-diff '%s': expected a pixel count or a percentage such as 0.5%%", v);
+    char err[256];
+    if (gt_compare_takes_value(opt)) {
+        if (gt_compare_value(&a->c, opt, v, err, sizeof err) != 0)
+            return bad_arg("%s", err);
     } else if (!strcmp(opt, "--jobs") || !strcmp(opt, "-j")) {
-        if (parse_uint(v, 1024, &u) != 0 || u == 0)
+        char *end;
+        errno = 0;
+        u = strtoul(v, &end, 10);
+        if (!*v || *v == '-' || *v == '+' || errno || *end || u == 0 || u > 1024)
             return bad_arg("--jobs '%s': expected an integer 1..1024", v);
         a->jobs = (unsigned)u;
     } else if (!strcmp(opt, "--diff-image")) {
@@ -202,12 +88,12 @@ static int option_value(args *a, const char *opt, const char *v)
     return 0;
 }
 
-static const char *const valued[] = {"--mode", "--tolerance", "--threshold", "--radius",
-                                     "--isolated", "--ignore", "--max-diff", "--jobs", "-j",
-                                     "--diff-image", "--diff-dir", "--json", "--junit", "--html"};
+static const char *const valued[] = {"--jobs", "-j", "--diff-image", "--diff-dir", "--json", "--junit", "--html"};
 
 static int is_valued(const char *opt)
 {
+    if (gt_compare_takes_value(opt))
+        return 1;
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
         if (!strcmp(opt, valued[i]))
             return 1;
@@ -229,10 +115,7 @@ static int parse_args(args *a, int argc, char **argv)
         } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             fputs(usage_text, stdout);
             return 1;
-        } else if (!strcmp(s, "--count-aa")) {
-            a->o.count_aa = 1;
-        } else if (!strcmp(s, "--ignore-alpha")) {
-            a->o.ignore_alpha = 1;
+        } else if (gt_compare_flag(&a->c, s)) {
         } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
             a->quiet = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
@@ -259,25 +142,9 @@ static int parse_args(args *a, int argc, char **argv)
     }
     if (a->npaths != 2)
         return bad_arg("%s", a->npaths ? "missing ACTUAL" : "missing EXPECTED and ACTUAL");
-    /* An option of one mode says which mode the user means... */
-    int implied = a->tol_given ? GT_DIFF_TOLERANCE : -1;
-    if (a->thr_given)
-        implied = GT_DIFF_PERCEPTUAL;
-    if (!a->mode_given && implied >= 0)
-        a->o.mode = (gt_diff_mode)implied;
-    /* ...and one that cannot apply to the chosen mode is a mistake. */
-    gt_diff_mode m = a->o.mode;
-    if (a->thr_given && m != GT_DIFF_PERCEPTUAL)
-        return bad_arg("--threshold applies to --mode perceptual, not %s", gt_diff_mode_name(m));
-    if (a->rad_given && m != GT_DIFF_POSITION && m != GT_DIFF_PERCEPTUAL)
-        return bad_arg("--radius applies to --mode position or perceptual, not %s", gt_diff_mode_name(m));
-    if (a->iso_given && m == GT_DIFF_EXACT)
-        return bad_arg("--isolated does not apply to --mode %s: exact means every pixel", gt_diff_mode_name(m));
-    if (a->tol_given && m != GT_DIFF_TOLERANCE && m != GT_DIFF_POSITION)
-        return bad_arg("--tolerance applies to --mode tolerance or position, not %s", gt_diff_mode_name(m));
-    if (a->o.count_aa && m != GT_DIFF_PERCEPTUAL)
-        return bad_arg("--count-aa applies to --mode perceptual, not %s", gt_diff_mode_name(m));
-    a->o.ignore = a->ignore;
+    char err[256];
+    if (gt_compare_finish(&a->c, err, sizeof err) != 0)
+        return bad_arg("%s", err);
     return 0;
 }
 
@@ -374,7 +241,7 @@ int gt_cmd_diff(int argc, char **argv)
 {
     args a;
     memset(&a, 0, sizeof a);
-    gt_diff_options_init(&a.o);
+    gt_compare_args_init(&a.c);
     int rc = parse_args(&a, argc, argv);
     if (rc != 0)
         return rc > 0 ? 0 : 2;
@@ -397,7 +264,7 @@ int gt_cmd_diff(int argc, char **argv)
         snprintf(html_diffs, n, "%s/img/diff", a.html);
         diff_dir = html_diffs;
     }
-    gt_diff_batch_run(&b, &a.o, diff_dir, a.jobs);
+    gt_diff_batch_run(&b, &a.c.o, diff_dir, a.jobs);
 
     size_t pass, fail, error;
     gt_diff_batch_counts(&b, &pass, &fail, &error);
@@ -416,12 +283,12 @@ int gt_cmd_diff(int argc, char **argv)
 
     int report_failed = 0;
     if (a.json)
-        report_failed |= write_report(a.json, &b, &a.o, gt_diff_report_json);
+        report_failed |= write_report(a.json, &b, &a.c.o, gt_diff_report_json);
     if (a.junit)
-        report_failed |= write_report(a.junit, &b, &a.o, gt_diff_report_junit);
+        report_failed |= write_report(a.junit, &b, &a.c.o, gt_diff_report_junit);
     if (a.html) {
         char err[GT_DIFF_ERR_MAX];
-        if (gt_diff_report_html(a.html, &b, &a.o, err) != 0) {
+        if (gt_diff_report_html(a.html, &b, &a.c.o, err) != 0) {
             fprintf(stderr, "gltrace diff: %s\n", err);
             report_failed = 1;
         } else if (!a.quiet) {

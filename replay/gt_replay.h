@@ -4,22 +4,57 @@
  * Error style: gt_replay_run returns 0 when every compared snapshot matched,
  * 1 when some differ, 2 when the trace or the options are unusable (a
  * message naming the file and record is then in summary->error); the
- * summary holds the counts in every case, so a damaged trace still reports
- * what was compared before the damage. */
+ * summary holds the counts and per-snapshot verdicts in every case, so a
+ * damaged trace still reports what was compared before the damage. */
 #ifndef GT_REPLAY_H
 #define GT_REPLAY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+struct gt_diff_options;
+
 typedef struct gt_replay_options {
-    const char *out_dir;   /* PNGs of differing snapshots (expected, actual); NULL: none */
+    const char *out_dir;   /* PNGs of differing snapshots (expected, actual, diff); NULL: none */
     int save_all;          /* PNGs of every snapshot */
     int quiet;             /* no warnings on stderr */
+    /* Tolerant comparison of RGBA8 snapshots (gt_diff.h); NULL: exact.
+     * Float, integer, depth and stencil snapshots are always compared exactly. */
+    const struct gt_diff_options *compare;
+    /* Snapshots compared only inside these inclusive ranges of frames and
+     * call numbers (the calls before are still replayed, to build the state);
+     * the replay stops after the last. Defaults 0..UINT64_MAX: set both. */
+    uint64_t frame_first, frame_last, call_first, call_last;
+    int benchmark;         /* no snapshot is read or compared; per-frame times kept */
+    unsigned loop;         /* replay the last frame this many more times (benchmark) */
+    int progress;          /* a progress line on stderr, redrawn in place */
 } gt_replay_options;
+
+/* Sets the defaults: everything off, all frames and calls. */
+void gt_replay_options_init(gt_replay_options *o);
+
+typedef enum gt_replay_verdict {
+    GT_REPLAY_MATCHED, GT_REPLAY_DIFFERS, GT_REPLAY_NOT_COMPARED
+} gt_replay_verdict;
+
+/* One recorded snapshot and what replay made of it. */
+typedef struct gt_replay_snapshot {
+    uint64_t seq, frame;   /* the snapshot record's call number, and its frame */
+    char what[64];         /* "surface-color", "fbo3-color1", "texture5-level0-layer2", ... */
+    uint32_t width, height;
+    gt_replay_verdict status;
+    int identical;         /* byte for byte */
+    int has_metrics;       /* RGBA8 differing: the diff library's metrics below */
+    uint64_t diff_pixels;  /* RGBA8: differing pixels; other formats: differing bytes */
+    double diff_percent, rmse, psnr;
+    unsigned max_channel_diff;
+    char message[96];      /* why not compared */
+    char expected_png[160], actual_png[160], diff_png[160]; /* in out_dir; "" when not written */
+} gt_replay_snapshot;
 
 typedef struct gt_replay_summary {
     uint64_t calls;        /* records replayed (GL and EGL calls) */
@@ -27,11 +62,19 @@ typedef struct gt_replay_summary {
     uint64_t frames;
     uint64_t snapshots, matched, differing, not_compared;
     uint64_t first_diff_seq, first_diff_frame; /* valid when differing > 0 */
+    gt_replay_snapshot *snaps;   /* every snapshot record, in order */
+    size_t nsnaps, snaps_cap;
+    double *frame_ms;      /* benchmark: wall time of each frame replayed */
+    size_t nframe_ms, frame_ms_cap;
+    double seconds;        /* wall time of the whole replay */
     char error[512];       /* why the replay stopped early, or "" */
 } gt_replay_summary;
 
-/* Replays the trace at `path`. See the top of this file for the result. */
+/* Replays the trace at `path`. See the top of this file for the result.
+ * The summary owns memory: release it with gt_replay_summary_free. */
 int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *summary);
+
+void gt_replay_summary_free(gt_replay_summary *summary);
 
 #ifdef __cplusplus
 }

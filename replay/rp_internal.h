@@ -82,6 +82,7 @@ struct rp {
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
     rp_map locations;          /* (group, program, recorded location) -> replayed */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
+    rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
     struct { uint8_t *ptr; int64_t offset, length; } mapv[64];
     size_t nmapv;
     /* Scratch for decoded arguments, reset after each call. */
@@ -94,6 +95,8 @@ struct rp {
     uint64_t seq, frame;
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */
+    int looping;               /* replaying the last frame again (--loop) */
+    double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
     int32_t num_vap, num_vaip, num_vp, num_np, num_cp, num_tcp, num_pspo; /* array setters */
 };
 
@@ -191,6 +194,11 @@ int rp_make_current_for(rp *r, uint64_t tid);
 int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
 int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid);
 void rp_warn_once(rp *r, int32_t number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* rp_run.c: a swap on thread `tid` ends a frame; whether the current
+ * record lies inside --frames and --calls. */
+void rp_frame_end(rp *r, uint64_t tid);
+int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
 void rp_snapshot_compare(rp *r, const rp_msg *m);

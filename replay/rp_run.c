@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <GLES2/gl2.h>
 
 #include "gt_api.h"
 #include "gt_trace.h"
@@ -118,9 +122,150 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
     scratch_reset(r);
 }
 
+void gt_replay_options_init(gt_replay_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->frame_last = o->call_last = UINT64_MAX;
+}
+
+void gt_replay_summary_free(gt_replay_summary *s)
+{
+    free(s->snaps);
+    free(s->frame_ms);
+    s->snaps = NULL, s->frame_ms = NULL;
+    s->nsnaps = s->snaps_cap = s->nframe_ms = s->frame_ms_cap = 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int rp_in_range(const rp *r)
+{
+    const gt_replay_options *o = r->opt;
+    return r->frame >= o->frame_first && r->frame <= o->frame_last && r->seq >= o->call_first &&
+           r->seq <= o->call_last;
+}
+
+/* Benchmark: the frame's time includes the rendering (glFinish), as a
+ * presented frame's would. */
+void rp_frame_end(rp *r, uint64_t tid)
+{
+    if (r->opt->benchmark && rp_make_current_for(r, tid) == 0)
+        glFinish();
+    double t = now();
+    gt_replay_summary *s = r->sum;
+    if (r->opt->benchmark) {
+        if (s->nframe_ms == s->frame_ms_cap) {
+            size_t cap = s->frame_ms_cap ? s->frame_ms_cap * 2 : 256;
+            double *v = realloc(s->frame_ms, cap * sizeof *v);
+            if (v)
+                s->frame_ms = v, s->frame_ms_cap = cap;
+        }
+        if (s->nframe_ms < s->frame_ms_cap)
+            s->frame_ms[s->nframe_ms++] = (t - r->frame_start) * 1e3;
+    }
+    r->frame_start = t;
+    if (!r->looping)
+        r->frame++;
+    s->frames++;
+}
+
+/* The records of the last complete frame, kept for --loop. */
+typedef struct frame_list {
+    rp_msg **m;
+    uint64_t *tid, *seq;
+    size_t n, cap;
+} frame_list;
+
+static void list_clear(frame_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        gltrace__glmessage__free_unpacked(l->m[i], NULL);
+    l->n = 0;
+}
+
+static int list_add(frame_list *l, rp_msg *m, uint64_t tid, uint64_t seq)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 1024;
+        rp_msg **mv = realloc(l->m, cap * sizeof *mv);
+        if (mv)
+            l->m = mv;
+        uint64_t *tv = realloc(l->tid, cap * sizeof *tv);
+        if (tv)
+            l->tid = tv;
+        uint64_t *sv = realloc(l->seq, cap * sizeof *sv);
+        if (sv)
+            l->seq = sv;
+        if (!mv || !tv || !sv)
+            return -1;
+        l->cap = cap;
+    }
+    l->m[l->n] = m, l->tid[l->n] = tid, l->seq[l->n] = seq;
+    l->n++;
+    return 0;
+}
+
+static void list_free(frame_list *l)
+{
+    list_clear(l);
+    free(l->m);
+    free(l->tid);
+    free(l->seq);
+}
+
+/* Where --loop runs: before the app starts tearing down (releasing or
+ * destroying its context or surface), so the frame finds its state. */
+static int teardown(rp *r, const rp_msg *m)
+{
+    const rp_entry *e = m->function >= 0 ? entry_of(r, m) : NULL;
+    if (!e || e->how != RP_EGL)
+        return 0;
+    if (!strcmp(e->name, "eglMakeCurrent"))
+        return rp_arg_u(m, 3) == 0;
+    return !strcmp(e->name, "eglDestroyContext") || !strcmp(e->name, "eglDestroySurface") ||
+           !strcmp(e->name, "eglTerminate") || !strcmp(e->name, "eglReleaseThread");
+}
+
+static void run_loop(rp *r, const frame_list *last)
+{
+    r->looping = 1;
+    for (unsigned k = 0; k < r->opt->loop && !r->sum->error[0]; k++) {
+        for (size_t i = 0; i < last->n && !r->sum->error[0]; i++) {
+            r->seq = last->seq[i];
+            r->cur = last->m[i];
+            replay_record(r, last->m[i], last->tid[i]);
+        }
+    }
+    r->looping = 0;
+}
+
+static void progress(rp *r, int done)
+{
+    if (!r->opt->progress)
+        return;
+    if (done) {
+        if (r->last_progress > 0)
+            fputs("\r\033[K", stderr);
+        return;
+    }
+    double t = now();
+    if (t - r->last_progress < 0.25)
+        return;
+    r->last_progress = t;
+    fprintf(stderr, "\rgltrace replay: frame %llu, call %llu, %llu snapshots differ\033[K",
+            (unsigned long long)r->frame, (unsigned long long)r->seq, (unsigned long long)r->sum->differing);
+}
+
 int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
+    frame_list cur = {0}, last = {0};
+    double start = now();
     rp *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -149,22 +294,47 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     }
     gt_record rec;
     int rc;
+    r->frame_start = now();
+    uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
+    int looped = 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
+        if (rec.seq > stop_call || r->frame > stop_frame)
+            break; /* past --frames / --calls: nothing after can be compared */
         rp_msg *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
             snprintf(sum->error, sizeof sum->error, "%s: record %llu (chunk at byte %llu) is not a valid GLMessage",
                      path, (unsigned long long)rec.seq, (unsigned long long)rec.offset);
             break;
         }
+        if (opt->loop && !looped && last.n && teardown(r, m)) {
+            run_loop(r, &last);
+            looped = 1;
+        }
         r->seq = rec.seq;
         r->cur = m;
-        replay_record(r, m, m->has_thread_id ? m->thread_id : rec.thread_id);
-        gltrace__glmessage__free_unpacked(m, NULL);
+        uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
+        replay_record(r, m, tid);
+        progress(r, 0);
+        if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
+            if (r->frame != frame) { /* a swap: cur is the last complete frame now */
+                frame_list t = last;
+                list_clear(&t);
+                last = cur, cur = t;
+            }
+        } else {
+            gltrace__glmessage__free_unpacked(m, NULL);
+        }
         if (sum->error[0])
             break;
     }
     if (rc < 0 && !sum->error[0])
         snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
+    /* --loop: the last complete frame again, N times, if the app did not
+     * tear down first (its snapshots are not read: benchmark only). */
+    if (opt->loop && !looped && last.n && !sum->error[0])
+        run_loop(r, &last);
+    progress(r, 1);
+    sum->seconds = now() - start;
     if (!sum->error[0])
         status = sum->differing ? 1 : 0;
 out:
@@ -180,6 +350,9 @@ out:
     rp_map_free(&r->surfaces);
     rp_map_free(&r->locations);
     rp_map_free(&r->maps);
+    rp_map_free(&r->tex_targets);
+    list_free(&cur);
+    list_free(&last);
     free(r->fn);
     free(r->by_number);
     free(r);

@@ -1,8 +1,11 @@
 /* rp_snapshot.c: at each recorded snapshot, the same pixels read back from
- * the replay and compared byte for byte (llvmpipe is deterministic on one
- * machine). The replayed app's GL state is saved and restored around the
- * read, as capture does. PNGs of differing snapshots (or all, --save-all)
- * go to the output folder. */
+ * the replay, in the format the snapshot was recorded in (RGBA8, float,
+ * integer, depth, stencil; a surface, an attachment or a texture), and
+ * compared: byte for byte by default (llvmpipe is deterministic on one
+ * machine), or through the diff library's tolerant modes for RGBA8. The
+ * replayed app's GL state is saved and restored around the read, as capture
+ * does. PNGs go to the output folder for differing snapshots (or all, with
+ * --save-all); each snapshot's verdict is kept for the reports. */
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
@@ -11,109 +14,316 @@
 #include <string.h>
 
 #include "gt_diff.h"
+#include "gt_texel.h"
 
-static void to_png(rp *r, const char *what, const uint8_t *px, int w, int h)
+enum { SRC_SURFACE = 0, SRC_ATTACHMENT = 1, SRC_TEXTURE = 2 };
+
+/* ---------------------------------------------------------------- textures' targets */
+
+/* A texture keeps the target it was first bound to; texture snapshots need
+ * it to attach the right way (a cube face and an array layer look alike in
+ * the record). Keyed by share group and replayed name. */
+void rp_hook_bind_texture(rp *r, const rp_msg *m, uint64_t ret)
 {
-    if (!r->opt->out_dir)
+    (void)ret;
+    uint32_t tex = rp_name(r, RP_TEXTURE, (uint32_t)rp_arg_u(m, 1));
+    uint64_t key = (uint64_t)(uint32_t)r->ctx[r->cur_ctx].group << 32 | tex, old;
+    if (tex && !rp_map_get(&r->tex_targets, key, &old))
+        rp_map_put(&r->tex_targets, key, rp_arg_u(m, 0));
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct saved {
+    GLint align, row, skip_rows, skip_px, pbuf, rfb, rbuf;
+    int es3, subimage;
+} saved;
+
+static void save(rp *r, saved *s)
+{
+    rp_ctx *cx = &r->ctx[r->cur_ctx];
+    memset(s, 0, sizeof *s);
+    s->es3 = cx->version >= 3;
+    if (cx->version == 2 && !cx->pack_subimage) {
+        const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+        cx->pack_subimage = ext && strstr(ext, "GL_NV_pack_subimage") ? 1 : 2;
+    }
+    s->subimage = s->es3 || (cx->version == 2 && cx->pack_subimage == 1); /* GLES 3's pack state */
+    glGetIntegerv(GL_PACK_ALIGNMENT, &s->align);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (s->subimage) {
+        glGetIntegerv(GL_PACK_ROW_LENGTH, &s->row);
+        glGetIntegerv(GL_PACK_SKIP_ROWS, &s->skip_rows);
+        glGetIntegerv(GL_PACK_SKIP_PIXELS, &s->skip_px);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    }
+    if (s->es3) {
+        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &s->pbuf);
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->rfb);
+        glGetIntegerv(GL_READ_BUFFER, &s->rbuf);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    } else if (cx->version == 2) {
+        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &s->rfb);
+    }
+}
+
+static void restore(rp *r, const saved *s)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, s->align);
+    if (s->subimage) {
+        glPixelStorei(GL_PACK_ROW_LENGTH, s->row);
+        glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+        glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
+    }
+    if (s->es3) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pbuf);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->rfb);
+        glReadBuffer((GLenum)s->rbuf);
+    } else if (r->ctx[r->cur_ctx].version == 2) {
+        glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->rfb);
+    }
+}
+
+static int is_color(GLenum att)
+{
+    return att == GL_BACK || (att >= GL_COLOR_ATTACHMENT0 && att <= GL_COLOR_ATTACHMENT31);
+}
+
+/* Reads a surface or framebuffer attachment (bound as the read
+ * framebuffer, whose own read buffer is put back after). */
+static void read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum format, GLenum type,
+                             uint8_t *px)
+{
+    int version = r->ctx[r->cur_ctx].version;
+    GLenum att = fb->has_attachment ? fb->attachment : GL_BACK;
+    if (version >= 2) {
+        GLuint fbo = fb->has_source && fb->source == SRC_ATTACHMENT ? rp_name(r, RP_FRAMEBUFFER, (uint32_t)fb->object)
+                                                                    : 0;
+        glBindFramebuffer(version >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER, fbo);
+        if (version >= 3 && is_color(att)) {
+            GLint own = 0; /* each framebuffer keeps its own read buffer */
+            glGetIntegerv(GL_READ_BUFFER, &own);
+            glReadBuffer(att);
+            glReadPixels(0, 0, fb->width, fb->height, format, type, px);
+            glReadBuffer((GLenum)own);
+            return;
+        }
+    }
+    glReadPixels(0, 0, fb->width, fb->height, format, type, px);
+}
+
+/* Reads a texture level (and layer or cube face) through a framebuffer of
+ * replay's own. Returns -1 when it cannot be attached. */
+static int read_texture(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum format, GLenum type, uint8_t *px)
+{
+    rp_ctx *cx = &r->ctx[r->cur_ctx];
+    uint32_t tex = rp_name(r, RP_TEXTURE, (uint32_t)fb->object);
+    uint64_t target = 0;
+    if (cx->version < 3 || !rp_map_get(&r->tex_targets, (uint64_t)(uint32_t)cx->group << 32 | tex, &target))
+        return -1;
+    GLint level = fb->has_level ? fb->level : 0, layer = fb->has_layer ? fb->layer : 0;
+    GLuint fbo = 0;
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    if (target == GL_TEXTURE_2D)
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, level);
+    else if (target == GL_TEXTURE_CUBE_MAP)
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                               (GLenum)(GL_TEXTURE_CUBE_MAP_POSITIVE_X + layer), tex, level);
+    else
+        glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
+    int ok = glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (ok) {
+        glReadBuffer(GL_COLOR_ATTACHMENT0);
+        glReadPixels(0, 0, fb->width, fb->height, format, type, px);
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    return ok ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- pictures */
+
+/* Recorded bytes (rows bottom first) as an RGBA8 picture (rows top first):
+ * floats clamped to 0..1, integers clamped to 0..255, depth as grey from
+ * its top byte, stencil as grey. */
+static int to_image(const uint8_t *px, int w, int h, GLenum format, GLenum type, gt_diff_image *img)
+{
+    if (gt_diff_image_alloc(img, (uint32_t)w, (uint32_t)h) != 0)
+        return -1;
+    for (int y = 0; y < h; y++) {
+        uint8_t *o = img->rgba + (size_t)y * (size_t)w * 4;
+        const uint8_t *row = px + (size_t)(h - 1 - y) * (size_t)w * (size_t)gt_texel_bytes(format, type);
+        for (int x = 0; x < w; x++, o += 4) {
+            if (format == GL_RGBA && type == GL_UNSIGNED_BYTE) {
+                memcpy(o, row + 4 * x, 4);
+            } else if (format == GL_RGBA && type == GL_FLOAT) {
+                for (int c = 0; c < 4; c++) {
+                    float f;
+                    memcpy(&f, row + 16 * x + 4 * c, 4);
+                    o[c] = f != f || f <= 0 ? 0 : f >= 1 ? 255 : (uint8_t)(f * 255.0f + 0.5f);
+                }
+            } else if (format == GL_RGBA_INTEGER) {
+                for (int c = 0; c < 4; c++) {
+                    int32_t v;
+                    memcpy(&v, row + 16 * x + 4 * c, 4);
+                    o[c] = type == GL_INT ? (v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v)
+                                          : ((uint32_t)v > 255 ? 255 : (uint8_t)v);
+                }
+            } else if (format == GL_DEPTH_COMPONENT) {
+                uint32_t v;
+                memcpy(&v, row + 4 * x, 4);
+                o[0] = o[1] = o[2] = (uint8_t)(v >> 24), o[3] = 255;
+            } else { /* STENCIL_INDEX */
+                o[0] = o[1] = o[2] = row[x], o[3] = 255;
+            }
+        }
+    }
+    return 0;
+}
+
+static void write_png(rp *r, const gt_diff_image *img, const char *what, const char *kind, char *name, size_t len)
+{
+    name[0] = 0;
+    if (!r->opt->out_dir || !img->rgba)
         return;
-    gt_diff_image img = {0};
-    if (gt_diff_image_alloc(&img, (uint32_t)w, (uint32_t)h) != 0)
-        return;
-    for (int y = 0; y < h; y++) /* recorded rows are bottom first */
-        memcpy(img.rgba + (size_t)y * w * 4, px + (size_t)(h - 1 - y) * w * 4, (size_t)w * 4);
     char path[4096], err[GT_DIFF_ERR_MAX];
-    snprintf(path, sizeof path, "%s/frame%06" PRIu64 "-call%09" PRIu64 "-%s.png", r->opt->out_dir, r->frame, r->seq,
-             what);
-    if (gt_diff_png_write(path, &img, err) != 0)
+    snprintf(name, len, "frame%06" PRIu64 "-call%09" PRIu64 "-%s-%s.png", r->frame, r->seq, what, kind);
+    snprintf(path, sizeof path, "%s/%s", r->opt->out_dir, name);
+    if (gt_diff_png_write(path, img, err) != 0) {
         rp_warn_once(r, -1, "%s", err);
-    gt_diff_image_free(&img);
+        name[0] = 0;
+    }
+}
+
+/* ---------------------------------------------------------------- comparing */
+
+static gt_replay_snapshot *new_result(rp *r)
+{
+    gt_replay_summary *s = r->sum;
+    if (s->nsnaps == s->snaps_cap) {
+        size_t cap = s->snaps_cap ? s->snaps_cap * 2 : 64;
+        gt_replay_snapshot *v = realloc(s->snaps, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        s->snaps = v, s->snaps_cap = cap;
+    }
+    gt_replay_snapshot *o = &s->snaps[s->nsnaps++];
+    memset(o, 0, sizeof *o);
+    o->seq = r->seq, o->frame = r->frame;
+    return o;
+}
+
+static void describe(const Gltrace__GLMessage__FrameBuffer *fb, char *what, size_t len)
+{
+    uint32_t source = fb->has_source ? fb->source : SRC_SURFACE;
+    uint32_t att = fb->has_attachment ? fb->attachment : GL_BACK;
+    const char *part = att == GL_DEPTH || att == GL_DEPTH_ATTACHMENT     ? "depth"
+                       : att == GL_STENCIL || att == GL_STENCIL_ATTACHMENT ? "stencil"
+                                                                           : "color";
+    if (source == SRC_TEXTURE)
+        snprintf(what, len, "texture%" PRIu32 "-level%d-layer%d", fb->object, fb->has_level ? fb->level : 0,
+                 fb->has_layer ? fb->layer : 0);
+    else if (source == SRC_ATTACHMENT)
+        snprintf(what, len, "fbo%" PRIu32 "-%s%d", fb->object, part,
+                 att >= GL_COLOR_ATTACHMENT0 && att <= GL_COLOR_ATTACHMENT31 ? (int)(att - GL_COLOR_ATTACHMENT0) : 0);
+    else
+        snprintf(what, len, "surface-%s", part);
+}
+
+static void not_compared(rp *r, gt_replay_snapshot *o, const char *why)
+{
+    r->sum->not_compared++;
+    if (o) {
+        o->status = GT_REPLAY_NOT_COMPARED;
+        snprintf(o->message, sizeof o->message, "%s", why);
+    }
 }
 
 void rp_snapshot_compare(rp *r, const rp_msg *m)
 {
     const Gltrace__GLMessage__FrameBuffer *fb = m->fb;
     r->sum->snapshots++;
-    uint32_t source = fb && fb->has_source ? fb->source : 0;
-    uint32_t type = fb && fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
-    if (!fb || !fb->n_contents || fb->width <= 0 || fb->height <= 0 || source == 2 || type != GL_UNSIGNED_BYTE) {
-        /* Texture snapshots and float/integer formats: not compared yet. */
-        r->sum->not_compared++;
+    gt_replay_snapshot *o = new_result(r);
+    if (!fb || !fb->n_contents || fb->width <= 0 || fb->height <= 0) {
+        not_compared(r, o, "an empty snapshot");
         return;
     }
-    int w = fb->width, h = fb->height, es3 = r->ctx[r->cur_ctx].version >= 3;
-    size_t n = (size_t)w * (size_t)h * 4;
-    if (fb->contents[0].len != n) {
-        snprintf(r->sum->error, sizeof r->sum->error, "%s: record %" PRIu64 ": a %dx%d snapshot of %zu bytes",
-                 r->path, r->seq, w, h, fb->contents[0].len);
+    if (o) {
+        describe(fb, o->what, sizeof o->what);
+        o->width = (uint32_t)fb->width, o->height = (uint32_t)fb->height;
+    }
+    if (!rp_in_range(r)) {
+        not_compared(r, o, "outside --frames/--calls");
+        return;
+    }
+    GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
+    long bpp = gt_texel_bytes(format, type);
+    int w = fb->width, h = fb->height;
+    size_t n = (size_t)w * (size_t)h * (size_t)(bpp > 0 ? bpp : 0);
+    if (bpp <= 0 || fb->contents[0].len != n) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: record %" PRIu64 ": a %dx%d snapshot (format 0x%x, type 0x%x) of %zu bytes", r->path, r->seq, w,
+                 h, format, type, fb->contents[0].len);
+        return;
+    }
+    if (r->ctx[r->cur_ctx].version < 2 && !(format == GL_RGBA && type == GL_UNSIGNED_BYTE)) {
+        not_compared(r, o, "GLES 1 reads RGBA8 only");
         return;
     }
     uint8_t *px = malloc(n);
-    if (!px)
+    if (!px) {
+        not_compared(r, o, "out of memory");
         return;
-    GLint align = 0, row = 0, sr = 0, sp = 0, pbuf = 0, rfb = 0, rbuf = 0, fbo = 0;
-    glGetIntegerv(GL_PACK_ALIGNMENT, &align);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    GLenum target = es3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
-    if (es3) {
-        glGetIntegerv(GL_PACK_ROW_LENGTH, &row);
-        glGetIntegerv(GL_PACK_SKIP_ROWS, &sr);
-        glGetIntegerv(GL_PACK_SKIP_PIXELS, &sp);
-        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pbuf);
-        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
-        glGetIntegerv(GL_READ_BUFFER, &rbuf);
-        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    } else if (r->ctx[r->cur_ctx].version == 2) {
-        glGetIntegerv(GL_FRAMEBUFFER_BINDING, &rfb);
     }
-    rp_ctx *cx = &r->ctx[r->cur_ctx];
-    if (cx->version == 2 && !cx->pack_subimage) {
-        const char *ext = (const char *)glGetString(GL_EXTENSIONS);
-        cx->pack_subimage = ext && strstr(ext, "GL_NV_pack_subimage") ? 1 : 2;
+    saved s;
+    save(r, &s);
+    while (glGetError() != GL_NO_ERROR) /* the replayed app's own: its glGetError calls are not replayed */
+        ;
+    int got = fb->has_source && fb->source == SRC_TEXTURE ? read_texture(r, fb, format, type, px)
+                                                         : (read_framebuffer(r, fb, format, type, px), 0);
+    GLenum gl_err = glGetError();
+    restore(r, &s);
+    if (got != 0 || gl_err != GL_NO_ERROR) {
+        free(px);
+        not_compared(r, o, got != 0 ? "the texture cannot be attached for reading" : "the replay driver cannot read it");
+        return;
     }
-    int subimage = cx->version == 2 && cx->pack_subimage == 1; /* GLES 3's pack state on GLES 2 */
-    if (subimage) {
-        glGetIntegerv(GL_PACK_ROW_LENGTH, &row);
-        glGetIntegerv(GL_PACK_SKIP_ROWS, &sr);
-        glGetIntegerv(GL_PACK_SKIP_PIXELS, &sp);
-        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    const uint8_t *want = fb->contents[0].data;
+    int same = memcmp(px, want, n) == 0, pass = same;
+    gt_diff_image e = {0}, a = {0}, d = {0};
+    int rgba8 = format == GL_RGBA && type == GL_UNSIGNED_BYTE;
+    int pictures = r->opt->out_dir && (!same || r->opt->save_all);
+    uint8_t *mask = NULL;
+    if ((!same && rgba8) || pictures) {
+        if (to_image(want, w, h, format, type, &e) != 0 || to_image(px, w, h, format, type, &a) != 0)
+            pictures = 0;
     }
-    GLint fbo_rbuf = 0; /* each framebuffer keeps its own read buffer */
-    if (r->ctx[r->cur_ctx].version >= 2) {
-        fbo = source == 1 ? (GLint)rp_name(r, RP_FRAMEBUFFER, fb->object) : 0;
-        glBindFramebuffer(target, (GLuint)fbo);
-        if (es3) {
-            glGetIntegerv(GL_READ_BUFFER, &fbo_rbuf);
-            glReadBuffer(source == 1 ? fb->attachment : GL_BACK);
+    if (!same && o) {
+        o->max_channel_diff = 0;
+        if (rgba8 && e.rgba && a.rgba) {
+            gt_diff_options exact;
+            gt_diff_options_init(&exact);
+            const gt_diff_options *opt = r->opt->compare ? r->opt->compare : &exact;
+            gt_diff_result res;
+            char err[GT_DIFF_ERR_MAX];
+            mask = pictures ? malloc((size_t)w * (size_t)h) : NULL;
+            if (gt_diff_compare(&e, &a, opt, 1, &res, mask, err) == 0) {
+                pass = r->opt->compare ? res.pass : 0;
+                o->diff_pixels = res.diff_pixels, o->diff_percent = res.diff_percent;
+                o->max_channel_diff = res.max_channel_diff, o->rmse = res.rmse, o->psnr = res.psnr;
+                o->has_metrics = 1;
+            }
+            if (mask && gt_diff_render(&e, mask, &d) != 0)
+                gt_diff_image_free(&d);
+        } else {
+            for (size_t i = 0; i < n; i++) /* bytes that differ, for the report */
+                o->diff_pixels += px[i] != want[i];
         }
     }
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    glPixelStorei(GL_PACK_ALIGNMENT, align);
-    if (es3) {
-        glPixelStorei(GL_PACK_ROW_LENGTH, row);
-        glPixelStorei(GL_PACK_SKIP_ROWS, sr);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, sp);
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pbuf);
-        if (fbo != rfb)
-            glReadBuffer((GLenum)fbo_rbuf);
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)rfb);
-        glReadBuffer((GLenum)rbuf);
-    } else if (r->ctx[r->cur_ctx].version == 2) {
-        glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)rfb);
-    }
-    if (subimage) {
-        glPixelStorei(GL_PACK_ROW_LENGTH, row);
-        glPixelStorei(GL_PACK_SKIP_ROWS, sr);
-        glPixelStorei(GL_PACK_SKIP_PIXELS, sp);
-    }
-    int same = memcmp(px, fb->contents[0].data, n) == 0;
-    char what[48];
-    snprintf(what, sizeof what, "%s", source == 1 ? "attachment" : "surface");
-    if (same) {
+    if (pass) {
         r->sum->matched++;
     } else {
         if (!r->sum->differing) {
@@ -122,12 +332,18 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
         }
         r->sum->differing++;
     }
-    if (!same || r->opt->save_all) {
-        char e[64], a[64];
-        snprintf(e, sizeof e, "%s-expected", what);
-        snprintf(a, sizeof a, "%s-actual", what);
-        to_png(r, e, fb->contents[0].data, w, h);
-        to_png(r, a, px, w, h);
+    if (o) {
+        o->status = pass ? GT_REPLAY_MATCHED : GT_REPLAY_DIFFERS;
+        o->identical = same;
+        if (pictures) {
+            write_png(r, &e, o->what, "expected", o->expected_png, sizeof o->expected_png);
+            write_png(r, &a, o->what, "actual", o->actual_png, sizeof o->actual_png);
+            write_png(r, &d, o->what, "diff", o->diff_png, sizeof o->diff_png);
+        }
     }
+    gt_diff_image_free(&e);
+    gt_diff_image_free(&a);
+    gt_diff_image_free(&d);
+    free(mask);
     free(px);
 }

@@ -64,9 +64,11 @@ if xvfb and gears:
     p = run([gltrace, 'replay', trace, '--out', out], env=dict(headless, GALLIUM_DRIVER='softpipe'))
     s = summary(p.stderr)
     pngs = os.listdir(out) if os.path.isdir(out) else []
-    check('the same trace on softpipe: differences found (exit 1), the first named, expected and actual PNGs written',
+    check('the same trace on softpipe: differences found (exit 1), the first named, expected, actual and diff PNGs '
+          'written for each',
           p.returncode == 1 and s and s[2] > 0 and 'first difference at call' in p.stderr and
-          len(pngs) == 2 * s[2] and any(f.endswith('-expected.png') for f in pngs), (p.returncode, p.stderr, pngs[:4]))
+          len(pngs) == 3 * s[2] and all(sum(f.endswith(f'-{k}.png') for f in pngs) == s[2]
+                                        for k in ('expected', 'actual', 'diff')), (p.returncode, p.stderr, pngs[:4]))
 else:
     check('xvfb-run and es2gears_x11 are installed (ci/setup.sh)', False)
 

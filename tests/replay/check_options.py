@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""`gltrace replay`'s options, checked as a CI user reads their results:
+the JSON and JUnit reports (parsed), depth and texture snapshots compared,
+a real change (a clear colour altered in the trace) caught by the exact and
+by the tolerant comparison with its PNGs, --frames and --calls selecting
+what is compared, --benchmark and --loop timing frames, and wrong option
+values refused with exit 2 naming them.
+
+usage: check_options.py GLTRACE APPS_DIR WORK_DIR"""
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from legacy_pb import encode, fields, frame, records
+
+gltrace, apps, work = sys.argv[1:4]
+failures = []
+GL_CLEAR_COLOR = 26  # api/functions.tsv (Android's number)
+
+
+def check(name, cond, detail=''):
+    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
+    if not cond:
+        failures.append(name)
+    return cond
+
+
+def run(argv):
+    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env)
+
+
+def replay(trace, *opts):
+    """exit status, stderr, JSON report, JUnit root."""
+    js, ju = os.path.join(work, 'r.json'), os.path.join(work, 'r.xml')
+    for f in (js, ju):
+        if os.path.exists(f):
+            os.remove(f)
+    p = run([gltrace, 'replay', trace, '--json', js, '--junit', ju, *opts])
+    report = json.load(open(js)) if os.path.exists(js) else None
+    junit = ET.parse(ju).getroot() if os.path.exists(ju) else None
+    return p.returncode, p.stderr, report, junit
+
+
+def record(app, *opts):
+    trace = os.path.join(work, f'{app}.gltrace')
+    r = run([gltrace, 'record', '-o', trace, *opts, '--', os.path.join(apps, app)])
+    check(f'{app} {" ".join(opts)}: recorded', r.returncode == 0, r.stderr)
+    return trace
+
+
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+
+# --- reports, depth and texture snapshots
+es3 = record('es3_scene', '--fb=draw', '--fb-depth')
+rc, err, rep, ju = replay(es3)
+check('es3_scene --fb=draw --fb-depth: exit 0, the JSON report says matched', rc == 0 and rep and
+      rep['status'] == 'matched' and rep['differing'] == 0, (rc, err))
+if rep:
+    res = rep['results']
+    check('the JSON report has one result per snapshot, every one matched',
+          len(res) == rep['snapshots'] > 0 and all(r['status'] == 'matched' for r in res), res[:3])
+    depth = [r for r in res if r['what'] == 'surface-depth']
+    check('depth snapshots are compared (and match)', depth and all(r['status'] == 'matched' for r in depth), res[:4])
+if ju is not None:
+    suite = ju.find('testsuite')
+    check('the JUnit report: a test case per snapshot, no failure', suite is not None and
+          int(suite.get('tests')) == len(suite.findall('testcase')) == (rep or {}).get('snapshots') and
+          suite.get('failures') == '0', ET.tostring(ju)[:600])
+
+fbo = record('fbo_snapshots', '--fb=draw', '--textures')
+rc, err, rep, _ = replay(fbo)
+tex = [r for r in (rep or {}).get('results', []) if r['what'].startswith('texture')]
+check('fbo_snapshots --textures: texture snapshots (2D, float, array layer) compared and matched, exit 0',
+      rc == 0 and len(tex) >= 3 and all(r['status'] == 'matched' for r in tex), (rc, err, tex))
+kinds = {r['what'] for r in (rep or {}).get('results', [])}
+check('float and integer attachments are compared too', {'fbo1-color1', 'fbo1-color2'} <= kinds and
+      rep['not_compared'] == 0, sorted(kinds))
+
+# --- a real change: frame 1's clear colour altered in the trace
+legacy = subprocess.run(['zstd', '-dcq', es3], capture_output=True, check=True).stdout
+msgs, seen, frames_seen = [], 0, 0
+for m in records(legacy):
+    fs = fields(m)
+    if any(n == 4 and v == GL_CLEAR_COLOR for n, _, v in fs):
+        seen += 1
+        if seen == 2:  # the second frame's
+            args = [k for k, (n, _, _) in enumerate(fs) if n == 5]
+            dt = fields(fs[args[1]][2])  # green
+            dt = [(n, wt, struct.pack('<f', 1.0) if n == 4 else v) for n, wt, v in dt]
+            fs[args[1]] = (5, 2, encode(dt))
+            m = encode(fs)
+    msgs.append(m)
+changed = os.path.join(work, 'changed.legacy')
+open(changed, 'wb').write(frame(msgs))
+out = os.path.join(work, 'pngs')
+rc, err, rep, ju = replay(changed, '--out', out)
+diffs = [r for r in (rep or {}).get('results', []) if r['status'] == 'differs']
+check('a changed clear colour: exit 1, the first difference named in frame 1',
+      rc == 1 and 'first difference at call' in err and rep and rep['first_difference']['frame'] == 1, (rc, err))
+check('the JSON report gives the differing snapshots with their metrics',
+      diffs and all(r['frame'] == 1 for r in diffs) and
+      all(r.get('diff_pixels', r.get('diff_bytes', 0)) > 0 for r in diffs), diffs[:3])
+pngs = sorted(os.listdir(out)) if os.path.isdir(out) else []
+rgba = [r for r in diffs if 'diff_pixels' in r]
+check('expected, actual and diff PNGs for each differing RGBA8 snapshot, named in the report',
+      rgba and all(r.get(k) in pngs for r in rgba for k in ('expected_png', 'actual_png', 'diff_png')), (pngs, rgba[:2]))
+if ju is not None:
+    suite = ju.find('testsuite')
+    check('the JUnit report counts the failures', suite is not None and int(suite.get('failures')) == len(diffs) and
+          len(suite.findall('testcase/failure')) == len(diffs), ET.tostring(ju)[:600])
+rc, err, rep, _ = replay(changed, '--mode', 'perceptual')
+check('the perceptual comparison catches it too (exit 1)', rc == 1 and rep and rep['differing'] > 0, (rc, err))
+rc, err, rep, _ = replay(changed, '--frames', '0-0')
+check('--frames 0-0 leaves frame 1 out: exit 0, only frame 0 compared', rc == 0 and rep and rep['matched'] > 0 and
+      all(r['frame'] == 0 for r in rep['results'] if r['status'] != 'not compared'), (rc, err))
+rc, err, rep, _ = replay(changed, '--frames', '1-')
+check('--frames 1- compares frame 1 on: exit 1', rc == 1 and rep and
+      all(r['frame'] >= 1 for r in rep['results'] if r['status'] != 'not compared'), (rc, err))
+first = rep['first_difference']['call'] if rep and rep.get('first_difference') else 0
+rc, err, rep, _ = replay(changed, '--calls', f'0-{first - 1}')
+check(f'--calls 0-{first - 1} stops before the first difference: exit 0', rc == 0 and rep and
+      rep['differing'] == 0 and rep['matched'] > 0, (rc, err))
+rc, err, _, _ = replay(changed, '--frames', '50-')
+check('--frames past the end: exit 2, saying no snapshot lies inside',
+      rc == 2 and 'no snapshot lies inside' in err, (rc, err))
+
+# --- benchmark and loop
+rc, err, rep, _ = replay(es3, '--benchmark')
+check('--benchmark: exit 0, frames timed, nothing compared', rc == 0 and re.search(r'\d+ frames in', err) and rep and
+      len(rep.get('frame_ms', [])) == rep['frames'] > 0 and rep['snapshots'] == 0, (rc, err))
+base = rep['frames'] if rep else 0
+rc, err, rep, _ = replay(es3, '--benchmark', '--loop', '40')
+check('--loop 40: the last frame replayed 40 more times', rc == 0 and rep and rep['frames'] == base + 40 and
+      len(rep['frame_ms']) == base + 40, (rc, err, rep and rep['frames']))
+
+# --- wrong options
+for opts, named in ((['--frames', 'x'], "--frames 'x'"), (['--frames', '5-2'], "--frames '5-2'"),
+                    (['--loop', '3'], '--loop needs --benchmark'), (['--benchmark', '--loop', '0'], "--loop '0'"),
+                    (['--tolerance', '300'], "--tolerance '300'"), (['--threshold', '0.1', '--mode', 'exact'],
+                                                                   '--threshold applies'),
+                    (['--save-all'], '--save-all needs --out'), (['--calls'], "'--calls' needs a value")):
+    p = run([gltrace, 'replay', es3, *opts])
+    check(f'replay {" ".join(opts)}: exit 2 naming it', p.returncode == 2 and named in p.stderr, p.stderr[:300])
+
+print(f'{len(failures)} failed' if failures else 'all passed')
+sys.exit(1 if failures else 0)
