@@ -69,6 +69,11 @@ if xvfb and gears:
           p.returncode == 1 and s and s[2] > 0 and 'first difference at call' in p.stderr and
           len(pngs) == 3 * s[2] and all(sum(f.endswith(f'-{k}.png') for f in pngs) == s[2]
                                         for k in ('expected', 'actual', 'diff')), (p.returncode, p.stderr, pngs[:4]))
+    p = run([gltrace, 'replay', trace, '--mode', 'perceptual', '--no-progress'],
+            env=dict(headless, GALLIUM_DRIVER='softpipe'))
+    s = summary(p.stderr)
+    check('on softpipe with --mode perceptual (the options of gltrace diff): every frame passes (exit 0)',
+          p.returncode == 0 and s and s[1] == s[0] > 0, p.stderr.strip())
 else:
     check('xvfb-run and es2gears_x11 are installed (ci/setup.sh)', False)
 
