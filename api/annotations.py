@@ -45,6 +45,7 @@ class Rules:
         self.hooks = []     # (cmd glob, stage, cfunc, lineno)
         self.replay = []    # (cmd glob, how, lineno): how replay treats a command
         self.maps = []      # (cmd glob, param glob, kind, lineno): values replay maps
+        self.classes = []   # (cmd glob, class, lineno): draw, frame or none (timing mode)
         with open(path) as f:
             for no, raw in enumerate(f, 1):
                 line = raw.split('#', 1)[0].strip()
@@ -71,8 +72,12 @@ class Rules:
                     self.replay.append((w[1], w[2], no))
                 elif w[0] == 'map' and len(w) == 4:
                     self.maps.append((w[1], w[2], w[3], no))
+                elif w[0] == 'class' and len(w) == 3:
+                    if w[2] not in ('draw', 'frame', 'none'):
+                        raise AnnotationError(f'{path}:{no}: unknown class {w[2]!r}')
+                    self.classes.append((w[1], w[2], no))
                 elif w[0] == 'hook' and len(w) == 4:
-                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay'):
+                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay', 'error'):
                         raise AnnotationError(f'{path}:{no}: unknown hook stage {w[2]!r}')
                     self.hooks.append((w[1], w[2], w[3], no))
                 else:
@@ -143,6 +148,7 @@ class Rules:
             for cglob, stage, fn, no in self.hooks:
                 if fnmatch.fnmatchcase(c.name, cglob):
                     c.hooks.setdefault(stage, fn)
+            c.cls = next((k for g, k, _ in self.classes if fnmatch.fnmatchcase(c.name, g)), 'none')
             c.replay = next((how for g, how, _ in self.replay if fnmatch.fnmatchcase(c.name, g)), 'call')
             c.maps = {}
             for p in c.params:
@@ -159,3 +165,6 @@ class Rules:
         for cglob, stage, fn, no in self.hooks:
             if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
+        for cglob, k, no in self.classes:
+            if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
+                raise AnnotationError(f'{self.path}:{no}: class for {cglob}: no covered command matches')

@@ -80,6 +80,11 @@ typedef struct gt_ctx_state {
     uint32_t snap_fbo;          /* our framebuffer for reading textures, 0: none yet */
 } gt_ctx_state;
 
+/* What the library does, from GLTRACE (gt_init.c): nothing (the driver's
+ * functions are the dispatch), record a trace, check every GL call for
+ * errors, or time every call. */
+enum { GT_MODE_OFF, GT_MODE_FULL, GT_MODE_ERROR, GT_MODE_TIMING };
+
 /* Options read once at start (gt_init.c). */
 enum { GT_FB_NONE, GT_FB_SWAP, GT_FB_DRAW };
 extern int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
@@ -275,7 +280,7 @@ extern const int32_t gt_fn_numbers[GT_NFNS];
 #define gt_fn_number(idx) gt_fn_numbers[idx]
 extern const gt_proc gt_export_tab[GT_NFNS];
 extern const gt_proc gt_missing_tab[GT_NFNS];
-void gt_dispatch_select(int traced);
+void gt_dispatch_select(int mode);   /* GT_MODE_*: the table every entry point calls through */
 void gt_install_replacements(void);
 gt_proc gt_real_get(unsigned idx);
 void gt_real_set(unsigned idx, gt_proc fn);
@@ -285,6 +290,14 @@ gt_proc gt_init_entry(unsigned idx);  /* runs init once, returns the entry */
 void gt_missing(unsigned idx);        /* a call to a function the driver lacks */
 int gt_fn_index(const char *name);    /* index in gt_fn_names, or -1 */
 gt_proc gt_real_lookup(const char *name); /* the driver's function, or NULL */
+
+/* gt_outpath.c */
+const char *gt_proc_name(void);       /* argv[0]'s last part */
+int gt_proc_selected(void);           /* GLTRACE_PROC unset or naming this process */
+/* The output file for GLTRACE_OUT `spec` (file, folder or %p/%n pattern),
+ * with `ext` (".gltrace", ".json") where the name is ours. -1: logged. */
+int gt_out_path(const char *spec, const char *ext, char *out, size_t len);
+void gt_out_announce(const char *path); /* tells gltrace record the file exists */
 
 /* gt_flusher.c */
 int gt_flusher_start(const char *path, int level);

@@ -8,6 +8,7 @@
  * indirect call when not traced. */
 #define _GNU_SOURCE
 #include "gt_capture.h"
+#include "gt_modes.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -86,9 +87,14 @@ void gt_missing(unsigned idx)
 
 /* ------------------------------------------------------------ shutdown */
 
+static int mode;
+
 static void on_exit_handler(void)
 {
     gt_flusher_shutdown(0);
+    gt_timing_shutdown(0);
+    if (mode == GT_MODE_ERROR)
+        gt_error_summary();
 }
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT,
@@ -100,6 +106,7 @@ static void on_fatal_signal(int sig)
     /* Flush what was committed (the flusher thread does the work; waiting
      * on it uses only async-signal-safe calls), then die as the app would. */
     gt_flusher_shutdown(1);
+    gt_timing_shutdown(1);
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         if (fatal_signals[i] == sig)
             sigaction(sig, &old_actions[i], NULL);
@@ -130,8 +137,9 @@ static void on_fork_child(void)
     /* The child must not write into the parent's trace: it runs untraced. */
     atomic_store(&gt_tracing, 0);
     gt_flusher_forget();
+    gt_timing_forget();
     gt_self = NULL;
-    gt_dispatch_select(0);
+    gt_dispatch_select(GT_MODE_OFF);
 }
 
 /* ------------------------------------------------------------ config */
@@ -139,11 +147,30 @@ static void on_fork_child(void)
 static int parse_mode(const char *v)
 {
     if (!v || !*v || strcmp(v, "0") == 0)
-        return 0;
+        return GT_MODE_OFF;
     if (strcmp(v, "1") == 0 || strcmp(v, "full") == 0)
-        return 1;
-    gt_log("GLTRACE=%s is not a mode this version knows (0, 1, full); tracing is off", v);
-    return 0;
+        return GT_MODE_FULL;
+    if (strcmp(v, "error") == 0)
+        return GT_MODE_ERROR;
+    if (strcmp(v, "timing") == 0)
+        return GT_MODE_TIMING;
+    gt_log("GLTRACE=%s is not a mode this version knows (0, 1, full, error, timing); tracing is off", v);
+    return GT_MODE_OFF;
+}
+
+/* GLTRACE_TIMING: a slice per call (calls, the default) or per draw. */
+static int parse_timing_options(void)
+{
+    const char *v = getenv("GLTRACE_TIMING");
+    if (!v || !*v || strcmp(v, "calls") == 0)
+        gt_opt_timing_draws = 0;
+    else if (strcmp(v, "draws") == 0)
+        gt_opt_timing_draws = 1;
+    else {
+        gt_log("GLTRACE_TIMING=%s is not calls or draws; timing is off", v);
+        return 0;
+    }
+    return 1;
 }
 
 int gt_opt_fb = GT_FB_SWAP;
@@ -186,57 +213,69 @@ static int parse_snapshot_options(void)
     return 1;
 }
 
-static void default_out(char *out, size_t len)
+static int start_full(void)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    const char *base = "app";
-    if (n > 0) {
-        exe[n] = 0;
-        const char *s = strrchr(exe, '/');
-        base = s ? s + 1 : exe;
+    if (!parse_snapshot_options())
+        return 0;
+    char path[PATH_MAX];
+    if (gt_out_path(getenv("GLTRACE_OUT"), ".gltrace", path, sizeof path) != 0)
+        return 0;
+    const char *lv = getenv("GLTRACE_ZSTD_LEVEL");
+    int level = lv ? atoi(lv) : 3;
+    gt_clock_init();
+    atomic_store(&gt_tracing, 1);
+    if (gt_flusher_start(path, level) != 0) {
+        atomic_store(&gt_tracing, 0);
+        return 0;
     }
-    /* Names longer than the buffer are cut: a usable trace name beats none. */
-    size_t blen = strlen(base);
-    if (blen > len - sizeof ".gltrace")
-        blen = len - sizeof ".gltrace";
-    memcpy(out, base, blen);
-    memcpy(out + blen, ".gltrace", sizeof ".gltrace");
+    gt_out_announce(path);
+    atexit(on_exit_handler);
+    install_signal_handlers();
+    pthread_atfork(NULL, NULL, on_fork_child);
+    gt_tls *t = gt_tls_get();
+    if (t)
+        gt_meta_emit_start(t);
+    return 1;
+}
+
+static int start_timing(void)
+{
+    if (!parse_timing_options())
+        return 0;
+    char path[PATH_MAX];
+    if (gt_out_path(getenv("GLTRACE_OUT"), ".json", path, sizeof path) != 0)
+        return 0;
+    /* The timing file is JSON, whatever a pattern or `record -o` called it. */
+    size_t n = strlen(path);
+    if (n > 8 && strcmp(path + n - 8, ".gltrace") == 0)
+        memcpy(path + n - 8, ".json", sizeof ".json");
+    gt_clock_init();
+    if (gt_timing_start(path) != 0)
+        return 0;
+    gt_out_announce(path);
+    atexit(on_exit_handler);
+    install_signal_handlers();
+    pthread_atfork(NULL, NULL, on_fork_child);
+    return 1;
 }
 
 static void gt_init(void)
 {
     in_init = 1;
     resolve_all();
-    int traced = parse_mode(getenv("GLTRACE"));
-    if (traced && !parse_snapshot_options())
-        traced = 0;
-    if (traced) {
-        char path[PATH_MAX];
-        const char *out = getenv("GLTRACE_OUT");
-        if (!out || !*out) {
-            default_out(path, sizeof path);
-            out = path;
-        }
-        const char *lv = getenv("GLTRACE_ZSTD_LEVEL");
-        int level = lv ? atoi(lv) : 3;
-        const char *tt = getenv("GLTRACE_THREADTIME");
-        gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
-        gt_clock_init();
-        atomic_store(&gt_tracing, 1);
-        if (gt_flusher_start(out, level) != 0) {
-            atomic_store(&gt_tracing, 0);
-            traced = 0;
-        } else {
-            atexit(on_exit_handler);
-            install_signal_handlers();
-            pthread_atfork(NULL, NULL, on_fork_child);
-            gt_tls *t = gt_tls_get();
-            if (t)
-                gt_meta_emit_start(t);
-        }
+    /* A process GLTRACE_PROC does not name runs untouched and silent. */
+    mode = gt_proc_selected() ? parse_mode(getenv("GLTRACE")) : GT_MODE_OFF;
+    const char *tt = getenv("GLTRACE_THREADTIME");
+    gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
+    if (mode == GT_MODE_FULL && !start_full())
+        mode = GT_MODE_OFF;
+    else if (mode == GT_MODE_TIMING && !start_timing())
+        mode = GT_MODE_OFF;
+    else if (mode == GT_MODE_ERROR) {
+        gt_error_start();
+        atexit(on_exit_handler);
     }
-    gt_dispatch_select(traced);
+    gt_dispatch_select(mode);
     in_init = 0;
 }
 
@@ -255,5 +294,5 @@ gt_proc gt_init_entry(unsigned idx)
 
 __attribute__((destructor)) static void gt_fini(void)
 {
-    gt_flusher_shutdown(0);
+    on_exit_handler();
 }

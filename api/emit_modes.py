@@ -1,0 +1,93 @@
+"""The per-command part of the error and timing modes, appended to
+gt_capture_gen.c by emit_capture.py:
+
+  gt_er_NAME   (GLTRACE=error) the real call, then the driver's glGetError;
+               an error goes to gt_error_report (capture/gt_errors.c) with
+               the arguments as 64-bit values. GL commands only: EGL has
+               its own error state, which the app reads with eglGetError.
+  gt_tm_NAME   (GLTRACE=timing) the real call between two clock reads, one
+               event into the thread's buffer (capture/gt_timing.c).
+  gt_err_wrap, gt_tm_wrap   the wrappers by index (NULL: the driver's
+               function itself goes into that mode's table)
+  gt_fn_class  draw / frame / none, from `class` lines in annotations.txt
+
+What differs per command comes from the registry and annotations.txt."""
+
+
+def _val(p, pn):
+    k = p.type.kind
+    if k in ('HANDLE', 'POINTER', 'FUNCPTR'):
+        return f'(uint64_t)(uintptr_t)({pn(p)})'
+    if k == 'FLOAT':
+        return f'gt_u64_f({pn(p)})'
+    if k == 'DOUBLE':
+        return f'(uint64_t)gt_double_bits({pn(p)})'
+    return f'gt_u64_i({pn(p)})'
+
+
+def _vals(c, pn):
+    return ', '.join(_val(p, pn) for p in c.params)
+
+
+def error_wrapper(c, pn, params_decl, args_list):
+    if c.api == 'egl' or 'error' in c.hooks:
+        return []
+    R = c.ret.kind != 'VOID'
+    decl = c.ret.decl()
+    L = [f'static {decl} gt_er_{c.name}({params_decl(c)})', '{',
+         f'    {decl + " r = " if R else ""}gt_real.f.{c.name}({args_list(c)});',
+         '    unsigned e = gt_real.f.glGetError();',
+         '    if (GT_UNLIKELY(e != 0)) {',
+         f'        const uint64_t hv[] = {{{_vals(c, pn) or "0"}}};',
+         f'        gt_error_report(GT_IDX_{c.name}, e, hv);',
+         '    }']
+    if R:
+        L.append('    return r;')
+    L.append('}')
+    return L
+
+
+def timing_wrapper(c, params_decl, args_list):
+    R = c.ret.kind != 'VOID'
+    decl = c.ret.decl()
+    real = f'gt_real.f.{c.name}({args_list(c)})'
+    return [f'static {decl} gt_tm_{c.name}({params_decl(c)})', '{',
+            '    gt_tm_thread *t = gt_tm_get();',
+            '    if (GT_UNLIKELY(t == NULL))',
+            f'        return {real};' if R else f'        {{ {real}; return; }}',
+            '    uint64_t c0 = GT_UNLIKELY(gt_opt_threadtime) ? gt_thread_cpu_ns() : 0;',
+            '    uint64_t t0 = gt_clock_now();',
+            f'    {decl + " r = " if R else ""}{real};',
+            '    uint64_t t1 = gt_clock_now();',
+            f'    gt_tm_event(t, GT_IDX_{c.name}, t0, t1, c0);',
+            '    return r;' if R else '    return;',
+            '}']
+
+
+def lines(cmds, pn, params_decl, args_list):
+    L = ['/* ------------------------------------------------ error and timing modes */', '']
+    for c in cmds:
+        if 'error' in c.hooks:
+            L.append(f'{c.ret.decl()} {c.hooks["error"]}({params_decl(c)});')
+    for c in cmds:
+        L += error_wrapper(c, pn, params_decl, args_list)
+        L += timing_wrapper(c, params_decl, args_list)
+    L.append('const gt_proc gt_err_wrap[GT_NFNS] = {')
+    for c in cmds:
+        if 'error' in c.hooks:
+            L.append(f'    (gt_proc){c.hooks["error"]},')
+        elif c.api == 'egl':
+            L.append('    NULL,')
+        else:
+            L.append(f'    (gt_proc)gt_er_{c.name},')
+    L.append('};')
+    L.append('const gt_proc gt_tm_wrap[GT_NFNS] = {')
+    for c in cmds:
+        L.append(f'    (gt_proc)gt_tm_{c.name},')
+    L.append('};')
+    cls = {'none': 'GT_CLASS_NONE', 'draw': 'GT_CLASS_DRAW', 'frame': 'GT_CLASS_FRAME'}
+    L.append('const uint8_t gt_fn_class[GT_NFNS] = {')
+    for c in cmds:
+        L.append(f'    {cls[c.cls]},')
+    L.append('};')
+    return L

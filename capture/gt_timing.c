@@ -1,0 +1,416 @@
+/* gt_timing.c: the timing mode (GLTRACE=timing), systrace's analogue.
+ *
+ * Output: Chrome's trace-event JSON ({"traceEvents":[...]}), which opens in
+ * Perfetto's UI and chrome://tracing: a complete ("X") slice per GL/EGL
+ * call, or per draw only (GLTRACE_TIMING=draws), and one per frame of each
+ * thread (from the end of its previous eglSwapBuffers, or its first call,
+ * to the end of this one, so a frame contains its calls and its swap),
+ * with wall time (ts, dur) and thread CPU time (tts, tdur; always for
+ * frames, for calls only with GLTRACE_THREADTIME=1, since reading a
+ * thread's CPU time is a syscall).
+ *
+ * The app's threads only store slices into blocks of their own (gt_modes.h:
+ * a few stores and a release per call); this file's writer thread formats
+ * them and writes, woken at every swap and every 100 ms, like the trace
+ * flusher. Each write() ends at a slice's end, so a file cut short by
+ * SIGKILL or _exit is the opening, whole slices and no closing "]}":
+ * `gltrace record` appends the closing to such a file once the app is
+ * gone; by hand, `echo ']}' >> FILE` does the same. Exit and the fatal
+ * signals the app leaves to us close it here. */
+#define _GNU_SOURCE
+#include "gt_modes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BLOCK_EVENTS 8192
+#define MEM_CAP ((size_t)256 << 20)
+#define PERIOD_MS 100
+
+__thread gt_tm_thread *gt_tm_self __attribute__((tls_model("initial-exec")));
+_Atomic int gt_timing_on;
+int gt_opt_timing_draws;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
+static gt_tm_block *live, *pool;
+static size_t mem_in_use;
+static int fd = -1, wake_fd = -1;
+static pthread_t thread;
+static _Atomic int stop_req, done, started, joined, broken;
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static int pid;
+
+gt_proc gt_mode_wrapper(int mode, unsigned idx)
+{
+    if (mode == GT_MODE_ERROR)
+        return gt_err_wrap[idx];
+    if (gt_opt_timing_draws && gt_fn_class[idx] == GT_CLASS_NONE)
+        return NULL;
+    return gt_tm_wrap[idx];
+}
+
+static void stop(const char *why)
+{
+    if (atomic_exchange(&broken, 1))
+        return;
+    atomic_store(&gt_timing_on, 0);
+    gt_dispatch_select(GT_MODE_OFF);
+    gt_log("%s; timing stopped, the application goes on", why);
+    pthread_cond_broadcast(&pool_cv);
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static gt_tm_block *take_block(void)
+{
+    pthread_mutex_lock(&mu);
+    gt_tm_block *b = pool;
+    if (b) {
+        pool = b->next;
+    } else {
+        /* Backpressure: the writer gives blocks back as it writes them. */
+        size_t size = sizeof *b + BLOCK_EVENTS * sizeof(gt_tm_ev);
+        while (mem_in_use + size > MEM_CAP && !atomic_load(&broken) && !pool)
+            pthread_cond_wait(&pool_cv, &mu);
+        if (pool) {
+            b = pool;
+            pool = b->next;
+        } else if (!atomic_load(&broken) && (b = calloc(1, sizeof *b))) {
+            b->ev = malloc(BLOCK_EVENTS * sizeof(gt_tm_ev));
+            if (!b->ev) {
+                free(b);
+                b = NULL;
+            } else {
+                b->cap = BLOCK_EVENTS;
+                mem_in_use += size;
+            }
+        }
+    }
+    if (b) {
+        atomic_store(&b->commit, 0);
+        b->written = 0;
+        atomic_store(&b->retired, 0);
+        b->next = live;
+        live = b;
+    }
+    pthread_mutex_unlock(&mu);
+    return b;
+}
+
+static void kick(void)
+{
+    if (wake_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t r = write(wake_fd, &one, sizeof one); /* async-signal-safe */
+        (void)r;
+    }
+}
+
+int gt_tm_refill(gt_tm_thread *t)
+{
+    gt_tm_block *old = t->blk;
+    t->blk = NULL;
+    if (old) {
+        atomic_store_explicit(&old->retired, 1, memory_order_release);
+        kick();
+    }
+    gt_tm_block *b = atomic_load(&gt_timing_on) ? take_block() : NULL;
+    if (!b) {
+        if (atomic_load(&gt_timing_on))
+            stop("out of memory for timing slices");
+        gt_tm_self = NULL;
+        return 0;
+    }
+    b->tid = t->tid;
+    t->blk = b;
+    return 1;
+}
+
+static void thread_exit(void *arg)
+{
+    gt_tm_thread *t = arg;
+    if (t->blk) {
+        atomic_store_explicit(&t->blk->retired, 1, memory_order_release);
+        kick();
+    }
+    t->blk = NULL;
+    /* As in gt_tls.c: the state stays, a later call starts over. */
+    gt_tm_self = NULL;
+}
+
+static void make_key(void)
+{
+    if (pthread_key_create(&exit_key, thread_exit) != 0)
+        stop("cannot create a thread key");
+}
+
+gt_tm_thread *gt_tm_thread_create(void)
+{
+    pthread_once(&key_once, make_key);
+    if (!atomic_load(&gt_timing_on))
+        return NULL;
+    gt_tm_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        stop("out of memory for a thread's state");
+        return NULL;
+    }
+    t->tid = (uint64_t)syscall(SYS_gettid);
+    t->frame_t0 = gt_clock_now();
+    t->frame_c0 = gt_thread_cpu_ns();
+    if (!gt_tm_refill(t)) {
+        free(t);
+        return NULL;
+    }
+    gt_tm_self = t;
+    pthread_setspecific(exit_key, t);
+    return t;
+}
+
+/* After the swap's own slice: the frame it ends, once per frame. */
+void gt_tm_frame(gt_tm_thread *t, uint64_t end)
+{
+    uint64_t cpu = gt_thread_cpu_ns();
+    gt_tm_block *b = t->blk;
+    uint32_t n = atomic_load_explicit(&b->commit, memory_order_relaxed);
+    if (n == b->cap) {
+        if (!gt_tm_refill(t))
+            return;
+        b = t->blk;
+        n = 0;
+    }
+    b->ev[n] = (gt_tm_ev){.t0 = t->frame_t0, .t1 = end, .c0 = t->frame_c0, .c1 = cpu,
+                          .idx = GT_TM_FRAME, .frame = t->frames++};
+    atomic_store_explicit(&b->commit, n + 1, memory_order_release);
+    t->frame_t0 = end;
+    t->frame_c0 = cpu;
+    kick();
+}
+
+/* ------------------------------------------------------------ writer */
+
+static char out[1 << 16];
+static size_t out_n;
+
+static void out_flush(void)
+{
+    size_t off = 0;
+    while (off < out_n && !atomic_load(&broken)) {
+        ssize_t w = write(fd, out + off, out_n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            char why[256];
+            snprintf(why, sizeof why, "cannot write the timing file: %s", w < 0 ? strerror(errno) : "no space");
+            stop(why);
+            break;
+        }
+        off += (size_t)w;
+    }
+    out_n = 0;
+}
+
+static void out_put(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out_put(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out + out_n, sizeof out - out_n, fmt, ap);
+    va_end(ap);
+    if (k > 0 && (size_t)k < sizeof out - out_n)
+        out_n += (size_t)k;
+}
+
+/* Microseconds with the nanoseconds kept: Chrome's unit is the µs. */
+#define US(ns) (ns) / 1000, (unsigned)((ns) % 1000)
+
+static void put_event(const gt_tm_ev *e, uint64_t tid)
+{
+    if (out_n > sizeof out - 512)
+        out_flush(); /* only ever between two slices */
+    uint64_t dur = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
+    if (e->idx == GT_TM_FRAME)
+        out_put(",\n{\"name\":\"frame\",\"cat\":\"frame\",\"ph\":\"X\"");
+    else
+        out_put(",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\"", gt_fn_names[e->idx],
+                gt_fn_class[e->idx] == GT_CLASS_DRAW ? "draw" : "gl");
+    out_put(",\"pid\":%d,\"tid\":%" PRIu64 ",\"ts\":%" PRIu64 ".%03u,\"dur\":%" PRIu64 ".%03u", pid, tid,
+            US(e->t0), US(dur));
+    if (e->c0 || e->c1) {
+        uint64_t tdur = e->c1 > e->c0 ? e->c1 - e->c0 : 0;
+        out_put(",\"tts\":%" PRIu64 ".%03u,\"tdur\":%" PRIu64 ".%03u", US(e->c0), US(tdur));
+    }
+    if (e->idx == GT_TM_FRAME)
+        out_put(",\"args\":{\"frame\":%" PRIu32 "}", e->frame);
+    out_put("}");
+}
+
+/* Threads named once each, as Perfetto shows them (their comm). */
+#define MAX_NAMED 256
+static uint64_t named[MAX_NAMED];
+static int nnamed;
+
+static void name_thread(uint64_t tid)
+{
+    for (int i = 0; i < nnamed; i++) {
+        if (named[i] == tid)
+            return;
+    }
+    if (nnamed == MAX_NAMED)
+        return;
+    named[nnamed++] = tid;
+    char path[64], comm[64] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%" PRIu64 "/comm", tid);
+    FILE *f = fopen(path, "re");
+    if (f) {
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = 0;
+        fclose(f);
+    }
+    comm[strcspn(comm, "\n\"\\")] = 0;
+    out_put(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu64 ",\"args\":{\"name\":\"%s\"}}", pid,
+            tid, comm);
+}
+
+static void write_block(gt_tm_block *b)
+{
+    uint32_t end = atomic_load_explicit(&b->commit, memory_order_acquire);
+    if (end > b->written)
+        name_thread(b->tid);
+    for (uint32_t i = b->written; i < end; i++)
+        put_event(&b->ev[i], b->tid);
+    b->written = end;
+}
+
+static void write_all(void)
+{
+    pthread_mutex_lock(&mu);
+    gt_tm_block *list = live;
+    pthread_mutex_unlock(&mu);
+    /* Only this thread unlinks; new blocks are pushed at the head. */
+    for (gt_tm_block *b = list; b; b = b->next)
+        write_block(b);
+    pthread_mutex_lock(&mu);
+    for (gt_tm_block **pp = &live; *pp;) {
+        gt_tm_block *b = *pp;
+        if (atomic_load_explicit(&b->retired, memory_order_acquire)) {
+            write_block(b);
+            *pp = b->next;
+            b->next = pool;
+            pool = b;
+            pthread_cond_broadcast(&pool_cv);
+        } else {
+            pp = &b->next;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    out_flush();
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    struct timespec last_cal;
+    clock_gettime(CLOCK_MONOTONIC, &last_cal);
+    while (!atomic_load(&stop_req)) {
+        struct pollfd pfd = {.fd = wake_fd, .events = POLLIN};
+        if (poll(&pfd, 1, PERIOD_MS) > 0) {
+            uint64_t n;
+            ssize_t r = read(wake_fd, &n, sizeof n);
+            (void)r;
+        }
+        write_all();
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > last_cal.tv_sec) {
+            gt_clock_recalibrate();
+            last_cal = now;
+        }
+    }
+    write_all();
+    out_put("\n]}\n");
+    out_flush();
+    close(fd);
+    fd = -1;
+    atomic_store(&done, 1);
+    return NULL;
+}
+
+int gt_timing_start(const char *path)
+{
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        gt_log("cannot write %s: %s; timing is off, the application goes on", path, strerror(errno));
+        return -1;
+    }
+    pid = (int)getpid();
+    out_put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    char name[64];
+    snprintf(name, sizeof name, "%s", program_invocation_short_name);
+    name[strcspn(name, "\"\\")] = 0;
+    out_put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}", pid, pid,
+            name);
+    out_flush();
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    atomic_store(&gt_timing_on, 1);
+    if (wake_fd < 0 || pthread_create(&thread, NULL, writer_main, NULL) != 0) {
+        atomic_store(&gt_timing_on, 0);
+        gt_log("cannot start the timing writer thread: %s; timing is off", strerror(errno));
+        close(fd);
+        fd = -1;
+        return -1;
+    }
+    atomic_store(&started, 1);
+    return 0;
+}
+
+void gt_timing_shutdown(int from_signal)
+{
+    static _Atomic int once;
+    if (!atomic_load(&started))
+        return;
+    if (atomic_exchange(&once, 1))
+        goto wait;
+    /* As in gt_flusher_shutdown: later calls go straight to the driver. */
+    gt_dispatch_select(GT_MODE_OFF);
+    atomic_store(&gt_timing_on, 0);
+    atomic_store(&stop_req, 1);
+    kick();
+wait:
+    for (int i = 0; i < 5000 && !atomic_load(&done); i++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (!from_signal && atomic_load(&done) && !atomic_exchange(&joined, 1))
+        pthread_join(thread, NULL);
+}
+
+void gt_timing_forget(void)
+{
+    atomic_store(&gt_timing_on, 0);
+    if (fd >= 0)
+        close(fd);
+    fd = -1;
+    wake_fd = -1;
+    live = NULL;
+    gt_tm_self = NULL;
+    atomic_store(&done, 1);
+    atomic_store(&stop_req, 1);
+    atomic_store(&joined, 1);
+}
