@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""GLTRACE_OUT / record -o as a folder or a pattern: a test runner starts
+three programs, two of which use GL (es2_triangle, two_threads) and one
+that never calls GL or EGL (gl_or_not); the run leaves exactly two traces,
+NAME.PID.gltrace with the pids the runner started, each readable by
+`gltrace info`; the program without GL leaves none. gltrace record
+compacts each and lists each in its "wrote" lines."""
+import json
+import os
+import re
+import sys
+
+import modescheck as m
+
+a = m.parse_args('--gl-or-not')
+ck = m.Checker('output folder')
+tri = os.path.join(a.apps, 'es2_triangle')
+two = os.path.join(a.apps, 'two_threads')
+
+# The runner: like ctest, it starts each program and reports its pid.
+runner = os.path.join(a.dir, 'runner.py')
+with open(runner, 'w') as f:
+    f.write('import subprocess, sys\n'
+            'for argv in [[sys.argv[1]], [sys.argv[2]], [sys.argv[3]]]:\n'
+            '    p = subprocess.Popen(argv)\n'
+            '    print("started", argv[0].rsplit("/", 1)[-1], p.pid, flush=True)\n'
+            '    if p.wait() != 0: sys.exit(1)\n')
+
+
+def started(stdout):
+    return {name: int(pid) for name, pid in re.findall(r'^started (\S+) (\d+)$', stdout, re.M)}
+
+
+for how, out in (('folder', 'traces/'), ('pattern', 'traces_pattern/%n.%p.gltrace')):
+    d = m.fresh_dir(a, 'folder_' + how)
+    r = m.run([a.gltrace, 'record', '-o', out, '--', sys.executable, runner, tri, two, a.gl_or_not],
+              env=m.env_with(a), cwd=d)
+    pids = started(r.stdout)
+    tdir = os.path.join(d, out.split('/')[0])
+    files = sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []
+    want = sorted(f'{n}.{pids.get(n)}.gltrace' for n in ('es2_triangle', 'two_threads'))
+    ck.check(f'{how}: the runner ran all three programs and exited 0', r.returncode == 0 and len(pids) == 3,
+             r.stdout + r.stderr)
+    ck.check(f'{how}: exactly the two GL programs\' traces, named NAME.PID.gltrace', files == want,
+             f'{files} != {want}')
+    ck.check(f'{how}: gl_or_not (no GL call) left no file', not any(f.startswith('gl_or_not') for f in files), files)
+    wrote = sorted(re.findall(r'^gltrace: wrote (\S+) \(\d+ bytes\)$', r.stderr, re.M))
+    ck.check(f'{how}: record says "wrote" for each of the two, and only them',
+             wrote == sorted(os.path.join(tdir, f) for f in want), r.stderr)
+    for f in files:
+        info = m.run([a.gltrace, 'info', os.path.join(tdir, f)])
+        try:
+            j = json.loads(info.stdout)
+        except ValueError:
+            j = {}
+        name = f.split('.')[0]
+        frames = {'es2_triangle': 3, 'two_threads': 8}[name]
+        ck.check(f'{how}: {f}: info reads it: complete, {frames} frames, process {name}, pid {pids.get(name)}',
+                 j.get('complete') is True and j.get('frames') == frames and
+                 j.get('metadata', {}).get('process_name') == name and j.get('metadata', {}).get('pid') == pids.get(name),
+                 info.stdout[:400] + info.stderr)
+        # Compaction per file: a trace this small ends as one chunk per
+        # thread (as capture wrote it: a chunk per swap and thread or more).
+        ck.check(f'{how}: {f}: compacted by record (one chunk per thread)',
+                 j.get('chunks') == j.get('threads'), (j.get('chunks'), j.get('threads')))
+
+# The same through the library alone, with a folder that does not exist yet.
+d = m.fresh_dir(a, 'folder_env')
+r = m.run([sys.executable, runner, tri, two, a.gl_or_not], env=m.env_with(a, GLTRACE='1', GLTRACE_OUT=d + '/new/'))
+pids = started(r.stdout)
+files = sorted(os.listdir(os.path.join(d, 'new'))) if os.path.isdir(os.path.join(d, 'new')) else []
+ck.check('env: GLTRACE_OUT ending in / creates the folder; two traces, named by pid',
+         files == sorted(f'{n}.{pids.get(n)}.gltrace' for n in ('es2_triangle', 'two_threads')), files)
+
+# A process that never calls GL, alone: no file, and record says so.
+d = m.fresh_dir(a, 'folder_nogl')
+r = m.run([a.gltrace, 'record', '-o', 'traces/', '--', a.gl_or_not], env=m.env_with(a), cwd=d)
+ck.check('no GL at all: exit 0, an empty folder, record says no process used GL',
+         r.returncode == 0 and os.listdir(os.path.join(d, 'traces')) == [] and 'no process of the run used GL' in r.stderr,
+         r.stderr)
+ck.exit()
