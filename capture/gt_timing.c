@@ -12,11 +12,13 @@
  * The app's threads only store slices into blocks of their own (gt_modes.h:
  * a few stores and a release per call); this file's writer thread formats
  * them and writes, woken at every swap and every 100 ms, like the trace
- * flusher. Each write() ends at a slice's end, so a file cut short by
- * SIGKILL or _exit is the opening, whole slices and no closing "]}":
- * `gltrace record` appends the closing to such a file once the app is
- * gone; by hand, `echo ']}' >> FILE` does the same. Exit and the fatal
- * signals the app leaves to us close it here. */
+ * flusher. One slice per line, each line ending in a newline: a process
+ * killed by SIGKILL, or ended by _exit, leaves whole lines and perhaps a
+ * torn last one (the kernel stops a write() at a page boundary when the
+ * process is killed), and no closing "]}". `gltrace record` repairs such a
+ * file once the app is gone: it keeps it up to its last newline and
+ * appends "]}". Exit and the fatal signals the app leaves to us close it
+ * here. */
 #define _GNU_SOURCE
 #include "gt_modes.h"
 
@@ -243,10 +245,10 @@ static void put_event(const gt_tm_ev *e, uint64_t tid)
         out_flush(); /* only ever between two slices */
     uint64_t dur = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
     if (e->idx == GT_TM_FRAME)
-        out_put(",\n{\"name\":\"frame\",\"cat\":\"frame\",\"ph\":\"X\"");
+        out_put(",{\"name\":\"frame\",\"cat\":\"frame\",\"ph\":\"X\"");
     else
-        out_put(",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\"", gt_fn_names[e->idx],
-                gt_fn_class[e->idx] == GT_CLASS_DRAW ? "draw" : "gl");
+        out_put(",{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\"", gt_fn_names[e->idx],
+                gt_fn_class[e->idx] == GT_CLASS_DRAW ? "draw" : "call");
     out_put(",\"pid\":%d,\"tid\":%" PRIu64 ",\"ts\":%" PRIu64 ".%03u,\"dur\":%" PRIu64 ".%03u", pid, tid,
             US(e->t0), US(dur));
     if (e->c0 || e->c1) {
@@ -255,7 +257,7 @@ static void put_event(const gt_tm_ev *e, uint64_t tid)
     }
     if (e->idx == GT_TM_FRAME)
         out_put(",\"args\":{\"frame\":%" PRIu32 "}", e->frame);
-    out_put("}");
+    out_put("}\n");
 }
 
 /* Threads named once each, as Perfetto shows them (their comm). */
@@ -281,8 +283,8 @@ static void name_thread(uint64_t tid)
         fclose(f);
     }
     comm[strcspn(comm, "\n\"\\")] = 0;
-    out_put(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu64 ",\"args\":{\"name\":\"%s\"}}", pid,
-            tid, comm);
+    out_put(",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu64 ",\"args\":{\"name\":\"%s\"}}\n",
+            pid, tid, comm);
 }
 
 static void write_block(gt_tm_block *b)
@@ -344,7 +346,7 @@ static void *writer_main(void *arg)
         }
     }
     write_all();
-    out_put("\n]}\n");
+    out_put("]}\n");
     out_flush();
     close(fd);
     fd = -1;
@@ -364,8 +366,8 @@ int gt_timing_start(const char *path)
     char name[64];
     snprintf(name, sizeof name, "%s", program_invocation_short_name);
     name[strcspn(name, "\"\\")] = 0;
-    out_put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}", pid, pid,
-            name);
+    out_put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}\n", pid,
+            pid, name);
     out_flush();
     wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     atomic_store(&gt_timing_on, 1);

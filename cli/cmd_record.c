@@ -92,30 +92,42 @@ static int make_dirs(const char *path)
     return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Appends "]}" to a timing file whose process died before closing it
- * (SIGKILL, _exit): every write of the library ends at a whole slice, so
- * the closing is all that is missing. */
+/* Closes the JSON of a timing file whose process died before it could
+ * (SIGKILL, _exit): the library writes one slice per line, so what follows
+ * the last newline is a slice torn by the kill; it goes, and "]}" ends the
+ * list (capture/gt_timing.c). */
 static void close_timing_json(const char *path)
 {
     int fd = open(path, O_RDWR);
     if (fd < 0)
         return;
-    char tail[16];
-    off_t size = lseek(fd, 0, SEEK_END);
-    off_t from = size > (off_t)sizeof tail ? size - (off_t)sizeof tail : 0;
-    ssize_t n = pread(fd, tail, sizeof tail, from);
-    int closed = 0;
-    for (ssize_t k = n - 1; k >= 0; k--) {
-        if (tail[k] == '\n' || tail[k] == ' ')
-            continue;
-        closed = tail[k] == '}' && k > 0 && tail[k - 1] == ']';
-        break;
+    char buf[4096];
+    off_t size = lseek(fd, 0, SEEK_END), end = size;
+    ssize_t n = pread(fd, buf, 3 < size ? 3 : (size_t)size, size < 3 ? 0 : size - 3);
+    if (n == 3 && memcmp(buf, "]}\n", 3) == 0) {
+        close(fd);
+        return; /* closed by the library */
     }
-    if (n > 0 && !closed) {
-        static const char end[] = "\n]}\n";
-        if (write(fd, end, sizeof end - 1) == (ssize_t)(sizeof end - 1))
-            fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON\n", path);
+    /* The last newline, searching backwards a block at a time. */
+    off_t keep = -1;
+    while (end > 0 && keep < 0) {
+        off_t from = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
+        n = pread(fd, buf, (size_t)(end - from), from);
+        if (n <= 0)
+            break;
+        for (ssize_t k = n - 1; k >= 0; k--) {
+            if (buf[k] == '\n') {
+                keep = from + k + 1;
+                break;
+            }
+        }
+        end = from;
     }
+    static const char closing[] = "]}\n";
+    if (keep > 0 && ftruncate(fd, keep) == 0 &&
+        pwrite(fd, closing, sizeof closing - 1, keep) == (ssize_t)(sizeof closing - 1))
+        fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", path,
+                keep < size ? ", less a torn last slice" : "");
     close(fd);
 }
 
