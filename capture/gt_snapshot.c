@@ -237,7 +237,7 @@ static void choose_format(gt_tls *t, GLuint fbo, GLenum att, snap *d)
 
 /* ---------------------------------------------------------------- surfaces */
 
-/* --fb-depth: the bound read framebuffer's depth (as floats) and stencil
+/* --fb-depth: the bound read framebuffer's depth (as 32-bit unsigned integers) and stencil
  * (bytes), where it has them and the driver can read them back (GLES has
  * no depth reads of its own: NV_read_depth, NV_read_stencil). */
 static void read_depth_stencil(gt_tls *t, GLuint fbo, const snap *color)

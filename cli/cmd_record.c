@@ -43,7 +43,7 @@ static void usage(FILE *f)
             "                 argv[0]); the others run untouched\n"
             "  --fb=WHEN      framebuffer snapshots: at each eglSwapBuffers (swap, the\n"
             "                 default), also after every draw call (draw), or none\n"
-            "  --fb-depth     with each framebuffer snapshot, its depth (floats) and\n"
+            "  --fb-depth     with each framebuffer snapshot, its depth (32-bit integers) and\n"
             "                 stencil (bytes) too, where the driver can read them\n"
             "  --textures     at each swap, also the textures drawn into since the last\n"
             "                 one (needs GLES 3.1)\n"
