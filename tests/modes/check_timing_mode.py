@@ -71,8 +71,11 @@ def check_run(how, path, pid, draws_only):
     ck.check(f'{how}: two threads have frames, 4 each, numbered 0-3',
              len(drawing) == 2 and all([f['args']['frame'] for f in framed[t]] == [0, 1, 2, 3] for t in drawing),
              {t: len(f) for t, f in framed.items()})
-    ck.check(f'{how}: frames have thread time: tts, tdur >= 0, tdur <= dur + 1 us',
-             all('tts' in f and f['tdur'] >= 0 and f['tdur'] <= f['dur'] + 1 for t in drawing for f in framed[t]))
+    # The thread's CPU clock and the wall clock are read one after the other
+    # at each end of a frame, so on a loaded machine tdur may pass dur by
+    # the time between the two reads: allowed up to 200 us, never more.
+    ck.check(f'{how}: frames have thread time: tts, tdur >= 0, tdur <= dur + 200 us',
+             all('tts' in f and f['tdur'] >= 0 and f['tdur'] <= f['dur'] + 200 for t in drawing for f in framed[t]))
     bad = []
     for t in drawing:
         fr = framed[t]
