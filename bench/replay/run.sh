@@ -17,7 +17,7 @@
 #     gltrace has no --benchmark: against a --fb=none recording of the same
 #     program, per frame); next to eglretrace --snapshot=frame -s DIR (a PNG
 #     per frame) against plain eglretrace. On the glmark2 mix and on
-#     bench/frames (320x240, 600 frames, deterministic).    goal: gltrace <= 1.5
+#     bench/frames (320x240, 1500 frames, deterministic). goal: gltrace <= 1.5
 #
 # Times: RUNS interleaved rounds (default 5) after a warm-up round, every
 # command once per round in a shuffled order; each command's best (minimum)
@@ -38,13 +38,14 @@ have_bench=0
 
 # ---- recording (the only part with an X server) ----------------------------
 iters=750000
+fr_n=1500
 for n in 0 $iters; do
   "$gt" record --fb=none -o cl$n.gltrace -- "$bin/callloop" $n >/dev/null 2>&1
   apitrace trace --api egl -o cl$n.trace "$bin/callloop" $n >/dev/null 2>&1
 done
-"$gt" record --fb=swap -o fr-swap.gltrace -- "$bin/frames" 320 240 600 draw >/dev/null 2>&1
-"$gt" record --fb=none -o fr-none.gltrace -- "$bin/frames" 320 240 600 draw >/dev/null 2>&1
-apitrace trace --api egl -o fr.trace "$bin/frames" 320 240 600 draw >/dev/null 2>&1
+"$gt" record --fb=swap -o fr-swap.gltrace -- "$bin/frames" 320 240 $fr_n draw >/dev/null 2>&1
+"$gt" record --fb=none -o fr-none.gltrace -- "$bin/frames" 320 240 $fr_n draw >/dev/null 2>&1
+apitrace trace --api egl -o fr.trace "$bin/frames" 320 240 $fr_n draw >/dev/null 2>&1
 scenes=(-b build:use-vbo=false:duration=0.5 -b build:use-vbo=true:duration=0.5 -b texture:duration=0.5
         -b shading:shading=phong:duration=0.5 -b bump:bump-render=normals:duration=0.5
         -b effect2d:duration=0.5 -b pulsar:duration=0.5 -b desktop:duration=0.5 -b jellyfish:duration=0.5)
@@ -90,6 +91,8 @@ cmds=(
   gt_gm_none "$gt replay -q gm-none.gltrace"
   gt_va_swap "$gt replay -q va-swap.gltrace"
   gt_va_none "$gt replay -q va-none.gltrace"
+  app_fr_draw "$bin/frames 320 240 $fr_n draw"
+  app_fr_read "$bin/frames 320 240 $fr_n readback"
 )
 if [ $have_bench = 1 ]; then
   cmds+=(gt_fr_bench "$gt replay --benchmark -q fr-swap.gltrace"
@@ -101,7 +104,7 @@ fi
 # on a shared machine) lands on one side. Here every round runs every
 # command once, in a shuffled order; each command's best round counts.
 python3 - "$runs" "${cmds[@]}" <<'PY'
-import json, random, shlex, subprocess, sys, time
+import json, os, random, shlex, subprocess, sys, time
 runs, a = int(sys.argv[1]), sys.argv[2:]
 cmds = dict(zip(a[0::2], a[1::2]))
 times = {k: [] for k in cmds}
@@ -110,12 +113,13 @@ for r in range(runs + 1):  # round 0: warm-up (page cache), not counted
     random.shuffle(order)
     for k in order:
         t0 = time.perf_counter()
-        p = subprocess.run(shlex.split(cmds[k]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(shlex.split(cmds[k]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
         t = time.perf_counter() - t0
-        if p.returncode != 0:
-            sys.exit(f'run.sh: {cmds[k]}: exit {p.returncode}')
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f'run.sh: {cmds[k]}: exit {os.waitstatus_to_exitcode(status)}')
         if r:
-            times[k].append(t)
+            times[k].append((t, ru.ru_utime + ru.ru_stime))  # wall, CPU of all its threads
 json.dump(times, open('times.json', 'w'))
 PY
 
@@ -123,10 +127,13 @@ python3 - "$iters" "$have_bench" "$(aframes gm.trace)" "$(gframes gm-swap.gltrac
   "$(aframes fr.trace)" "$(gframes fr-swap.gltrace)" "$(gframes va-swap.gltrace)" <<'PY'
 import json, sys
 iters, have_bench, a_gm, g_gm_swap, g_gm_none, a_fr, g_fr, g_va = map(int, sys.argv[1:])
-t = {k: min(v) for k, v in json.load(open('times.json')).items()}
+raw = json.load(open('times.json'))
+t = {k: min(w for w, c in v) for k, v in raw.items()}  # best wall time
+cpu = {k: min(c for w, c in v) for k, v in raw.items()}  # best CPU time
 calls = iters * 4
 print(f"gltrace --benchmark: {'yes' if have_bench else 'no (this gltrace has none: plain replay, which compares)'}")
-print(f"(best of the runs; seconds, replay start-up included unless said)\n")
+print(f"(best of the runs; wall seconds, replay start-up included unless said; [cpu: the same ratio in CPU\n"
+      f" seconds of all the process's threads, less disturbed by other work on a shared machine])\n")
 
 api = (t['api_cl'] - t['api_cl0']) / calls * 1e9
 api_plain = (t['api_cl_plain'] - t['api_cl0']) / calls * 1e9
@@ -134,7 +141,9 @@ gt = (t['gt_cl'] - t['gt_cl0']) / calls * 1e9
 print(f"1. call-heavy trace, callloop {iters} ({calls} calls), ns per call above an empty trace's replay:")
 print(f"   eglretrace -b {api:7.1f} ns/call   (plain eglretrace {api_plain:.1f}; empty trace {t['api_cl0']:.3f} s)")
 print(f"   gltrace       {gt:7.1f} ns/call   (empty trace {t['gt_cl0']:.3f} s)")
-print(f"   ratio gltrace/eglretrace {gt / api:6.2f}   goal <= 0.33: {'met' if gt / api <= 1 / 3 else 'NOT met'}\n")
+cr = (cpu['gt_cl'] - cpu['gt_cl0']) / (cpu['api_cl'] - cpu['api_cl0'])
+print(f"   ratio gltrace/eglretrace {gt / api:6.2f}   goal <= 0.33: {'met' if gt / api <= 1 / 3 else 'NOT met'}"
+      f"   [cpu {cr:.2f}]\n")
 
 sfx = 'bench' if have_bench else 'swap'
 gname = 'gltrace replay --benchmark' if have_bench else 'gltrace replay -q (compares every frame)'
@@ -145,7 +154,8 @@ print(f"      eglretrace -b  {t['api_gm_b']:7.3f} s")
 print(f"      {gname}  {t['gt_va_' + sfx]:7.3f} s")
 print(f"      (plain replay of a --fb=none recording: {t['gt_va_none']:.3f} s)")
 r2 = t['gt_va_' + sfx] / t['api_gm_b']
-print(f"      ratio gltrace/eglretrace {r2:6.2f}   goal <= 1: {'met' if r2 <= 1 else 'NOT met'}")
+print(f"      ratio gltrace/eglretrace {r2:6.2f}   goal <= 1: {'met' if r2 <= 1 else 'NOT met'}"
+      f"   [cpu {cpu['gt_va_' + sfx] / cpu['api_gm_b']:.2f}]")
 g2 = t['gt_gm_' + sfx]
 gg, gn = g2 / g_gm_swap * 1e3, t['gt_gm_none'] / g_gm_none * 1e3
 print("   b) each tool's own recording of glmark2 under Xvfb, per frame (different frames: the scenes ran a set time):")
@@ -156,7 +166,7 @@ print(f"      ratio gltrace/eglretrace {gg / ga:6.2f}\n")
 
 print("3. compare at every frame / plain replay:")
 for label, sw, base, bench, af, gf, gfn in (
-        ('bench/frames 320x240 600 frames', 'gt_fr_swap', 'gt_fr_none', 'gt_fr_bench', 'api_fr', g_fr, g_fr),
+        (f'bench/frames 320x240 {g_fr} frames', 'gt_fr_swap', 'gt_fr_none', 'gt_fr_bench', 'api_fr', g_fr, g_fr),
         ('glmark2-es2 mix 320x240, the same frames', 'gt_va_swap', 'gt_va_none', 'gt_va_bench', 'api_gm', g_va,
          g_va)):
     rn = t[sw] / t[base]
@@ -167,7 +177,15 @@ for label, sw, base, bench, af, gf, gfn in (
     else:
         r = rn
     ap = t[af + '_png'] / t[af]
+    cr = cpu[sw] / cpu[bench if have_bench else base]
     print(f"   {label}:")
-    print(f"     gltrace    {r:5.2f}  ({how})  goal <= 1.5: {'met' if r <= 1.5 else 'NOT met'}")
-    print(f"     eglretrace {ap:5.2f}  (--snapshot=frame -s DIR {t[af + '_png']:.3f} s vs plain {t[af]:.3f} s)")
+    print(f"     gltrace    {r:5.2f}  ({how})  goal <= 1.5: {'met' if r <= 1.5 else 'NOT met'}   [cpu {cr:.2f}]")
+    print(f"     eglretrace {ap:5.2f}  (--snapshot=frame -s DIR {t[af + '_png']:.3f} s vs plain {t[af]:.3f} s)"
+          f"   [cpu {cpu[af + '_png'] / cpu[af]:.2f}]")
+    print(f"     compare adds {(t[sw] - t[bench if have_bench else base]) / gf * 1e3:.3f} ms/frame in gltrace; a PNG adds "
+          f"{(t[af + '_png'] - t[af]) / gf * 1e3:.3f} ms/frame in eglretrace")
+fl = (t['app_fr_read'] - t['app_fr_draw']) / g_fr * 1e3
+print(f"   the floor: bench/frames' own glReadPixels of its 320x240 surface each frame adds {fl:.3f} ms/frame "
+      f"({t['app_fr_read']:.3f} s vs {t['app_fr_draw']:.3f} s for {g_fr} frames, no tracer, no replay: "
+      f"{t['app_fr_read'] / t['app_fr_draw']:.2f}x)   [cpu {cpu['app_fr_read'] / cpu['app_fr_draw']:.2f}]")
 PY
