@@ -161,7 +161,8 @@ gg, gn = g2 / g_gm_swap * 1e3, t['gt_gm_none'] / g_gm_none * 1e3
 print("   b) each tool's own recording of glmark2 under Xvfb, per frame (different frames: the scenes ran a set time):")
 print(f"      eglretrace -b  {t['api_gm_b']:7.3f} s / {a_gm} frames = {ga:6.3f} ms/frame")
 print(f"      {gname}  {g2:7.3f} s / {g_gm_swap} frames = {gg:6.3f} ms/frame")
-print(f"      (plain replay of a --fb=none recording: {t['gt_gm_none']:.3f} s / {g_gm_none} frames = {gn:.3f} ms/frame)")
+print(f"      (plain replay of a --fb=none recording: {t['gt_gm_none']:.3f} s / {g_gm_none} frames = "
+      f"{gn:.3f} ms/frame)")
 print(f"      ratio gltrace/eglretrace {gg / ga:6.2f}\n")
 
 print("3. compare at every frame / plain replay:")
@@ -173,7 +174,8 @@ for label, sw, base, bench, af, gf, gfn in (
     how = f"{t[sw]:.3f} s vs a --fb=none recording of the same calls {t[base]:.3f} s"
     if have_bench:
         r = t[sw] / t[bench]
-        how = f"{t[sw]:.3f} s vs --benchmark {t[bench]:.3f} s, same trace; {rn:.2f} against " + how[how.index('a --fb'):]
+        how = (f"{t[sw]:.3f} s vs --benchmark {t[bench]:.3f} s, same trace; {rn:.2f} against "
+               + how[how.index('a --fb'):])
     else:
         r = rn
     ap = t[af + '_png'] / t[af]
@@ -182,7 +184,8 @@ for label, sw, base, bench, af, gf, gfn in (
     print(f"     gltrace    {r:5.2f}  ({how})  goal <= 1.5: {'met' if r <= 1.5 else 'NOT met'}   [cpu {cr:.2f}]")
     print(f"     eglretrace {ap:5.2f}  (--snapshot=frame -s DIR {t[af + '_png']:.3f} s vs plain {t[af]:.3f} s)"
           f"   [cpu {cpu[af + '_png'] / cpu[af]:.2f}]")
-    print(f"     compare adds {(t[sw] - t[bench if have_bench else base]) / gf * 1e3:.3f} ms/frame in gltrace; a PNG adds "
+    added = (t[sw] - t[bench if have_bench else base]) / gf * 1e3
+    print(f"     compare adds {added:.3f} ms/frame in gltrace; a PNG adds "
           f"{(t[af + '_png'] - t[af]) / gf * 1e3:.3f} ms/frame in eglretrace")
 fl = (t['app_fr_read'] - t['app_fr_draw']) / g_fr * 1e3
 print(f"   the floor: bench/frames' own glReadPixels of its 320x240 surface each frame adds {fl:.3f} ms/frame "

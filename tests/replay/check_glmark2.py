@@ -88,24 +88,26 @@ def main():
 
     runs = []  # (name, trace, mode)
     scene_of = {}
-    for scene in SCENES + ['mix']:
-        bench = MIX if scene == 'mix' else [scene]
-        args = [x for s in bench for x in ('-b', f'{s}:duration={DURATION}')]
-        for mode in ('windowed', 'off-screen'):
-            name = f'{scene} {mode}'
-            trace = os.path.join(work, re.sub(r'[^a-z0-9]+', '_', f'{scene}_{mode}') + '.gltrace')
-            if os.path.exists(trace):
-                os.remove(trace)  # a stale trace must not pass for a new one
-            fb = '--fb=swap' if mode == 'windowed' else '--fb=draw'
-            off = ['--off-screen'] if mode == 'off-screen' else []
-            r = run([gltrace, 'record', fb, '-o', trace, '--', tools['glmark2-es2'], *off, '--size', SIZE, *args],
-                    env=xenv)
-            if check(f'{name}: recorded under Xvfb ({fb}), glmark2 exit 0', r.returncode == 0 and
-                     os.path.exists(trace) and 'glmark2 Score' in r.stdout, (r.returncode, r.stderr[-800:])):
-                runs.append((name, trace, mode))
-                scene_of[name] = scene
-    xvfb.terminate()
-    xvfb.wait(timeout=20)
+    try:  # the X server goes away even if a recording raises (a timeout)
+        for scene in SCENES + ['mix']:
+            bench = MIX if scene == 'mix' else [scene]
+            args = [x for s in bench for x in ('-b', f'{s}:duration={DURATION}')]
+            for mode in ('windowed', 'off-screen'):
+                name = f'{scene} {mode}'
+                trace = os.path.join(work, re.sub(r'[^a-z0-9]+', '_', f'{scene}_{mode}') + '.gltrace')
+                if os.path.exists(trace):
+                    os.remove(trace)  # a stale trace must not pass for a new one
+                fb = '--fb=swap' if mode == 'windowed' else '--fb=draw'
+                off = ['--off-screen'] if mode == 'off-screen' else []
+                r = run([gltrace, 'record', fb, '-o', trace, '--', tools['glmark2-es2'], *off, '--size', SIZE, *args],
+                        env=xenv)
+                if check(f'{name}: recorded under Xvfb ({fb}), glmark2 exit 0', r.returncode == 0 and
+                         os.path.exists(trace) and 'glmark2 Score' in r.stdout, (r.returncode, r.stderr[-800:])):
+                    runs.append((name, trace, mode))
+                    scene_of[name] = scene
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=20)
 
     headless = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
     for name, trace, mode in runs:
