@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -26,7 +25,6 @@
 
 #define BUF_SIZE (1u << 20)
 #define MEM_CAP ((size_t)512 << 20)
-#define PERIOD_MS 100
 
 _Atomic uint64_t gt_frame;
 
@@ -185,27 +183,7 @@ static void flush_all(void)
 static void *flusher_main(void *arg)
 {
     (void)arg;
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the app's threads */
-    struct timespec last_cal;
-    clock_gettime(CLOCK_MONOTONIC, &last_cal);
-    while (!atomic_load(&stop_req)) {
-        struct pollfd pfd = {.fd = wake_fd, .events = POLLIN};
-        if (poll(&pfd, 1, PERIOD_MS) > 0) {
-            uint64_t n;
-            ssize_t r = read(wake_fd, &n, sizeof n);
-            (void)r;
-        }
-        flush_all();
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec > last_cal.tv_sec) {
-            gt_clock_recalibrate();
-            last_cal = now;
-        }
-    }
-    flush_all();
+    gt_background_loop(wake_fd, &stop_req, flush_all);
     char err[GT_ERRLEN];
     if (!atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
         gt_log("%s", err);

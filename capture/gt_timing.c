@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -39,7 +38,6 @@
 
 #define BLOCK_EVENTS 8192
 #define MEM_CAP ((size_t)256 << 20)
-#define PERIOD_MS 100
 
 __thread gt_tm_thread *gt_tm_self __attribute__((tls_model("initial-exec")));
 _Atomic int gt_timing_on;
@@ -325,27 +323,7 @@ static void write_all(void)
 static void *writer_main(void *arg)
 {
     (void)arg;
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL);
-    struct timespec last_cal;
-    clock_gettime(CLOCK_MONOTONIC, &last_cal);
-    while (!atomic_load(&stop_req)) {
-        struct pollfd pfd = {.fd = wake_fd, .events = POLLIN};
-        if (poll(&pfd, 1, PERIOD_MS) > 0) {
-            uint64_t n;
-            ssize_t r = read(wake_fd, &n, sizeof n);
-            (void)r;
-        }
-        write_all();
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec > last_cal.tv_sec) {
-            gt_clock_recalibrate();
-            last_cal = now;
-        }
-    }
-    write_all();
+    gt_background_loop(wake_fd, &stop_req, write_all);
     out_put("]}\n");
     out_flush();
     close(fd);
