@@ -93,6 +93,25 @@ def info(ck, gltrace, trace):
     return obj if isinstance(obj, dict) else {}
 
 
+def fnv1a(data):
+    """FNV-1a of bytes, as 8 hex digits: the fingerprint the sample apps
+    print of what they read back and `gltrace dump` shows of snapshots."""
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & 0xffffffff
+    return f'{h:08x}'
+
+
+def out_data(r, key):
+    """The data behind output pointer `key` of call r (bytes, a list or a
+    string; None when it was not recorded)."""
+    v = r.get('args', {}).get(key)
+    d = v.get('data') if isinstance(v, dict) else None
+    if isinstance(d, dict) and 'hex' in d:
+        return bytes.fromhex(d['hex'])
+    return d
+
+
 def calls(recs):
     """The app's own calls: everything but the records gltrace adds (metadata,
     markers, snapshots, surfaces, mapped and client-array data)."""

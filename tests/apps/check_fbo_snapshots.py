@@ -55,21 +55,7 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN +
             at.EGL_CLOSE + ['eglTerminate'])
 
 
-def fnv1a(data):
-    h = 2166136261
-    for b in data:
-        h = ((h ^ b) * 16777619) & 0xffffffff
-    return f'{h:08x}'
-
-
-def out_data(r, key):
-    """The data behind output pointer `key` of call r (bytes, a list or a
-    string; None when it was not recorded)."""
-    v = r.get('args', {}).get(key)
-    d = v.get('data') if isinstance(v, dict) else None
-    if isinstance(d, dict) and 'hex' in d:
-        return bytes.fromhex(d['hex'])
-    return d
+fnv1a, out_data = at.fnv1a, at.out_data
 
 
 def rect(f, d):

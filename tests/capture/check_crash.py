@@ -41,25 +41,9 @@ ROLE = 1000000  # glClearStencil(k + ROLE * role): role 0 main/parent, 1 forked 
 CHUNK_FRAME, INDEX_FRAME, CHUNK_HEADER = 0x184D2A5E, 0x184D2A5F, 72
 
 
-class Checker:
-    def __init__(self, title):
-        self.title, self.passed, self.failed = title, 0, []
-
-    def check(self, what, cond, detail=''):
-        if cond:
-            self.passed += 1
-            print('ok   ' + what)
-        else:
-            self.failed.append(what)
-            text = detail if isinstance(detail, str) else repr(detail)
-            print('FAIL ' + what + (': ' + text[:2000] if text else ''))
-        return bool(cond)
-
-    def exit(self):
-        print(f'{self.title}: {self.passed} passed, {len(self.failed)} failed')
-        for f in self.failed:
-            print('  failed: ' + f)
-        sys.exit(1 if self.failed else 0)
+# The checker every app test uses (tests/apps/apptrace.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'apps'))
+from apptrace import Checker  # noqa: E402
 
 
 # ------------------------------------------------------------ running the app

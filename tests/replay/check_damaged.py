@@ -13,32 +13,21 @@ GLMessage, re-encoded here with a minimal protobuf writer.
 usage: check_damaged.py GLTRACE UPLOADS_APP WORK_DIR"""
 import os
 import random
-import re
 import subprocess
 import sys
 
 gltrace, app, work = sys.argv[1:4]
-failures = []
 GL_TEX_IMAGE_2D = 327  # api/functions.tsv (Android's number)
 
 
-def check(name, cond, detail=''):
-    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
-    if not cond:
-        failures.append(name)
-    return cond
 
 
-def run(argv):
-    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-    return subprocess.run(argv, capture_output=True, timeout=600, env=env)
 
 
-def summary(err):
-    return re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
 
 
 from legacy_pb import encode, fields, frame, records  # noqa: E402
+from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 
 def edit_first_upload(stream, edit):
@@ -80,7 +69,7 @@ def refused(name, edit):
     path = os.path.join(work, name + '.legacy')
     open(path, 'wb').write(data)
     p = run([gltrace, 'replay', path])
-    err = p.stderr.decode(errors='replace')
+    err = p.stderr
     check(f'{name}: exit 2, the file, call {seq}, glTexImage2D and "refused" named, the summary printed',
           p.returncode == 2 and path in err and f'call {seq} (glTexImage2D)' in err and 'refused' in err and
           summary(err) is not None, (p.returncode, err))
@@ -105,7 +94,7 @@ for k in range(24):
     path = os.path.join(work, 'flipped.gltrace')
     open(path, 'wb').write(bad)
     p = run([gltrace, 'replay', path])
-    err = p.stderr.decode(errors='replace')
+    err = p.stderr
     if p.returncode not in (0, 1, 2) or 'AddressSanitizer' in err or 'runtime error' in err:
         crashed.append((off, p.returncode, err[-400:]))
     elif p.returncode != 0 and (p.returncode != 2 or path not in err or summary(err) is None):
@@ -113,5 +102,4 @@ for k in range(24):
 check('24 traces with a flipped byte: no crash, no sanitizer report', not crashed, crashed)
 check('each one refused exits 2 naming the file, with the summary of what was compared', not unnamed, unnamed)
 
-print(f'{len(failures)} failed' if failures else 'all passed')
-sys.exit(1 if failures else 0)
+finish()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real program's round trip, as a user runs it: Debian's glmark2-es2
 scenes recorded under an Xvfb of our own, windowed and --off-screen, then
-the X server stopped and every trace replayed headless (no DISPLAY, no X
+the X server stopped and every trace replayed HEADLESS (no DISPLAY, no X
 server at all). Every snapshot must match bit for bit (llvmpipe on one
 machine is deterministic), and there must be snapshots to compare:
 
@@ -26,9 +26,9 @@ import shutil
 import subprocess
 import sys
 import time
+from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 gltrace, work = sys.argv[1:3]
-failures = []
 SIZE = '320x240'
 SCENES = ['build:use-vbo=true', 'texture', 'shading:shading=phong']
 # The mix, one process: those three and more scenes (client arrays, FBO
@@ -38,20 +38,10 @@ MIX = SCENES + ['build:use-vbo=false', 'bump:bump-render=normals', 'effect2d', '
 DURATION = '0.4'  # seconds per scene, glmark2's own clock
 
 
-def check(name, cond, detail=''):
-    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
-    if not cond:
-        failures.append(name)
-    return cond
 
 
-def run(argv, env=None):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
 
 
-def summary(err):
-    m = re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
-    return tuple(map(int, m.groups())) if m else None
 
 
 def start_xvfb():
@@ -109,9 +99,8 @@ def main():
         xvfb.terminate()
         xvfb.wait(timeout=20)
 
-    headless = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
     for name, trace, mode in runs:
-        p = run([gltrace, 'replay', trace], env=headless)
+        p = run([gltrace, 'replay', trace], env=HEADLESS)
         s = summary(p.stderr)
         check(f'{name}: replayed with no X server, exit 0, every snapshot bit-exact',
               p.returncode == 0 and s and s[1] == s[0] and s[2] == 0 and s[3] == 0, (p.returncode, p.stderr.strip()))
@@ -134,5 +123,4 @@ def main():
 
 
 main()
-print(f'{len(failures)} failed' if failures else 'all passed')
-sys.exit(1 if failures else 0)
+finish()

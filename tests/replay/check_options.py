@@ -17,22 +17,14 @@ import sys
 import xml.etree.ElementTree as ET
 
 from legacy_pb import encode, fields, frame, records
+from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 gltrace, apps, work = sys.argv[1:4]
-failures = []
 GL_CLEAR_COLOR = 26  # api/functions.tsv (Android's number)
 
 
-def check(name, cond, detail=''):
-    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
-    if not cond:
-        failures.append(name)
-    return cond
 
 
-def run(argv):
-    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-    return subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env)
 
 
 def replay(trace, *opts):
@@ -149,5 +141,4 @@ for opts, named in ((['--frames', 'x'], "--frames 'x'"), (['--frames', '5-2'], "
     p = run([gltrace, 'replay', es3, *opts])
     check(f'replay {" ".join(opts)}: exit 2 naming it', p.returncode == 2 and named in p.stderr, p.stderr[:300])
 
-print(f'{len(failures)} failed' if failures else 'all passed')
-sys.exit(1 if failures else 0)
+finish()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Round trips as a user runs them: each sample app recorded, then replayed
-headless (no DISPLAY), every recorded snapshot compared bit for bit: all
+HEADLESS (no DISPLAY), every recorded snapshot compared bit for bit: all
 must match (llvmpipe on one machine is deterministic). Also --fb=draw
 recordings, a real X11 program (es2gears_x11, recorded under Xvfb, replayed
 without it), a replay on another driver (softpipe) that must report
@@ -8,34 +8,21 @@ differences with PNGs, and unusable input (exit 2 naming the file).
 
 usage: check_roundtrip.py GLTRACE APPS_DIR WORK_DIR"""
 import os
-import re
 import shutil
-import subprocess
 import sys
+from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 gltrace, apps, work = sys.argv[1:4]
-failures = []
 APPS = ['es2_triangle', 'gles1_scene', 'es3_scene', 'two_threads', 'dlopen_app', 'arrays_maps', 'shared_contexts',
         'uploads', 'fbo_snapshots', 'es2_subimage']
 
 
-def check(name, cond, detail=''):
-    print(('ok   ' if cond else 'FAIL ') + name + ('' if cond else ': ' + str(detail)[:1500]))
-    if not cond:
-        failures.append(name)
-    return cond
 
 
-def run(argv, env=None):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env)
 
 
-def summary(err):
-    m = re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
-    return tuple(map(int, m.groups())) if m else None
 
 
-headless = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
 os.makedirs(work, exist_ok=True)
 for app in APPS:
     for fb in ('swap', 'draw'):
@@ -43,9 +30,9 @@ for app in APPS:
         r = run([gltrace, 'record', f'--fb={fb}', '-o', trace, '--', os.path.join(apps, app)])
         if not check(f'{app} --fb={fb}: recorded', r.returncode == 0, r.stderr):
             continue
-        p = run([gltrace, 'replay', trace], env=headless)
+        p = run([gltrace, 'replay', trace], env=HEADLESS)
         s = summary(p.stderr)
-        check(f'{app} --fb={fb}: replayed headless, every compared snapshot bit-exact (exit 0)',
+        check(f'{app} --fb={fb}: replayed HEADLESS, every compared snapshot bit-exact (exit 0)',
               p.returncode == 0 and s and s[0] > 0 and s[1] > 0 and s[2] == 0, p.stderr.strip())
 
 # A real X11 program, replayed without any X server.
@@ -55,13 +42,13 @@ if xvfb and gears:
     r = run([xvfb, '-a', '-s', '-screen 0 300x300x24', 'timeout', '-s', 'TERM', '2', gltrace, 'record', '-o', trace,
              '--', gears])
     check('es2gears_x11 recorded under Xvfb (stopped by SIGTERM after 2 s)', os.path.exists(trace), r.stderr[-500:])
-    p = run([gltrace, 'replay', trace], env=headless)
+    p = run([gltrace, 'replay', trace], env=HEADLESS)
     s = summary(p.stderr)
     check('es2gears_x11 replayed with no X server: every frame bit-exact',
           p.returncode == 0 and s and s[0] >= 10 and s[1] == s[0], p.stderr.strip())
     out = os.path.join(work, 'softpipe-diff')
     shutil.rmtree(out, ignore_errors=True)
-    p = run([gltrace, 'replay', trace, '--out', out], env=dict(headless, GALLIUM_DRIVER='softpipe'))
+    p = run([gltrace, 'replay', trace, '--out', out], env=dict(HEADLESS, GALLIUM_DRIVER='softpipe'))
     s = summary(p.stderr)
     pngs = os.listdir(out) if os.path.isdir(out) else []
     check('the same trace on softpipe: differences found (exit 1), the first named, expected, actual and diff PNGs '
@@ -70,7 +57,7 @@ if xvfb and gears:
           len(pngs) == 3 * s[2] and all(sum(f.endswith(f'-{k}.png') for f in pngs) == s[2]
                                         for k in ('expected', 'actual', 'diff')), (p.returncode, p.stderr, pngs[:4]))
     p = run([gltrace, 'replay', trace, '--mode', 'perceptual', '--no-progress'],
-            env=dict(headless, GALLIUM_DRIVER='softpipe'))
+            env=dict(HEADLESS, GALLIUM_DRIVER='softpipe'))
     s = summary(p.stderr)
     check('on softpipe with --mode perceptual (the options of gltrace diff): every frame passes (exit 0)',
           p.returncode == 0 and s and s[1] == s[0] > 0, p.stderr.strip())
@@ -82,13 +69,12 @@ good = os.path.join(work, 'es3_scene-swap.gltrace')
 data = open(good, 'rb').read()
 cut = os.path.join(work, 'cut.gltrace')
 open(cut, 'wb').write(data[:len(data) * 3 // 4])
-p = run([gltrace, 'replay', cut], env=headless)
+p = run([gltrace, 'replay', cut], env=HEADLESS)
 check('a truncated trace: exit 2, the file named, the comparisons before the damage reported',
       p.returncode == 2 and cut in p.stderr and summary(p.stderr) is not None, p.stderr)
-p = run([gltrace, 'replay', os.path.join(work, 'missing.gltrace')], env=headless)
+p = run([gltrace, 'replay', os.path.join(work, 'missing.gltrace')], env=HEADLESS)
 check('a missing trace: exit 2 naming it', p.returncode == 2 and 'missing.gltrace' in p.stderr, p.stderr)
-p = run([gltrace, 'replay', good, '--bogus'], env=headless)
+p = run([gltrace, 'replay', good, '--bogus'], env=HEADLESS)
 check('an unknown option: exit 2 naming it', p.returncode == 2 and '--bogus' in p.stderr, p.stderr)
 
-print(f'{len(failures)} failed' if failures else 'all passed')
-sys.exit(1 if failures else 0)
+finish()
