@@ -78,7 +78,9 @@ def routine(c, enums, sizefn_replay):
         n = need(c, p, enums, sizefn_replay)
         if n:
             # Recorded data shorter than the call reads: refused (rp_need.c).
-            L.append(f'    if (rp_short(r, m, {i}, "{p.name}", {n}))')
+            # The bound (which may query the driver) only for a pointer with
+            # something behind it: a NULL the GL reads nothing through.
+            L.append(f'    if (rp_arg_present(m, {i}) && rp_short(r, m, {i}, "{p.name}", {n}))')
             L.append('        return;')
     args = ', '.join(pn(p) for p in c.params)
     call = f'((rp_pfn_{c.name})r->fn[RP_IDX_{c.name}])({args})'

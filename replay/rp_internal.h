@@ -157,6 +157,13 @@ static inline void *rp_arg_addr(const rp_msg *m, unsigned i)
     return (void *)(uintptr_t)m->args[i]->int64value[0];
 }
 
+/* Whether pointer argument i has data in the record or a non-NULL address. */
+static inline int rp_arg_present(const rp_msg *m, unsigned i)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    return d && (d->n_rawbytes || d->n_charvalue || (d->n_int64value && d->int64value[0]));
+}
+
 const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
@@ -168,7 +175,8 @@ long rp_need_texel(rp *r, intptr_t format, intptr_t type);
 long rp_need_indices(rp *r, intptr_t count, intptr_t type);
 long rp_need_unpack_bytes(rp *r, intptr_t bytes);
 /* 1 (with the summary's error set) when argument i's data is shorter than
- * `need` bytes: the caller must not make the call. */
+ * `need` bytes: the caller must not make the call. Only for an argument
+ * rp_arg_present says is there (a NULL pointer is not checked). */
 int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
 
 /* ---------------------------------------------------------------- names */

@@ -82,10 +82,8 @@ int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
         have = d->rawbytes[0].len;
     else if (d->n_charvalue)
         have = d->charvalue[0].len + 1; /* the NUL replay adds */
-    else if (rp_arg_addr(m, i) == NULL)
-        return 0; /* the app passed NULL: the GL reads nothing, or refuses */
     else
-        have = 0;   /* an address of the app's with no data behind it */
+        have = 0; /* an address of the app's with no data behind it */
     if (have >= (size_t)need)
         return 0;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
