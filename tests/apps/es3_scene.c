@@ -63,18 +63,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    GLuint vs = sample_shader_compile(APP, GL_VERTEX_SHADER, vs_src);
-    GLuint fs = sample_shader_compile(APP, GL_FRAGMENT_SHADER, fs_src);
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
-    GLint linked = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
-    if (!linked) {
-        fprintf(stderr, APP ": program does not link\n");
-        return 1;
-    }
+    GLuint vs, fs;
+    GLuint prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
     GLuint block = glGetUniformBlockIndex(prog, "Scene");
     glUniformBlockBinding(prog, block, 2);
     GLint u_tex = glGetUniformLocation(prog, "u_tex");

@@ -20,3 +20,20 @@ GLuint sample_shader_compile(const char *app, GLenum type, const char *src)
     }
     return s;
 }
+
+GLuint sample_shader_program(const char *app, const char *vs_src, const char *fs_src, GLuint *vs, GLuint *fs)
+{
+    *vs = sample_shader_compile(app, GL_VERTEX_SHADER, vs_src);
+    *fs = sample_shader_compile(app, GL_FRAGMENT_SHADER, fs_src);
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, *vs);
+    glAttachShader(prog, *fs);
+    glLinkProgram(prog);
+    GLint linked = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+    if (!linked) {
+        fprintf(stderr, "%s: program does not link\n", app);
+        exit(1);
+    }
+    return prog;
+}

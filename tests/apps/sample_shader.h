@@ -14,4 +14,10 @@
  * sequence is exactly the four calls above). */
 GLuint sample_shader_compile(const char *app, GLenum type, const char *src);
 
+/* sample_shader_compile of the vertex and the fragment shader (returned in
+ * *vs and *fs), then glCreateProgram, glAttachShader twice, glLinkProgram
+ * and glGetProgramiv(GL_LINK_STATUS), in this order; returns the program.
+ * When it does not link: prints a line after the app's name and exits 1. */
+GLuint sample_shader_program(const char *app, const char *vs_src, const char *fs_src, GLuint *vs, GLuint *fs);
+
 #endif
