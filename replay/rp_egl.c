@@ -217,10 +217,9 @@ int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
         rp_frame_end(r, tid);
     } else if (strcmp(name, "eglDestroyContext") == 0 || strcmp(name, "eglDestroySurface") == 0) {
         /* Kept until the end: a later record may still name them. */
-    } else if (strcmp(name, "eglCreateImage") == 0 || strcmp(name, "eglCreateImageKHR") == 0 ||
-               strcmp(name, "eglCreateSync") == 0 || strcmp(name, "eglCreateSyncKHR") == 0) {
-        rp_warn_once(r, m->function, "%s is not replayed yet: what uses it may draw differently", name);
-        return 0;
+    } else if (strncmp(name, "eglCreate", 9) == 0 || strncmp(name, "eglDestroy", 10) == 0 ||
+               strstr(name, "Sync") != NULL) {
+        rp_eglobj_dispatch(r, m, name, tid);
     }
     /* Displays, configs, initialisation, queries, swap intervals: the
      * replay display is set up once and needs none of them. */

@@ -164,6 +164,16 @@ static inline int rp_arg_present(const rp_msg *m, unsigned i)
     return d && (d->n_rawbytes || d->n_charvalue || (d->n_int64value && d->int64value[0]));
 }
 
+/* The bytes recorded behind pointer argument i (in *len), NULL for none. */
+static inline const uint8_t *rp_arg_bytes(const rp_msg *m, unsigned i, size_t *len)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_rawbytes)
+        return NULL;
+    *len = d->rawbytes[0].len;
+    return d->rawbytes[0].data;
+}
+
 const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
@@ -185,6 +195,8 @@ uint32_t rp_name(rp *r, int cls, uint32_t recorded);
 void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);
 const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i);
 void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *replayed);
+/* The replayed GLsync or EGL handle of a recorded one; 0 (with one
+ * warning) for one the trace never created or has destroyed. */
 uint64_t rp_handle(rp *r, uint64_t recorded);
 void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed);
 int64_t rp_map_uniform(rp *r, const rp_msg *m, int64_t loc);
@@ -199,6 +211,8 @@ void rp_egl_close(rp *r);
 int rp_make_current_for(rp *r, uint64_t tid);
 /* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
  * when they took the record. */
+/* rp_eglobj.c: EGL images and syncs; 1 when it took the record. */
+int rp_eglobj_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
 int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
 int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid);
 void rp_warn_once(rp *r, int32_t number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

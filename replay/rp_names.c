@@ -134,7 +134,14 @@ void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *r
 uint64_t rp_handle(rp *r, uint64_t recorded)
 {
     uint64_t v;
-    return recorded && rp_map_get(&r->handles, recorded | 1ull << 63, &v) ? v : recorded;
+    if (!recorded || rp_map_get(&r->handles, recorded | 1ull << 63, &v))
+        return recorded ? v : 0;
+    /* A sync or image replay never made (or already destroyed): the app's
+     * address means nothing here, and a driver handed a dangling pointer
+     * may crash; with none it reports an error. */
+    rp_warn_once(r, -1, "record %llu: a GLsync or EGL handle the trace never created (or destroyed): passed as "
+                 "none", (unsigned long long)r->seq);
+    return 0;
 }
 
 void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed)

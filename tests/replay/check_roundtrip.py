@@ -14,14 +14,7 @@ from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 gltrace, apps, work = sys.argv[1:4]
 APPS = ['es2_triangle', 'gles1_scene', 'es3_scene', 'two_threads', 'dlopen_app', 'arrays_maps', 'shared_contexts',
-        'uploads', 'fbo_snapshots', 'es2_subimage']
-
-
-
-
-
-
-
+        'uploads', 'fbo_snapshots', 'es2_subimage', 'egl_images']
 
 os.makedirs(work, exist_ok=True)
 for app in APPS:
