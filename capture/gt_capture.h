@@ -104,6 +104,7 @@ typedef struct gt_tls {
     uint64_t last_seq;   /* seq of the previous record in this buffer */
     int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
     uint64_t cpu0;       /* thread CPU time at call start (when asked) */
+    int size_check;      /* a frame began: ask the draw surface's size (gt_resize.c) */
 } gt_tls;
 
 extern __thread gt_tls *gt_self __attribute__((tls_model("initial-exec")));
@@ -316,6 +317,15 @@ extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
 
 /* gt_egl_hooks.c */
 gt_ctx_state *gt_ctx_state_of(int32_t id);
+/* Writes gltraceSurface (size now, config attributes when config != 0);
+ * the size it found in *wp, *hp when not NULL. */
+void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
+                       int32_t *hp);
+
+/* gt_resize.c: the size of a window that changed between frames, recorded
+ * before the first call that draws at it. */
+void gt_resize_note(uint64_t surf, int32_t w, int32_t h); /* a gltraceSurface was written */
+void gt_resize_check(gt_tls *t, unsigned idx);            /* t->size_check was set */
 
 /* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
 void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h);

@@ -329,6 +329,8 @@ static void client_arrays(gt_tls *t, const draw_layout *l, const uint64_t *args)
 void gt_hook_draw_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)ret;
+    if (GT_UNLIKELY(t->size_check))
+        gt_resize_check(t, idx);
     if (!t->cs)
         return;
     if (t->cs->npersistent)

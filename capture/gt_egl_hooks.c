@@ -86,6 +86,7 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
     if (!ret)
         return;
     uint64_t ctx = args[3];
+    t->size_check = ctx != 0;
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
     t->cs = ctx ? gt_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;
@@ -162,8 +163,8 @@ void gt_hook_context_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
 
 /* gltraceSurface: dpy, surface, width, height, config attributes (at
  * creation; none at a swap), and the number of the call it belongs to. */
-static void surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number,
-                           EGLint *wp, EGLint *hp)
+void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
+                       int32_t *hp)
 {
     EGLint w = 0, h = 0;
     gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
@@ -184,6 +185,7 @@ static void surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t conf
     p = gt_dt_ptr(p, 0x2a, config ? (uint64_t)(uintptr_t)attrs : 0, &s);
     p = gt_dt_i32(p, 0x2a, 4, number);
     gt_syn_end(t, p);
+    gt_resize_note(surf, w, h);
 }
 
 void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
@@ -191,7 +193,7 @@ void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
     if (!ret)
         return;
     uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
-    surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx), NULL, NULL);
+    gt_surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx), NULL, NULL);
 }
 
 /* Before the real swap: the surface's size, the bytes of persistent
@@ -200,7 +202,7 @@ void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t re
 {
     (void)ret;
     EGLint w = 0, h = 0;
-    surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx), &w, &h);
+    gt_surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx), &w, &h);
     if (!t->cs)
         return;
     if (t->cs->npersistent)
@@ -221,7 +223,8 @@ void gt_hook_initialize(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t 
 
 void gt_hook_swap_end(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
-    (void)t, (void)idx, (void)args, (void)ret;
+    (void)idx, (void)args, (void)ret;
+    t->size_check = 1; /* the next frame may be drawn at another size */
     atomic_fetch_add(&gt_frame, 1);
     gt_flusher_kick(); /* records reach the disk at every swap */
 }

@@ -126,11 +126,13 @@ static void make_context(rp *r, const rp_msg *m)
 }
 
 /* gltraceSurface: dpy, surface, width, height, config_attribs, call. At
- * creation (attributes present) a pbuffer of that size; at a swap, a new
- * one if the size changed. */
+ * creation (attributes present) a pbuffer of that size; when the size
+ * changes (a resized window: capture records it before the frame's first
+ * draw), a new pbuffer of the new size and the same config, as the window's
+ * new back buffer was (its contents undefined, as they were). */
 static void make_surface(rp *r, const rp_msg *m)
 {
-    uint64_t rec = rp_arg_u(m, 1), old = 0;
+    uint64_t rec = rp_arg_u(m, 1), old = 0, cfgv = 0;
     EGLint w = (EGLint)rp_arg_i(m, 2), h = (EGLint)rp_arg_i(m, 3);
     int created = m->n_args > 4 && m->args[4]->n_rawbytes;
     int have = rp_map_get(&r->surfaces, rec | 1ull << 63, &old);
@@ -140,9 +142,12 @@ static void make_surface(rp *r, const rp_msg *m)
         eglQuerySurface(r->dpy, (EGLSurface)(uintptr_t)old, EGL_HEIGHT, &ch);
         if (cw == w && ch == h)
             return;
-        rp_warn_once(r, GT_FN_SURFACE, "a surface changed size (%dx%d to %dx%d): its contents start over", cw, ch, w, h);
     }
-    EGLConfig cfg = choose_config(r, created ? m->args[4] : NULL, 2);
+    EGLConfig cfg;
+    if (!created && rp_map_get(&r->surface_cfgs, rec | 1ull << 63, &cfgv))
+        cfg = (EGLConfig)(uintptr_t)cfgv; /* a context made current with it must still fit */
+    else
+        cfg = choose_config(r, created ? m->args[4] : NULL, 2);
     const EGLint attr[] = {EGL_WIDTH, w, EGL_HEIGHT, h, EGL_NONE};
     EGLSurface s = cfg ? eglCreatePbufferSurface(r->dpy, cfg, attr) : EGL_NO_SURFACE;
     if (s == EGL_NO_SURFACE) {
@@ -151,6 +156,7 @@ static void make_surface(rp *r, const rp_msg *m)
         return;
     }
     rp_map_put(&r->surfaces, rec | 1ull << 63, (uint64_t)(uintptr_t)s);
+    rp_map_put(&r->surface_cfgs, rec | 1ull << 63, (uint64_t)(uintptr_t)cfg);
     if (have) { /* rebind where the old one was current */
         if (r->bound_draw == (EGLSurface)(uintptr_t)old || r->bound_read == (EGLSurface)(uintptr_t)old)
             r->bound_ctx = -2;

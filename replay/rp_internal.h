@@ -80,6 +80,7 @@ struct rp {
     rp_map names;              /* (group, class, recorded) -> replayed */
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
+    rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
     rp_map locations;          /* (group, program, recorded location) -> replayed */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */

@@ -350,6 +350,7 @@ out:
     rp_map_free(&r->names);
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
+    rp_map_free(&r->surface_cfgs);
     rp_map_free(&r->locations);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);

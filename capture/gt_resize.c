@@ -1,0 +1,68 @@
+/* gt_resize.c: a window that changes size between frames.
+ *
+ * A window surface takes its new size when the driver next validates it:
+ * at the first call of a frame that touches the framebuffer (a clear, a
+ * draw, a blit, a read), well before the swap whose gltraceSurface record
+ * would otherwise be the first to tell. Replay draws into a pbuffer of the
+ * recorded size, so it must learn the new size before those calls: at the
+ * first such call after each swap or eglMakeCurrent the current draw
+ * surface's size is asked once and, when it is not the size last recorded
+ * for that surface, a gltraceSurface record goes first. One query per frame
+ * and thread; nothing on the other calls but a flag test. */
+#include "gt_capture.h"
+
+#include <pthread.h>
+
+#include "gt_real_fns.h"
+
+/* The size last recorded per surface. Touched once per frame at most, so a
+ * lock is cheap here; a surface pushed out of the table is asked again. */
+#define NSURF 64
+static struct { uint64_t surf; int32_t w, h; } known[NSURF];
+static unsigned next_slot;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+void gt_resize_note(uint64_t surf, int32_t w, int32_t h)
+{
+    pthread_mutex_lock(&mu);
+    unsigned i = 0;
+    while (i < NSURF && known[i].surf != surf)
+        i++;
+    if (i == NSURF)
+        i = next_slot++ % NSURF;
+    known[i].surf = surf, known[i].w = w, known[i].h = h;
+    pthread_mutex_unlock(&mu);
+}
+
+static int changed(uint64_t surf, int32_t w, int32_t h)
+{
+    int same = 0;
+    pthread_mutex_lock(&mu);
+    for (unsigned i = 0; i < NSURF; i++)
+        if (known[i].surf == surf)
+            same = known[i].w == w && known[i].h == h;
+    pthread_mutex_unlock(&mu);
+    return !same;
+}
+
+void gt_resize_check(gt_tls *t, unsigned idx)
+{
+    t->size_check = 0;
+    EGLDisplay dpy = gt_real.f.eglGetCurrentDisplay();
+    EGLSurface surf = gt_real.f.eglGetCurrentSurface(EGL_DRAW);
+    EGLint w = 0, h = 0;
+    if (!dpy || !surf || !gt_real.f.eglQuerySurface(dpy, surf, EGL_WIDTH, &w) ||
+        !gt_real.f.eglQuerySurface(dpy, surf, EGL_HEIGHT, &h))
+        return; /* surfaceless, or no context: nothing to resize */
+    if (changed((uint64_t)(uintptr_t)surf, w, h))
+        gt_surface_record(t, (uint64_t)(uintptr_t)dpy, (uint64_t)(uintptr_t)surf, 0, (int32_t)gt_fn_number(idx),
+                          NULL, NULL);
+}
+
+/* `pre` hook of the calls that touch the framebuffer (api/annotations.txt). */
+void gt_hook_fb_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)args, (void)ret;
+    if (GT_UNLIKELY(t->size_check))
+        gt_resize_check(t, idx);
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Records resize_x11 under Xvfb (an X11 window resized twice while the app
+draws) and checks that the trace says each new size before the frame's first
+call that draws at it: a gltraceSurface with the new size right before the
+first glClear after the resize; each snapshot has the size and the pixels
+the app read back that frame. Then replays the trace with no X server:
+every frame must match bit for bit, which needs a surface of the new size
+before the frame's first draw.
+
+usage: check_resize_x11.py --gltrace GLTRACE --app RESIZE_X11 --trace OUT.gltrace"""
+import os
+import re
+import shutil
+import sys
+
+import apptrace as at
+
+SIZES = [(96, 64), (96, 64), (160, 120), (160, 120), (64, 48), (64, 48)]
+
+
+def main():
+    args = at.parse_args()
+    xvfb = shutil.which('xvfb-run')
+    if not xvfb:
+        print('SKIP: xvfb-run is not installed (ci/setup.sh installs it)')
+        sys.exit(77)
+    ck = at.Checker('resize_x11')
+    rec = at.run([xvfb, '-a', args.gltrace, 'record', '-o', args.trace, '--', args.app])
+    ck.check('resize_x11 exits 0 under gltrace record and Xvfb', rec.returncode == 0, rec.stderr.strip())
+    printed = [(int(w), int(h), fp) for w, h, fp in re.findall(r'frame \d+ (\d+)x(\d+) fnv1a=([0-9a-f]{8})',
+                                                               rec.stdout)]
+    ck.check('the app drew six frames at the sizes asked for', [p[:2] for p in printed] == SIZES, rec.stdout)
+    d, recs = at.dump_json(ck, args.gltrace, args.trace)
+    if not recs:
+        ck.exit()
+    snaps = [r['fb'] for r in recs if r['fn'] == 'gltraceSnapshot']
+    ck.check("each frame's snapshot has the frame's size and the pixels the app read back",
+             [(s['width'], s['height'], s['fnv1a']) for s in snaps] == printed,
+             [(s['width'], s['height'], s['fnv1a']) for s in snaps])
+    clears = [i for i, r in enumerate(recs) if r['fn'] == 'glClear']
+    for f in (2, 4):
+        i = clears[f] if len(clears) == 6 else 0
+        prev = recs[i - 1] if i else {}
+        ck.check(f'frame {f}: a gltraceSurface of {SIZES[f][0]}x{SIZES[f][1]} right before its first glClear',
+                 prev.get('fn') == 'gltraceSurface' and
+                 (prev['args']['width'], prev['args']['height']) == SIZES[f], prev)
+    early = [r for r in recs if r['fn'] == 'gltraceSurface' and r['args']['call'] != 2020 and
+             r['args'].get('config_attribs') == 0]
+    ck.check('no other size record outside creation and swaps (two resizes: two records)', len(early) == 2,
+             early)
+    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+    p = at.run([args.gltrace, 'replay', args.trace], env=env)
+    ck.check('replayed with no X server: all 6 frames bit-exact (exit 0), no warning',
+             p.returncode == 0 and '6 snapshots: 6 matched' in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+             p.stderr.strip())
+    ck.exit()
+
+
+if __name__ == '__main__':
+    main()
