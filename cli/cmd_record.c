@@ -291,6 +291,13 @@ int gt_cmd_record(int argc, char **argv)
     if (level)
         setenv("GLTRACE_ZSTD_LEVEL", level, 1);
 
+    /* The child reports a failed exec through a close-on-exec pipe, so a
+     * program that cannot start is told apart from one that exits 127. */
+    int exec_pipe[2];
+    if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+        fprintf(stderr, "gltrace record: pipe: %s\n", strerror(errno));
+        return 2;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "gltrace record: fork: %s\n", strerror(errno));
@@ -299,9 +306,30 @@ int gt_cmd_record(int argc, char **argv)
     if (pid == 0) {
         if (list_fd >= 0)
             close(list_fd);
+        close(exec_pipe[0]);
         execvp(argv[i], argv + i);
-        fprintf(stderr, "gltrace record: cannot run %s: %s\n", argv[i], strerror(errno));
+        int e = errno;
+        if (write(exec_pipe[1], &e, sizeof e) < 0)
+            _exit(127);
         _exit(127);
+    }
+    close(exec_pipe[1]);
+    int exec_errno = 0;
+    ssize_t got;
+    while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+        ;
+    close(exec_pipe[0]);
+    if (got == (ssize_t)sizeof exec_errno) {
+        fprintf(stderr, "gltrace record: cannot run %s: %s\n", argv[i], strerror(exec_errno));
+        waitpid(pid, NULL, 0);
+        if (list_fd >= 0) {
+            close(list_fd);
+            unlink(list);
+        }
+        if ((full || timed) && !folder && !pattern)
+            unlink(out); /* made empty above, to fail early on an unwritable path */
+        free(abs);
+        return 127;
     }
     /* The child owns the terminal's signals; we only wait for it. */
     signal(SIGINT, SIG_IGN);
@@ -313,22 +341,22 @@ int gt_cmd_record(int argc, char **argv)
             return 2;
         }
     }
-    /* The files the run made: the one -o named (even if no process used
-     * GL: it was created above), and every file a process announced. */
+    /* The files the run made: every file a process announced. */
     char *names = NULL;
     size_t names_len = 0;
+    int out_announced = 0;
     if (list_fd >= 0) {
         FILE *lf = fdopen(list_fd, "r");
         if (lf) {
             FILE *mem = open_memstream(&names, &names_len);
             char line[PATH_MAX + 2];
-            if (!folder && !pattern && mem)
-                fprintf(mem, "%s\n", out);
             while (mem && fgets(line, sizeof line, lf)) {
                 /* One process per file; a name twice would be compacted twice. */
                 line[strcspn(line, "\n")] = 0;
-                if (!folder && !pattern && strcmp(line, out) == 0)
-                    continue;
+                if (!folder && !pattern && strcmp(line, out) == 0) {
+                    if (out_announced++)
+                        continue;
+                }
                 fprintf(mem, "%s\n", line);
             }
             if (mem)
@@ -362,6 +390,10 @@ int gt_cmd_record(int argc, char **argv)
             fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", name, (long long)st.st_size);
     }
     free(names);
+    /* The file -o named, made empty above: no process of the run used GL,
+     * so there is no trace, and an empty file would only look like one. */
+    if ((full || timed) && !folder && !pattern && !out_announced && stat(out, &st) == 0 && st.st_size == 0)
+        unlink(out);
     if ((full || timed) && nfiles == 0)
         fprintf(stderr, "gltrace: no process of the run used GL or EGL; no trace written to %s\n", out);
     free(abs);

@@ -78,4 +78,20 @@ r = m.run([a.gltrace, 'record', '-o', 'traces/', '--', a.gl_or_not], env=m.env_w
 ck.check('no GL at all: exit 0, an empty folder, record says no process used GL',
          r.returncode == 0 and os.listdir(os.path.join(d, 'traces')) == [] and 'no process of the run used GL' in r.stderr,
          r.stderr)
+
+# The same with one file named: no file left behind (an empty file would
+# look like a trace), and record says so.
+d = m.fresh_dir(a, 'file_nogl')
+r = m.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', a.gl_or_not], env=m.env_with(a), cwd=d)
+ck.check('no GL, -o FILE: exit 0, no file, record says no process used GL',
+         r.returncode == 0 and os.listdir(d) == [] and 'no process of the run used GL' in r.stderr,
+         (os.listdir(d), r.stderr))
+
+# A program that cannot start: one line naming it, exit 127, no file.
+d = m.fresh_dir(a, 'no_program')
+missing = os.path.join(d, 'no-such-program')
+r = m.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', missing], env=m.env_with(a), cwd=d)
+ck.check('a program that does not exist: exit 127, one line naming it, no file',
+         r.returncode == 127 and r.stderr.strip() == f'gltrace record: cannot run {missing}: No such file or directory'
+         and os.listdir(d) == [], (r.returncode, r.stderr, os.listdir(d)))
 ck.exit()
