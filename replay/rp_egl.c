@@ -97,6 +97,56 @@ static EGLConfig choose_config(rp *r, const Gltrace__GLMessage__DataType *attrs,
     return cfgs[0];
 }
 
+/* The recorded eglCreateContext's attributes that shape the context (version,
+ * debug, robustness, no-error, priority), when that call made `ctx`; always
+ * the client version. Returns the list's length without EGL_NONE. */
+static int context_attribs(rp *r, uint64_t ctx, int version, EGLint out[36])
+{
+    int n = 0, have_major = 0;
+    if (ctx && ctx == r->pending_ctx) {
+        for (int i = 0; i + 1 < r->npending_attrs && n < 32; i += 2) {
+            EGLint k = r->pending_attrs[i], v = r->pending_attrs[i + 1];
+            switch (k) {
+            case EGL_CONTEXT_MAJOR_VERSION: /* == EGL_CONTEXT_CLIENT_VERSION */
+                have_major = 1;
+                /* fall through */
+            case EGL_CONTEXT_MINOR_VERSION:
+            case EGL_CONTEXT_OPENGL_DEBUG:
+            case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+            case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
+            case EGL_CONTEXT_FLAGS_KHR:
+            case 0x31B3: /* EGL_CONTEXT_OPENGL_NO_ERROR_KHR */
+            case 0x3100: /* EGL_CONTEXT_PRIORITY_LEVEL_IMG */
+                out[n++] = k, out[n++] = v;
+                break;
+            default: /* window-system and vendor attributes: not for replay */
+                break;
+            }
+        }
+    }
+    if (!have_major)
+        out[n++] = EGL_CONTEXT_MAJOR_VERSION, out[n++] = version;
+    out[n] = EGL_NONE;
+    return n;
+}
+
+/* eglCreateContext: its attributes wait for the gltraceContext after it. */
+static void note_context_attribs(rp *r, const rp_msg *m)
+{
+    size_t len = 0;
+    const uint8_t *d = rp_arg_bytes(m, 3, &len);
+    r->pending_ctx = rp_ret_u(m);
+    r->npending_attrs = 0;
+    for (size_t i = 0; d && i + 2 * sizeof(EGLint) <= len && r->npending_attrs < 32; i += 2 * sizeof(EGLint)) {
+        EGLint kv[2];
+        memcpy(kv, d + i, sizeof kv);
+        if (kv[0] == EGL_NONE)
+            break;
+        r->pending_attrs[r->npending_attrs++] = kv[0];
+        r->pending_attrs[r->npending_attrs++] = kv[1];
+    }
+}
+
 /* gltraceContext: dpy, context, id, share_id, client_version, config_attribs. */
 static void make_context(rp *r, const rp_msg *m)
 {
@@ -114,8 +164,17 @@ static void make_context(rp *r, const rp_msg *m)
         share_ctx = r->ctx[share].ctx;
         c->group = r->ctx[share].group;
     }
-    const EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, c->version, EGL_NONE};
+    EGLint attr[36];
+    int n = context_attribs(r, rp_arg_u(m, 1), c->version, attr);
     c->ctx = c->cfg ? eglCreateContext(r->dpy, c->cfg, share_ctx, attr) : EGL_NO_CONTEXT;
+    if (c->ctx == EGL_NO_CONTEXT && n > 2) {
+        /* An attribute this driver refuses (a priority, a reset strategy):
+         * the version alone, said once. */
+        rp_warn_once(r, GT_FN_CONTEXT, "the replay driver refused the context attributes the app asked for "
+                     "(EGL error 0x%x): contexts are made with the client version only", eglGetError());
+        const EGLint plain[] = {EGL_CONTEXT_MAJOR_VERSION, c->version, EGL_NONE};
+        c->ctx = eglCreateContext(r->dpy, c->cfg, share_ctx, plain);
+    }
     if (c->ctx == EGL_NO_CONTEXT) {
         snprintf(r->sum->error, sizeof r->sum->error, "%s: record %llu: cannot create a GLES %d context on replay",
                  r->path, (unsigned long long)r->seq, c->version);
@@ -219,6 +278,8 @@ int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
 {
     if (strcmp(name, "eglMakeCurrent") == 0) {
         make_current(r, m, tid);
+    } else if (strcmp(name, "eglCreateContext") == 0) {
+        note_context_attribs(r, m);
     } else if (strncmp(name, "eglSwapBuffers", 14) == 0) {
         rp_frame_end(r, tid);
     } else if (strcmp(name, "eglDestroyContext") == 0 || strcmp(name, "eglDestroySurface") == 0) {

@@ -81,6 +81,11 @@ struct rp {
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
     rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
+    /* The attributes of the last eglCreateContext, for the gltraceContext
+     * record that follows it (the context it returned). */
+    uint64_t pending_ctx;
+    EGLint pending_attrs[32];
+    int npending_attrs;
     rp_map locations;          /* (group, program, recorded location) -> replayed */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
