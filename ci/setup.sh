@@ -15,7 +15,7 @@ packages=(
   # images
   libpng-dev libdeflate-dev
   # real apps under a virtual X server, for tests
-  mesa-utils xvfb xauth glmark2-es2 libx11-dev
+  mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine
   # misc used by tests
