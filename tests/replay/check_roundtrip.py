@@ -3,8 +3,9 @@
 HEADLESS (no DISPLAY), every recorded snapshot compared bit for bit: all
 must match (llvmpipe on one machine is deterministic). Also --fb=draw
 recordings, a real X11 program (es2gears_x11, recorded under Xvfb, replayed
-without it), a Wayland one (es2gears_wayland under a headless weston), a replay on another driver (softpipe) that must report
-differences with PNGs, and unusable input (exit 2 naming the file).
+without it), a Wayland one (es2gears_wayland under a headless weston), a
+replay on another driver (softpipe) that must report differences with PNGs,
+and unusable input (exit 2 naming the file).
 
 usage: check_roundtrip.py GLTRACE APPS_DIR WORK_DIR"""
 import os
