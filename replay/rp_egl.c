@@ -136,6 +136,7 @@ static void note_context_attribs(rp *r, const rp_msg *m)
     size_t len = 0;
     const uint8_t *d = rp_arg_bytes(m, 3, &len);
     r->pending_ctx = rp_ret_u(m);
+    r->pending_configless = rp_arg_u(m, 1) == 0;
     r->npending_attrs = 0;
     for (size_t i = 0; d && i + 2 * sizeof(EGLint) <= len && r->npending_attrs < 32; i += 2 * sizeof(EGLint)) {
         EGLint kv[2];
@@ -157,7 +158,10 @@ static void make_context(rp *r, const rp_msg *m)
     }
     rp_ctx *c = &r->ctx[id];
     c->version = version ? version : 1;
-    c->cfg = choose_config(r, m->n_args > 5 ? m->args[5] : NULL, c->version);
+    /* A context the app made with no config (EGL_KHR_no_config_context)
+     * goes with surfaces of any config: so must its replay. */
+    int configless = r->pending_ctx == rp_arg_u(m, 1) && r->pending_configless;
+    c->cfg = configless ? EGL_NO_CONFIG_KHR : choose_config(r, m->n_args > 5 ? m->args[5] : NULL, c->version);
     EGLContext share_ctx = EGL_NO_CONTEXT;
     c->group = id;
     if (share >= 0 && share < RP_MAX_CTX && r->ctx[share].used) {
@@ -166,7 +170,7 @@ static void make_context(rp *r, const rp_msg *m)
     }
     EGLint attr[36];
     int n = context_attribs(r, rp_arg_u(m, 1), c->version, attr);
-    c->ctx = c->cfg ? eglCreateContext(r->dpy, c->cfg, share_ctx, attr) : EGL_NO_CONTEXT;
+    c->ctx = c->cfg || configless ? eglCreateContext(r->dpy, c->cfg, share_ctx, attr) : EGL_NO_CONTEXT;
     if (c->ctx == EGL_NO_CONTEXT && n > 2) {
         /* An attribute this driver refuses (a priority, a reset strategy):
          * the version alone, said once. */

@@ -84,6 +84,7 @@ struct rp {
     /* The attributes of the last eglCreateContext, for the gltraceContext
      * record that follows it (the context it returned). */
     uint64_t pending_ctx;
+    int pending_configless;    /* made with EGL_NO_CONFIG_KHR */
     EGLint pending_attrs[32];
     int npending_attrs;
     rp_map locations;          /* (group, program, recorded location) -> replayed */

@@ -3,13 +3,14 @@
 HEADLESS (no DISPLAY), every recorded snapshot compared bit for bit: all
 must match (llvmpipe on one machine is deterministic). Also --fb=draw
 recordings, a real X11 program (es2gears_x11, recorded under Xvfb, replayed
-without it), a Wayland one (es2gears_wayland under a headless weston), a
-replay on another driver (softpipe) that must report differences with PNGs,
+without it), Wayland ones (es2gears_wayland, and weston's own GLES
+renderer, under a headless weston), a replay on another driver (softpipe) that must report differences with PNGs,
 and unusable input (exit 2 naming the file).
 
 usage: check_roundtrip.py GLTRACE APPS_DIR WORK_DIR"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -60,8 +61,11 @@ if xvfb and gears:
 else:
     check('xvfb-run and es2gears_x11 are installed (ci/setup.sh)', False)
 
-# A Wayland program: es2gears_wayland under a headless weston (its own
-# socket and runtime folder), replayed with neither.
+# Wayland: es2gears_wayland as the client, and the compositor itself (weston
+# with its GLES renderer on a headless output: a context made with no
+# config, client buffers uploaded as textures every frame), both recorded in
+# one session (its own socket and runtime folder), each replayed with no
+# compositor at all.
 weston, wgears = shutil.which('weston'), shutil.which('es2gears_wayland')
 if weston and wgears:
     rt = os.path.join(work, 'xdg-runtime')
@@ -69,28 +73,31 @@ if weston and wgears:
     os.makedirs(rt, mode=0o700)
     wenv = dict(os.environ, XDG_RUNTIME_DIR=rt)
     wenv.pop('DISPLAY', None)
-    comp = subprocess.Popen([weston, '--backend=headless-backend.so', '--socket=gltrace-test', '--width=300',
-                             '--height=300', '--idle-time=0'], env=wenv, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    comp_trace, trace = os.path.join(work, 'weston.gltrace'), os.path.join(work, 'es2gears_wayland.gltrace')
+    comp = subprocess.Popen([gltrace, 'record', '-o', comp_trace, '--', weston, '--backend=headless-backend.so',
+                             '--use-gl', '--socket=gltrace-test', '--width=300', '--height=300', '--idle-time=0'],
+                            env=wenv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         for _ in range(100):  # the socket appears once weston is ready
             if os.path.exists(os.path.join(rt, 'gltrace-test')):
                 break
             time.sleep(0.1)
-        trace = os.path.join(work, 'es2gears_wayland.gltrace')
         r = run(['timeout', '-s', 'TERM', '2', gltrace, 'record', '-o', trace, '--', wgears],
                 env=dict(wenv, WAYLAND_DISPLAY='gltrace-test'))
         check('es2gears_wayland recorded under a headless weston (stopped by SIGTERM after 2 s)',
               os.path.exists(trace), r.stderr[-500:])
     finally:
-        comp.terminate()
-        comp.wait()
-    p = run([gltrace, 'replay', trace], env=HEADLESS)
-    s = summary(p.stderr)
-    check('es2gears_wayland replayed with no compositor: every frame bit-exact',
-          p.returncode == 0 and s and s[0] >= 10 and s[1] == s[0], p.stderr.strip())
+        os.killpg(comp.pid, signal.SIGTERM)  # weston ends; record writes the trace
+        err = comp.communicate(timeout=60)[1]
+    check('weston (GLES renderer) recorded while the client ran', os.path.exists(comp_trace), err[-500:])
+    for name, t in (('es2gears_wayland', trace), ('weston --use-gl', comp_trace)):
+        p = run([gltrace, 'replay', t], env=HEADLESS)
+        s = summary(p.stderr)
+        check(f'{name} replayed with no compositor: every frame bit-exact',
+              p.returncode == 0 and s and s[0] >= 10 and s[1] == s[0], p.stderr.strip())
 else:
-    print('note: weston or es2gears_wayland missing (ci/setup.sh installs them): the Wayland round trip is not run')
+    print('note: weston or es2gears_wayland missing (ci/setup.sh installs them): the Wayland round trips are not run')
 
 # Unusable input.
 good = os.path.join(work, 'es3_scene-swap.gltrace')
