@@ -139,8 +139,8 @@ uint64_t rp_handle(rp *r, uint64_t recorded)
     /* A sync or image replay never made (or already destroyed): the app's
      * address means nothing here, and a driver handed a dangling pointer
      * may crash; with none it reports an error. */
-    rp_warn_once(r, -1, "record %llu: a GLsync or EGL handle the trace never created (or destroyed): passed as "
-                 "none", (unsigned long long)r->seq);
+    rp_warn_once(r, r->cur ? r->cur->function : -1, "record %llu: a GLsync or EGL handle the trace never created "
+                 "(or destroyed): passed as none (said once per function)", (unsigned long long)r->seq);
     return 0;
 }
 
