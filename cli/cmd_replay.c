@@ -111,7 +111,7 @@ static void xml_str(FILE *f, const char *s)
     }
 }
 
-static const char *const verdict[] = {"matched", "differs", "not compared"};
+static const char *const verdict[] = {"matched", "differs", "not compared", "unreadable"};
 
 static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summary *s)
 {
@@ -126,8 +126,9 @@ static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summa
     fprintf(f,
             ", \"calls\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"frames\": %" PRIu64 ", \"seconds\": %.6f"
             ", \"snapshots\": %" PRIu64 ", \"matched\": %" PRIu64 ", \"differing\": %" PRIu64
-            ", \"not_compared\": %" PRIu64,
-            s->calls, s->skipped, s->frames, s->seconds, s->snapshots, s->matched, s->differing, s->not_compared);
+            ", \"not_compared\": %" PRIu64 ", \"unreadable\": %" PRIu64,
+            s->calls, s->skipped, s->frames, s->seconds, s->snapshots, s->matched, s->differing, s->not_compared,
+            s->unreadable);
     if (s->differing)
         fprintf(f, ", \"first_difference\": {\"call\": %" PRIu64 ", \"frame\": %" PRIu64 "}", s->first_diff_seq,
                 s->first_diff_frame);
@@ -139,7 +140,7 @@ static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summa
         fprintf(f, "%s\n  {\"call\": %" PRIu64 ", \"frame\": %" PRIu64 ", \"what\": ", i ? "," : "", p->seq, p->frame);
         json_str(f, p->what);
         fprintf(f, ", \"width\": %u, \"height\": %u, \"status\": \"%s\"", p->width, p->height, verdict[p->status]);
-        if (p->status == GT_REPLAY_NOT_COMPARED) {
+        if (p->status == GT_REPLAY_NOT_COMPARED || p->status == GT_REPLAY_UNREADABLE) {
             fputs(", \"why\": ", f);
             json_str(f, p->message);
         } else {
@@ -179,7 +180,7 @@ static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
 {
     size_t failures = 0, skipped = 0;
     for (size_t i = 0; i < s->nsnaps; i++) {
-        failures += s->snaps[i].status == GT_REPLAY_DIFFERS;
+        failures += s->snaps[i].status == GT_REPLAY_DIFFERS || s->snaps[i].status == GT_REPLAY_UNREADABLE;
         skipped += s->snaps[i].status == GT_REPLAY_NOT_COMPARED;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"gltrace replay ", f);
@@ -198,6 +199,10 @@ static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
         fputs(">\n    ", f);
         if (p->status == GT_REPLAY_NOT_COMPARED) {
             fputs("<skipped message=\"", f);
+            xml_str(f, p->message);
+            fputs("\"/>\n", f);
+        } else if (p->status == GT_REPLAY_UNREADABLE) {
+            fputs("<failure message=\"could not be read back: ", f);
             xml_str(f, p->message);
             fputs("\"/>\n", f);
         } else {
@@ -387,6 +392,14 @@ int gt_cmd_replay(int argc, char **argv)
     if (s.differing)
         fprintf(stderr, "gltrace replay: first difference at call %" PRIu64 ", frame %" PRIu64 "\n", s.first_diff_seq,
                 s.first_diff_frame);
+    for (size_t k = 0; s.unreadable && k < s.nsnaps; k++) {
+        const gt_replay_snapshot *u = &s.snaps[k];
+        if (u->status == GT_REPLAY_UNREADABLE) {
+            fprintf(stderr, "gltrace replay: %" PRIu64 " snapshots could not be read back; the first at call %" PRIu64
+                            ", frame %" PRIu64 ": %s\n", s.unreadable, u->seq, u->frame, u->message);
+            break;
+        }
+    }
     if (s.error[0])
         fprintf(stderr, "gltrace replay: %s\n", s.error);
     int ranged = o.frame_first || o.frame_last != UINT64_MAX || o.call_first || o.call_last != UINT64_MAX;

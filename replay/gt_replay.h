@@ -2,7 +2,7 @@
  * compares every recorded framebuffer snapshot with what replay drew.
  *
  * Error style: gt_replay_run returns 0 when every compared snapshot matched,
- * 1 when some differ, 2 when the trace or the options are unusable (a
+ * 1 when some differ or could not be read back, 2 when the trace or the options are unusable (a
  * message naming the file and record is then in summary->error); the
  * summary holds the counts and per-snapshot verdicts in every case, so a
  * damaged trace still reports what was compared before the damage. */
@@ -37,8 +37,10 @@ typedef struct gt_replay_options {
 /* Sets the defaults: everything off, all frames and calls. */
 void gt_replay_options_init(gt_replay_options *o);
 
+/* NOT_COMPARED: left out on purpose (outside --frames/--calls);
+ * UNREADABLE: wanted, but replay could not read it back (why: message). */
 typedef enum gt_replay_verdict {
-    GT_REPLAY_MATCHED, GT_REPLAY_DIFFERS, GT_REPLAY_NOT_COMPARED
+    GT_REPLAY_MATCHED, GT_REPLAY_DIFFERS, GT_REPLAY_NOT_COMPARED, GT_REPLAY_UNREADABLE
 } gt_replay_verdict;
 
 /* One recorded snapshot and what replay made of it. */
@@ -61,6 +63,11 @@ typedef struct gt_replay_summary {
     uint64_t skipped;      /* queries not re-issued, and calls replay cannot make */
     uint64_t frames;
     uint64_t snapshots, matched, differing, not_compared;
+    /* Of not_compared: those inside --frames/--calls that replay could not
+     * read (GT_REPLAY_UNREADABLE: no context current, a format it cannot
+     * read back): a failure like a difference, since nothing shows they
+     * match. */
+    uint64_t unreadable;
     uint64_t first_diff_seq, first_diff_frame; /* valid when differing > 0 */
     gt_replay_snapshot *snaps;   /* every snapshot record, in order */
     size_t nsnaps, snaps_cap;

@@ -444,7 +444,7 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
         if (rp_make_current_for(r, tid) == 0)
             rp_snapshot_compare(r, m);
         else
-            r->sum->snapshots++, r->sum->not_compared++;
+            rp_snapshot_no_context(r, m);
         return 1;
     default:
         return 0;

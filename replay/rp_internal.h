@@ -231,5 +231,8 @@ int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
 void rp_snapshot_compare(rp *r, const rp_msg *m);
+/* A snapshot on a thread replay has no context for: not compared, and a
+ * failure when inside --frames/--calls. */
+void rp_snapshot_no_context(rp *r, const rp_msg *m);
 
 #endif

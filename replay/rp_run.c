@@ -338,7 +338,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     progress(r, 1);
     sum->seconds = now() - start;
     if (!sum->error[0])
-        status = sum->differing ? 1 : 0;
+        status = sum->differing || sum->unreadable ? 1 : 0;
 out:
     if (rd)
         gt_reader_close(rd);

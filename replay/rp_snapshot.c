@@ -233,13 +233,30 @@ static void describe(const Gltrace__GLMessage__FrameBuffer *fb, char *what, size
         snprintf(what, len, "surface-%s", part);
 }
 
-static void not_compared(rp *r, gt_replay_snapshot *o, const char *why)
+/* `failure`: the snapshot was wanted but replay could not read it. */
+static void not_compared(rp *r, gt_replay_snapshot *o, const char *why, int failure)
 {
     r->sum->not_compared++;
+    r->sum->unreadable += failure != 0;
     if (o) {
-        o->status = GT_REPLAY_NOT_COMPARED;
+        o->status = failure ? GT_REPLAY_UNREADABLE : GT_REPLAY_NOT_COMPARED;
         snprintf(o->message, sizeof o->message, "%s", why);
     }
+}
+
+void rp_snapshot_no_context(rp *r, const rp_msg *m)
+{
+    const Gltrace__GLMessage__FrameBuffer *fb = m->fb;
+    r->sum->snapshots++;
+    gt_replay_snapshot *o = new_result(r);
+    if (o && fb) {
+        describe(fb, o->what, sizeof o->what);
+        o->width = (uint32_t)fb->width, o->height = (uint32_t)fb->height;
+    }
+    if (rp_in_range(r))
+        not_compared(r, o, "no context was current on its thread on replay", 1);
+    else
+        not_compared(r, o, "outside --frames/--calls", 0);
 }
 
 void rp_snapshot_compare(rp *r, const rp_msg *m)
@@ -248,7 +265,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     r->sum->snapshots++;
     gt_replay_snapshot *o = new_result(r);
     if (!fb || !fb->n_contents || fb->width <= 0 || fb->height <= 0) {
-        not_compared(r, o, "an empty snapshot");
+        not_compared(r, o, "an empty snapshot", 1);
         return;
     }
     if (o) {
@@ -256,7 +273,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
         o->width = (uint32_t)fb->width, o->height = (uint32_t)fb->height;
     }
     if (!rp_in_range(r)) {
-        not_compared(r, o, "outside --frames/--calls");
+        not_compared(r, o, "outside --frames/--calls", 0);
         return;
     }
     GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
@@ -270,12 +287,12 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
         return;
     }
     if (r->ctx[r->cur_ctx].version < 2 && !(format == GL_RGBA && type == GL_UNSIGNED_BYTE)) {
-        not_compared(r, o, "GLES 1 reads RGBA8 only");
+        not_compared(r, o, "GLES 1 reads RGBA8 only", 1);
         return;
     }
     uint8_t *px = malloc(n);
     if (!px) {
-        not_compared(r, o, "out of memory");
+        not_compared(r, o, "out of memory", 1);
         return;
     }
     saved s;
@@ -288,7 +305,8 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     restore(r, &s);
     if (got != 0 || gl_err != GL_NO_ERROR) {
         free(px);
-        not_compared(r, o, got != 0 ? "the texture cannot be attached for reading" : "the replay driver cannot read it");
+        not_compared(r, o, got != 0 ? "the texture cannot be attached for reading" : "the replay driver cannot read it",
+                     1);
         return;
     }
     const uint8_t *want = fb->contents[0].data;

@@ -11,6 +11,7 @@ gltrace reads as it reads Android's files): a big-endian length, then the
 GLMessage, re-encoded here with a minimal protobuf writer.
 
 usage: check_damaged.py GLTRACE UPLOADS_APP WORK_DIR"""
+import json
 import os
 import random
 import subprocess
@@ -18,13 +19,7 @@ import sys
 
 gltrace, app, work = sys.argv[1:4]
 GL_TEX_IMAGE_2D = 327  # api/functions.tsv (Android's number)
-
-
-
-
-
-
-
+EGL_MAKE_CURRENT = 2013  # api/functions.tsv
 
 from legacy_pb import encode, fields, frame, records  # noqa: E402
 from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
@@ -81,6 +76,21 @@ def shorten(dt):
 
 refused('short_pixels', shorten)
 refused('missing_pixels', lambda dt: [(n, wt, v) for n, wt, v in dt if n != 6])
+
+# A trace whose eglMakeCurrent records are gone: replay has no context for
+# the snapshots. Nothing shows they match, so that is a failure (exit 1),
+# said once with the first, and in the JSON report; never a quiet exit 0.
+nomc = os.path.join(work, 'no_make_current.legacy')
+open(nomc, 'wb').write(frame([m for m in records(legacy)
+                               if not any(n == 4 and v == EGL_MAKE_CURRENT for n, _, v in fields(m))]))
+rep = os.path.join(work, 'no_make_current.json')
+p = run([gltrace, 'replay', nomc, '--json', rep])
+s = summary(p.stderr)
+j = json.load(open(rep)) if os.path.exists(rep) else {}
+check('no eglMakeCurrent: exit 1, "could not be read back" with the first one\'s reason, JSON counts them',
+      p.returncode == 1 and s and s[0] > 0 and s[1] == 0 and 'could not be read back' in p.stderr and
+      'no context was current' in p.stderr and j.get('unreadable') == s[0] and
+      all(r['status'] == 'unreadable' for r in j.get('results', [])), (p.returncode, p.stderr, j.get('unreadable')))
 
 # Bytes flipped on disk, at spread offsets: the reader's checks (zstd, the
 # chunk CRC, protobuf) must catch every one that changes what is replayed.
