@@ -297,6 +297,11 @@ void gt_missing(unsigned idx);        /* a call to a function the driver lacks *
 int gt_fn_index(const char *name);    /* index in gt_fn_names, or -1 */
 gt_proc gt_real_lookup(const char *name); /* the driver's function, or NULL */
 
+/* gt_layer.c: in a GLES layer chain (AndroidGLESLayer_*), where the
+ * functions below this layer come from. */
+int gt_layer_active(void);
+gt_proc gt_layer_lookup(unsigned idx);
+
 /* gt_outpath.c */
 const char *gt_proc_name(void);       /* argv[0]'s last part */
 int gt_proc_selected(void);           /* GLTRACE_PROC unset or naming this process */

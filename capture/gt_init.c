@@ -58,6 +58,19 @@ gt_proc gt_real_lookup(const char *name)
 
 static void resolve_all(void)
 {
+    if (gt_layer_active()) {
+        /* In a layer chain: what lies below us, never the driver directly
+         * (gt_layer.c); eglGetProcAddress too, before it is replaced. */
+        int gpa = gt_fn_index("eglGetProcAddress");
+        real_gpa = gpa >= 0 ? (__eglMustCastToProperFunctionPointerType(*)(const char *))gt_layer_lookup((unsigned)gpa)
+                            : NULL;
+        for (unsigned i = 0; i < GT_NFNS; i++) {
+            gt_proc p = gt_layer_lookup(i);
+            gt_real_set(i, p ? p : gt_missing_tab[i]);
+        }
+        gt_install_replacements();
+        return;
+    }
     static const char *const names[3] = {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1"};
     for (int i = 0; i < 3; i++)
         libs[i] = gt_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
@@ -264,7 +277,10 @@ static void gt_init(void)
     in_init = 1;
     resolve_all();
     /* A process GLTRACE_PROC does not name runs untouched and silent. */
-    mode = gt_proc_selected() ? parse_mode(getenv("GLTRACE")) : GT_MODE_OFF;
+    const char *want = getenv("GLTRACE");
+    if (gt_layer_active() && (!want || !*want))
+        want = "full"; /* placing the layer is the request to trace (gt_layer.c) */
+    mode = gt_proc_selected() ? parse_mode(want) : GT_MODE_OFF;
     const char *tt = getenv("GLTRACE_THREADTIME");
     gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
     if (mode == GT_MODE_FULL && !start_full())
@@ -284,7 +300,7 @@ gt_proc gt_init_entry(unsigned idx)
     if (in_init) {
         /* A driver calling back into an exported symbol while we resolve:
          * hand it the driver's own function, found on the spot. */
-        gt_proc p = gt_real_lookup(gt_fn_names[idx]);
+        gt_proc p = gt_layer_active() ? gt_layer_lookup(idx) : gt_real_lookup(gt_fn_names[idx]);
         return p ? p : gt_missing_tab[idx];
     }
     pthread_once(&init_once, gt_init);
