@@ -73,11 +73,11 @@ class Rules:
                 elif w[0] == 'map' and len(w) == 4:
                     self.maps.append((w[1], w[2], w[3], no))
                 elif w[0] == 'class' and len(w) == 3:
-                    if w[2] not in ('draw', 'frame', 'none'):
+                    if w[2] not in ('draw', 'frame', 'current', 'none'):
                         raise AnnotationError(f'{path}:{no}: unknown class {w[2]!r}')
                     self.classes.append((w[1], w[2], no))
                 elif w[0] == 'hook' and len(w) == 4:
-                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay', 'error'):
+                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay', 'error', 'idle'):
                         raise AnnotationError(f'{path}:{no}: unknown hook stage {w[2]!r}')
                     self.hooks.append((w[1], w[2], w[3], no))
                 else:

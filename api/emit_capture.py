@@ -168,10 +168,16 @@ def wrapper(c, enums):
     hooks = c.hooks
     vals = ', '.join(f'(uint64_t)(uintptr_t)({pn(p)})' if p.type.kind in ('HANDLE', 'POINTER', 'FUNCPTR')
                      else f'gt_u64_{"f" if p.type.kind == "FLOAT" else "i"}({pn(p)})' for p in c.params)
+    # Where tracing switched on or off at runtime starts or ends for a
+    # thread (`class frame` and `class current`, capture/gt_switch.c).
+    getter = f'gt_tls_get_at(GT_IDX_{c.name})' if c.cls in ('frame', 'current') else 'gt_tls_get()'
+    # Not recorded on this thread: the driver, or the `idle` stand-in, which
+    # notes what tracing switched on later must know (gt_switch.c).
+    unrec = f'{c.hooks["idle"]}({call_args})' if 'idle' in c.hooks else real
     L = [f'static {decl} gt_tr_{c.name}({params_decl(c)})', '{',
-         '    gt_tls *t = gt_tls_get();',
+         f'    gt_tls *t = {getter};',
          '    if (__builtin_expect(t == NULL, 0))',
-         f'        return {real};' if R else f'        {{ {real}; return; }}']
+         f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
     need_vals = any(s in hooks for s in ('pre', 'post', 'end'))
     if need_vals:
         L.append(f'    const uint64_t hv[] = {{{vals or "0"}}};')
@@ -224,7 +230,7 @@ def write_capture(out, cmds, enums, sizefns):
             if fn in seen or stage in ('replay', 'error'):
                 continue
             seen.add(fn)
-            if stage == 'replace':
+            if stage in ('replace', 'idle'):
                 L.append(f'{c.ret.decl()} {fn}({params_decl(c)});')
             else:
                 L.append(f'void {fn}(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);')
@@ -240,6 +246,9 @@ def write_capture(out, cmds, enums, sizefns):
     L.append('/* The error and timing modes\' table: their wrappers where they have')
     L.append(' * one, the driver\'s function itself elsewhere (gt_modes.h). */')
     L.append('static union gt_fns_u gt_mode_tab;')
+    L.append('/* Listening for a host, not tracing: the driver\'s functions but for')
+    L.append(' * the `idle` hooks of api/annotations.txt (gt_switch.c). */')
+    L.append('static union gt_fns_u gt_idle_tab;')
     L.append('void gt_dispatch_select(int mode)')
     L.append('{')
     L.append('    if (mode == GT_MODE_ERROR || mode == GT_MODE_TIMING) {')
@@ -248,6 +257,14 @@ def write_capture(out, cmds, enums, sizefns):
     L.append('            gt_mode_tab.v[i] = w ? w : gt_real.v[i];')
     L.append('        }')
     L.append('        gt_disp = &gt_mode_tab;')
+    L.append('        return;')
+    L.append('    }')
+    L.append('    if (mode == GT_MODE_IDLE) {')
+    L.append('        gt_idle_tab = gt_real;')
+    for c in cmds:
+        if 'idle' in c.hooks:
+            L.append(f'        gt_idle_tab.f.{c.name} = {c.hooks["idle"]};')
+    L.append('        gt_disp = &gt_idle_tab;')
     L.append('        return;')
     L.append('    }')
     L.append('    gt_disp = mode == GT_MODE_FULL ? &gt_trace_tab : &gt_real;')

@@ -9,7 +9,7 @@ gt_capture_gen.c by emit_capture.py:
                event into the thread's buffer (capture/gt_timing.c).
   gt_err_wrap, gt_tm_wrap   the wrappers by index (NULL: the driver's
                function itself goes into that mode's table)
-  gt_fn_class  draw / frame / none, from `class` lines in annotations.txt
+  gt_fn_class  draw / frame / current / none, from `class` lines in annotations.txt
 
 What differs per command comes from the registry and annotations.txt."""
 
@@ -85,7 +85,7 @@ def lines(cmds, pn, params_decl, args_list):
     for c in cmds:
         L.append(f'    (gt_proc)gt_tm_{c.name},')
     L.append('};')
-    cls = {'none': 'GT_CLASS_NONE', 'draw': 'GT_CLASS_DRAW', 'frame': 'GT_CLASS_FRAME'}
+    cls = {'none': 'GT_CLASS_NONE', 'draw': 'GT_CLASS_DRAW', 'frame': 'GT_CLASS_FRAME', 'current': 'GT_CLASS_CURRENT'}
     L.append('const uint8_t gt_fn_class[GT_NFNS] = {')
     for c in cmds:
         L.append(f'    {cls[c.cls]},')

@@ -83,12 +83,14 @@ typedef struct gt_ctx_state {
 /* What the library does, from GLTRACE (gt_init.c): nothing (the driver's
  * functions are the dispatch), record a trace, check every GL call for
  * errors, or time every call. */
-enum { GT_MODE_OFF, GT_MODE_FULL, GT_MODE_ERROR, GT_MODE_TIMING };
+enum { GT_MODE_OFF, GT_MODE_FULL, GT_MODE_ERROR, GT_MODE_TIMING, GT_MODE_IDLE };
 
 /* Options read once at start (gt_init.c). */
 enum { GT_FB_NONE, GT_FB_SWAP, GT_FB_DRAW };
-extern int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
-extern int gt_opt_textures;    /* GLTRACE_TEXTURES=1 */
+/* Atomic: a host connected to the trace server may change them while the
+ * app draws (gt_server.c); plain loads on x86. */
+extern _Atomic int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
+extern _Atomic int gt_opt_textures;    /* GLTRACE_TEXTURES=1 */
 extern int gt_opt_fb_depth;    /* GLTRACE_FB_DEPTH=1: depth and stencil too */
 
 /* Per-thread capture state. */
@@ -105,11 +107,19 @@ typedef struct gt_tls {
     int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
     uint64_t cpu0;       /* thread CPU time at call start (when asked) */
     int size_check;      /* a frame began: ask the draw surface's size (gt_resize.c) */
+    uint32_t session;    /* the value of gt_session this thread records under */
+    uint32_t switch_after; /* the gt_session under which its last swap/makeCurrent
+                              was its switch point: act at the next call */
 } gt_tls;
 
 extern __thread gt_tls *gt_self __attribute__((tls_model("initial-exec")));
 extern _Atomic int gt_tracing;        /* 1 while records are taken */
 extern _Atomic uint64_t gt_seq;       /* next global sequence number */
+/* Which recording session is on (gt_switch.c): 0 always when tracing runs
+ * from start to exit, so every thread's `session` matches and the check
+ * below costs a compare; switched at runtime (GLTRACE_LISTEN), a thread
+ * whose value differs takes the slow path until its switch point. */
+extern _Atomic uint32_t gt_session;
 extern int gt_opt_threadtime;         /* GLTRACE_THREADTIME=1 */
 
 /* Creates the calling thread's state on its first traced call. NULL when
@@ -120,12 +130,32 @@ gt_tls *gt_tls_create(void);
  * Returns 0 when that fails (tracing stops). */
 int gt_tls_refill(gt_tls *t, size_t need);
 
+/* gt_switch.c: the calling thread's state when it has none yet or its
+ * session differs from gt_session; NULL: this call is not recorded. idx is
+ * the command (or -1), so that a swap or eglMakeCurrent (`class frame`,
+ * `class current`) can be the thread's switch point. */
+gt_tls *gt_tls_slow(gt_tls *t, int idx);
+
 GT_INLINE gt_tls *gt_tls_get(void)
 {
     if (GT_UNLIKELY(!atomic_load_explicit(&gt_tracing, memory_order_relaxed)))
         return NULL;
     gt_tls *t = gt_self;
-    return GT_LIKELY(t != NULL) ? t : gt_tls_create();
+    if (GT_LIKELY(t != NULL && t->session == atomic_load_explicit(&gt_session, memory_order_relaxed)))
+        return t;
+    return gt_tls_slow(t, -1);
+}
+
+/* gt_tls_get for the commands where tracing switched at runtime starts or
+ * ends on a thread. */
+GT_INLINE gt_tls *gt_tls_get_at(unsigned idx)
+{
+    if (GT_UNLIKELY(!atomic_load_explicit(&gt_tracing, memory_order_relaxed)))
+        return NULL;
+    gt_tls *t = gt_self;
+    if (GT_LIKELY(t != NULL && t->session == atomic_load_explicit(&gt_session, memory_order_relaxed)))
+        return t;
+    return gt_tls_slow(t, (int)idx);
 }
 
 /* ------------------------------------------------------------ clock */
@@ -302,6 +332,9 @@ gt_proc gt_real_lookup(const char *name); /* the driver's function, or NULL */
 int gt_layer_active(void);
 gt_proc gt_layer_lookup(unsigned idx);
 
+/* gt_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
+int gt_server_start(const char *spec);
+
 /* gt_outpath.c */
 const char *gt_proc_name(void);       /* argv[0]'s last part */
 int gt_proc_selected(void);           /* GLTRACE_PROC unset or naming this process */
@@ -318,6 +351,14 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap); /* from the pool */
 void gt_flusher_kick(void);           /* flush soon (swap); async-signal-safe */
 void gt_flusher_shutdown(int from_signal); /* flush all, write the index, close */
 void gt_flusher_forget(void);         /* in a forked child: touch nothing */
+/* Serving a host (gt_server.c): the thread runs with no file; a session's
+ * writer is attached (what the buffers held before is dropped) and
+ * detached (everything committed written, then the seek index). */
+struct gt_writer;
+int gt_flusher_start_serving(void);
+void gt_flusher_attach(struct gt_writer *w);
+void gt_flusher_detach(int abandon);  /* abandon: the host is gone, write nothing more */
+int gt_flusher_serving_broken(void);  /* the session's writer failed (the host is gone) */
 extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
 
 /* gt_egl_hooks.c */
@@ -326,6 +367,24 @@ gt_ctx_state *gt_ctx_state_of(int32_t id);
  * the size it found in *wp, *hp when not NULL. */
 void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
                        int32_t *hp);
+
+/* What tracing switched on at runtime writes for a thread's current
+ * context and surfaces made before it (once per session each). */
+void gt_announce_context(gt_tls *t, uint64_t ctx);
+void gt_announce_surface(gt_tls *t, uint64_t dpy, uint64_t surf);
+void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);
+extern _Atomic int gt_gl_meta_known;  /* written once per trace, at the first eglMakeCurrent */
+
+/* gt_switch.c: tracing switched on and off while the app runs. */
+int gt_switch_mark_context(int32_t id);   /* 1 the first time in this session */
+int gt_switch_mark_surface(uint64_t surf); /* 1 the first time in this session */
+/* A session starts; fresh: in a new trace; at_once: every thread records
+ * from its next call (the app waited for the host before its first). */
+void gt_switch_begin(int fresh, int at_once);
+void gt_switch_stop(void);                /* threads stop at their next switch point */
+int gt_switch_active_threads(void);       /* threads still recording */
+void gt_switch_end(void);                 /* every thread stops now; back to idle */
+void gt_switch_thread_exit(gt_tls *t);
 
 /* gt_resize.c: the size of a window that changed between frames, recorded
  * before the first call that draws at it. */

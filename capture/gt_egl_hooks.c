@@ -14,6 +14,8 @@ __eglMustCastToProperFunctionPointerType gt_real_get_proc_address(const char *na
 
 /* ------------------------------------------------------------ contexts */
 
+_Atomic int gt_gl_meta_known; /* the GL metadata record is in the trace */
+
 /* EGLContext handle -> dense id in creation order. Touched only on context
  * creation and eglMakeCurrent, so a lock and a linear list are fine. */
 static pthread_mutex_t ctx_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -73,11 +75,35 @@ static int32_t ctx_id(uint64_t handle, int create)
     return id;
 }
 
+/* What each context was made with, by id: tracing switched on at runtime
+ * announces a context made before (gt_announce_context). */
+static struct { uint64_t dpy, config, share; } ctx_info[MAX_CTX_STATES];
+
+static void note_context(uint64_t dpy, uint64_t config, uint64_t share, uint64_t ctx)
+{
+    int32_t id = ctx_id(ctx, 1);
+    if (id >= 0 && id < MAX_CTX_STATES) {
+        pthread_mutex_lock(&ctx_mu);
+        ctx_info[id].dpy = dpy, ctx_info[id].config = config, ctx_info[id].share = share;
+        pthread_mutex_unlock(&ctx_mu);
+    }
+}
+
 void gt_hook_create_context(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
-    (void)t, (void)idx, (void)args;
+    (void)t, (void)idx;
     if (ret)
-        ctx_id(ret, 1);
+        note_context(args[0], args[1], args[2], ret);
+}
+
+/* eglCreateContext while listening, not tracing (`idle` hook). */
+EGLContext gt_idle_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs)
+{
+    EGLContext c = gt_real.f.eglCreateContext(dpy, config, share, attribs);
+    if (c)
+        note_context((uint64_t)(uintptr_t)dpy, (uint64_t)(uintptr_t)config, (uint64_t)(uintptr_t)share,
+                     (uint64_t)(uintptr_t)c);
+    return c;
 }
 
 void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
@@ -108,8 +134,7 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
     }
     if (t->cs)
         t->es_major = t->cs->es_major;
-    static _Atomic int gl_known;
-    if (ctx && !atomic_exchange(&gl_known, 1))
+    if (ctx && !atomic_exchange(&gt_gl_meta_known, 1))
         gt_meta_emit_gl(t);
 }
 
@@ -137,12 +162,34 @@ static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
 }
 
 /* gltraceContext: dpy, context, id, share context id, client version,
- * config attributes. Written after eglCreateContext's own record. */
+ * config attributes. Written after eglCreateContext's own record, and when
+ * tracing switched on finds a context made before (gt_announce_context). */
+static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret);
+
 void gt_hook_context_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx;
     if (!ret)
         return;
+    gt_switch_mark_context(ctx_id(ret, 0));
+    context_record(t, args, ret);
+}
+
+void gt_announce_context(gt_tls *t, uint64_t ctx)
+{
+    int32_t id = ctx_id(ctx, 1);
+    if (id < 0 || id >= MAX_CTX_STATES || !gt_switch_mark_context(id))
+        return;
+    pthread_mutex_lock(&ctx_mu);
+    uint64_t args[3] = {ctx_info[id].dpy, ctx_info[id].config, ctx_info[id].share};
+    pthread_mutex_unlock(&ctx_mu);
+    if (!args[0]) /* made before the library could see it: the current display */
+        args[0] = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentDisplay();
+    context_record(t, args, ctx);
+}
+
+static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret)
+{
     EGLint attrs[2 * NKEYS + 1];
     size_t n = config_attribs(args[0], args[1], attrs);
     EGLint version = 0;
@@ -188,10 +235,25 @@ void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, 
     gt_resize_note(surf, w, h);
 }
 
+/* A surface made before tracing was switched on: its size and config. */
+void gt_announce_surface(gt_tls *t, uint64_t dpy, uint64_t surf)
+{
+    if (!surf || !gt_switch_mark_surface(surf))
+        return;
+    EGLint cid = 0, n = 0;
+    EGLConfig cfg = NULL;
+    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3028, &cid); /* CONFIG_ID */
+    const EGLint want[] = {0x3028, cid, 0x3038};
+    if (!gt_real.f.eglChooseConfig((EGLDisplay)(uintptr_t)dpy, want, &cfg, 1, &n) || n < 1)
+        cfg = NULL;
+    gt_surface_record(t, dpy, surf, (uint64_t)(uintptr_t)cfg, GT_FN_CURRENT, NULL, NULL);
+}
+
 void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     if (!ret)
         return;
+    gt_switch_mark_surface(ret);
     uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
     gt_surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx), NULL, NULL);
 }

@@ -37,6 +37,7 @@ static int wake_fd = -1;
 static gt_writer *writer;
 static pthread_t thread;
 static _Atomic int stop_req, done, broken, started, joined;
+static int serving; /* GLTRACE_LISTEN: writers come and go with hosts */
 
 static void free_buffer(gt_buffer *b)
 {
@@ -140,9 +141,14 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
         .thread_id = b->tid, .first_seq = first_seq, .last_seq = last_seq,
         .first_frame = b->frame_mark, .record_count = count,
     };
-    if (!atomic_load(&broken) && gt_writer_chunk(writer, &info, d + b->flushed, end - b->flushed) != 0) {
+    if (!writer) {
+        /* Listening, no host (gt_server.c): what was in flight is dropped. */
+    } else if (!atomic_load(&broken) && gt_writer_chunk(writer, &info, d + b->flushed, end - b->flushed) != 0) {
         atomic_store(&broken, 1);
-        gt_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
+        if (serving)
+            gt_log("%s; the host is gone", gt_writer_error(writer)); /* the server ends the session */
+        else
+            gt_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
     }
     b->flushed = end;
     b->flushed_seq = last_seq;
@@ -180,17 +186,114 @@ static void flush_all(void)
     pthread_mutex_unlock(&mu);
 }
 
+/* ------------------------------------------------------------ serving a host */
+
+static void *flusher_main(void *arg);
+
+/* Serving (GLTRACE_LISTEN): the thread runs from start to exit and the
+ * server hands it a writer per session. Requests go through `wmu`; the
+ * thread answers them between passes. */
+static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wcv = PTHREAD_COND_INITIALIZER;
+static gt_writer *attach_req;
+static int detach_req;
+
+static void serve_requests(void)
+{
+    pthread_mutex_lock(&wmu);
+    if (attach_req) {
+        /* Whatever is in the buffers belongs to no session: dropped. */
+        gt_writer *w = attach_req;
+        attach_req = NULL;
+        pthread_mutex_unlock(&wmu);
+        gt_writer *old = writer;
+        writer = NULL;
+        flush_all();
+        writer = w;
+        atomic_store(&broken, 0);
+        if (old)
+            gt_writer_abandon(old);
+        pthread_mutex_lock(&wmu);
+    }
+    if (detach_req) {
+        pthread_mutex_unlock(&wmu);
+        flush_all();
+        char err[GT_ERRLEN];
+        if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
+            gt_log("%s", err);
+        else if (writer && atomic_load(&broken))
+            gt_writer_abandon(writer);
+        writer = NULL;
+        pthread_mutex_lock(&wmu);
+        detach_req = 0;
+    }
+    pthread_cond_broadcast(&wcv);
+    pthread_mutex_unlock(&wmu);
+}
+
+static void serve_pass(void)
+{
+    flush_all();
+    serve_requests();
+}
+
+int gt_flusher_serving_broken(void)
+{
+    return atomic_load(&broken);
+}
+
+void gt_flusher_attach(gt_writer *w)
+{
+    pthread_mutex_lock(&wmu);
+    attach_req = w;
+    pthread_mutex_unlock(&wmu);
+    gt_flusher_kick();
+    pthread_mutex_lock(&wmu);
+    while (attach_req && !atomic_load(&done))
+        pthread_cond_wait(&wcv, &wmu);
+    pthread_mutex_unlock(&wmu);
+}
+
+void gt_flusher_detach(int abandon)
+{
+    if (abandon)
+        atomic_store(&broken, 1); /* nothing more to a host that is gone */
+    pthread_mutex_lock(&wmu);
+    detach_req = 1;
+    pthread_mutex_unlock(&wmu);
+    gt_flusher_kick();
+    pthread_mutex_lock(&wmu);
+    while (detach_req && !atomic_load(&done))
+        pthread_cond_wait(&wcv, &wmu);
+    pthread_mutex_unlock(&wmu);
+}
+
+int gt_flusher_start_serving(void)
+{
+    serving = 1;
+    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake_fd < 0 || pthread_create(&thread, NULL, flusher_main, NULL) != 0) {
+        gt_log("cannot start the writer thread: %s; the trace server is off", strerror(errno));
+        return -1;
+    }
+    atomic_store(&started, 1);
+    return 0;
+}
+
 static void *flusher_main(void *arg)
 {
     (void)arg;
-    gt_background_loop(wake_fd, &stop_req, flush_all);
+    gt_background_loop(wake_fd, &stop_req, serving ? serve_pass : flush_all);
     char err[GT_ERRLEN];
-    if (!atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
+    if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
         gt_log("%s", err);
-    else if (atomic_load(&broken))
+    else if (writer && atomic_load(&broken))
         gt_writer_abandon(writer);
     writer = NULL;
     atomic_store(&done, 1);
+    pthread_mutex_lock(&wmu);
+    pthread_cond_broadcast(&wcv); /* a server waiting on a request: no more passes */
+    pthread_mutex_unlock(&wmu);
     return NULL;
 }
 

@@ -186,8 +186,8 @@ static int parse_timing_options(void)
     return 1;
 }
 
-int gt_opt_fb = GT_FB_SWAP;
-int gt_opt_textures;
+_Atomic int gt_opt_fb = GT_FB_SWAP;
+_Atomic int gt_opt_textures;
 int gt_opt_fb_depth;
 
 /* GLTRACE_FB and GLTRACE_TEXTURES. An unknown value turns tracing off with
@@ -272,6 +272,23 @@ static int start_timing(void)
     return 1;
 }
 
+/* GLTRACE_LISTEN: tracing waits for a host (gt_server.c). The snapshot
+ * settings from the environment are where the host's start from. */
+static int start_listen(const char *spec)
+{
+    if (!parse_snapshot_options())
+        return 0;
+    gt_clock_init();
+    gt_dispatch_select(GT_MODE_IDLE);
+    atexit(on_exit_handler);
+    pthread_atfork(NULL, NULL, on_fork_child);
+    if (gt_server_start(spec) != 0) {
+        gt_dispatch_select(GT_MODE_OFF);
+        return 0;
+    }
+    return 1;
+}
+
 static void gt_init(void)
 {
     in_init = 1;
@@ -283,7 +300,17 @@ static void gt_init(void)
     mode = gt_proc_selected() ? parse_mode(want) : GT_MODE_OFF;
     const char *tt = getenv("GLTRACE_THREADTIME");
     gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
-    if (mode == GT_MODE_FULL && !start_full())
+    const char *listen_spec = getenv("GLTRACE_LISTEN");
+    if (listen_spec && *listen_spec && mode != GT_MODE_FULL && mode != GT_MODE_OFF)
+        gt_log("GLTRACE_LISTEN is for recording (GLTRACE unset, 1 or full), not GLTRACE=%s: no trace server",
+               getenv("GLTRACE"));
+    if (listen_spec && *listen_spec && (mode == GT_MODE_FULL || (mode == GT_MODE_OFF && !getenv("GLTRACE")))) {
+        if (gt_proc_selected() && start_listen(listen_spec)) {
+            in_init = 0;
+            return; /* the dispatch is the server's to switch from here */
+        }
+        mode = GT_MODE_OFF;
+    } else if (mode == GT_MODE_FULL && !start_full())
         mode = GT_MODE_OFF;
     else if (mode == GT_MODE_TIMING && !start_timing())
         mode = GT_MODE_OFF;

@@ -10,7 +10,7 @@
 #pragma GCC visibility push(hidden)
 
 /* What a command is to the timing mode (`class` in api/annotations.txt). */
-enum { GT_CLASS_NONE, GT_CLASS_DRAW, GT_CLASS_FRAME };
+enum { GT_CLASS_NONE, GT_CLASS_DRAW, GT_CLASS_FRAME, GT_CLASS_CURRENT };
 
 /* Generated: the wrappers by index, NULL where the mode has none. */
 extern const gt_proc gt_err_wrap[GT_NFNS];

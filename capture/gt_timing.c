@@ -58,7 +58,7 @@ gt_proc gt_mode_wrapper(int mode, unsigned idx)
 {
     if (mode == GT_MODE_ERROR)
         return gt_err_wrap[idx];
-    if (gt_opt_timing_draws && gt_fn_class[idx] == GT_CLASS_NONE)
+    if (gt_opt_timing_draws && gt_fn_class[idx] != GT_CLASS_DRAW && gt_fn_class[idx] != GT_CLASS_FRAME)
         return NULL;
     return gt_tm_wrap[idx];
 }

@@ -22,6 +22,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static void thread_exit(void *arg)
 {
     gt_tls *t = arg;
+    gt_switch_thread_exit(t);
     if (t->buf)
         gt_flusher_retire(t->buf);
     t->buf = NULL;

@@ -18,7 +18,7 @@ static void usage(FILE *f)
 {
     fputs("usage: gltrace record [-o OUT] [--mode=full|error|timing] [--timing=calls|draws]\n"
             "                      [--proc NAME] [--fb=swap|draw|none] [--fb-depth] [--textures]\n"
-            "                      [--threadtime] [--level N] -- PROGRAM [ARGS...]\n"
+            "                      [--threadtime] [--level N] [--listen TARGET] -- PROGRAM [ARGS...]\n"
             "  -o OUT         where the trace goes (default: PROGRAM's name + .gltrace, or\n"
             "                 .json with --mode=timing, in the current folder; an existing\n"
             "                 file is replaced). OUT may also be\n"
@@ -52,6 +52,11 @@ static void usage(FILE *f)
             "  --no-compact   keep the trace as capture wrote it (a chunk per swap and per\n"
             "                 100 ms) instead of rewriting it in large chunks at the end\n"
             "  --level N      zstd level for the trace (default 3)\n"
+            "  --listen TARGET  no trace at start: the app serves a host instead, which\n"
+            "                 starts and stops tracing and receives the trace (`gltrace\n"
+            "                 connect TARGET`); TARGET is unix:PATH, abstract:NAME or\n"
+            "                 tcp:PORT (127.0.0.1; a token is printed), ',wait' after it\n"
+            "                 makes the app wait for a host's start at its first GL call\n"
             "Exits with PROGRAM's exit status.\n", f);
 }
 
@@ -145,7 +150,7 @@ static int busy(const char *path)
 
 int gt_cmd_record(int argc, char **argv)
 {
-    const char *out = NULL, *level = NULL, *fb = NULL, *mode = "full", *timing = NULL, *proc = NULL;
+    const char *out = NULL, *level = NULL, *fb = NULL, *mode = "full", *timing = NULL, *proc = NULL, *listen_on = NULL;
     int threadtime = 0, textures = 0, compact = 1, fb_depth = 0, i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -181,6 +186,8 @@ int gt_cmd_record(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--proc") == 0 && i + 1 < argc) {
             proc = argv[++i];
+        } else if (strcmp(argv[i], "--listen") == 0 && i + 1 < argc) {
+            listen_on = argv[++i];
         } else if (strcmp(argv[i], "--no-compact") == 0) {
             compact = 0;
         } else if (strcmp(argv[i], "--fb-depth") == 0) {
@@ -214,7 +221,13 @@ int gt_cmd_record(int argc, char **argv)
         fprintf(stderr, "gltrace record: libgltrace.so not found beside the gltrace executable\n");
         return 2;
     }
-    int full = strcmp(mode, "full") == 0, timed = strcmp(mode, "timing") == 0;
+    if (listen_on && (strcmp(mode, "full") != 0 || out)) {
+        fprintf(stderr, "gltrace record: --listen records through a host: no --mode other than full, no -o "
+                        "(gltrace connect -o names the file)\n");
+        return 2;
+    }
+    /* Listening, the trace is the host's: no file here. */
+    int full = strcmp(mode, "full") == 0 && !listen_on, timed = strcmp(mode, "timing") == 0;
     const char *ext = timed ? ".json" : ".gltrace";
     char path[PATH_MAX];
     if (!out) {
@@ -277,6 +290,10 @@ int gt_cmd_record(int argc, char **argv)
     setenv("GLTRACE", mode, 1);
     if (full || timed)
         setenv("GLTRACE_OUT", out, 1);
+    if (listen_on)
+        setenv("GLTRACE_LISTEN", listen_on, 1);
+    else
+        unsetenv("GLTRACE_LISTEN");
     if (timed)
         setenv("GLTRACE_TIMING", timing ? timing : "calls", 1);
     if (proc)

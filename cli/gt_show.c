@@ -346,12 +346,15 @@ static const struct {
     {GT_FN_MAPPED_DATA, {"target", "buffer", "offset", "data"}},
     {GT_FN_SURFACE, {"dpy", "surface", "width", "height", "config_attribs", "call"}},
     {GT_FN_CONTEXT, {"dpy", "context", "id", "share_id", "client_version", "config_attribs"}},
+    {GT_FN_CURRENT, {"dpy", "draw", "read", "ctx"}},
 };
 
 /* EGL handles among them print as addresses, as in the calls they match. */
 static int synthetic_kind(int32_t fn, size_t i)
 {
     if ((fn == GT_FN_SURFACE || fn == GT_FN_CONTEXT) && i < 2)
+        return GT_K_HANDLE;
+    if (fn == GT_FN_CURRENT && i < 4)
         return GT_K_HANDLE;
     return -1;
 }

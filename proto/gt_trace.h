@@ -25,6 +25,7 @@ extern "C" {
 #define GT_FN_MAPPED_DATA 3005
 #define GT_FN_SURFACE 3006
 #define GT_FN_CONTEXT 3007
+#define GT_FN_CURRENT 3008 /* gltraceCurrent: a thread's current context when tracing began */
 #define GT_FN_SYNTHETIC_LAST 3999 /* 3000-3999: records gltrace adds, not calls */
 
 /* GLMessage field numbers of ours (see gltrace.proto). */
@@ -49,6 +50,10 @@ typedef struct gt_chunk_info {
 /* Creates (truncates) `path`. `level` is the zstd level. On failure returns
  * NULL and writes a message into err (errlen bytes). */
 gt_writer *gt_writer_open(const char *path, int level, char *err, size_t errlen);
+/* The same trace written to `fd` (a socket: the bytes are those of the
+ * file, sent in order; nothing is ever re-written), which the writer then
+ * owns; `name` names it in messages. */
+gt_writer *gt_writer_open_fd(int fd, const char *name, int level, char *err, size_t errlen);
 
 /* Compresses `len` bytes of legacy-framed records as one chunk and writes its
  * header and data frame. Not thread-safe: one thread writes. Returns 0, or -1

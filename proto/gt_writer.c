@@ -34,15 +34,17 @@ struct gt_writer {
     char err[GT_ERRLEN];
 };
 
-gt_writer *gt_writer_open(const char *path, int level, char *err, size_t errlen)
+static gt_writer *open_common(const char *path, int fd, int level, char *err, size_t errlen)
 {
     gt_writer *w = calloc(1, sizeof *w);
     if (!w || !(w->path = strdup(path))) {
         snprintf(err, errlen, "%s: out of memory", path);
         free(w);
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    w->fd = fd >= 0 ? fd : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (w->fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
@@ -62,6 +64,16 @@ fail:
     free(w->path);
     free(w);
     return NULL;
+}
+
+gt_writer *gt_writer_open(const char *path, int level, char *err, size_t errlen)
+{
+    return open_common(path, -1, level, err, errlen);
+}
+
+gt_writer *gt_writer_open_fd(int fd, const char *name, int level, char *err, size_t errlen)
+{
+    return open_common(name, fd, level, err, errlen);
 }
 
 /* Writes all of iov or fails; on failure cuts the file back to where the

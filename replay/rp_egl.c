@@ -430,6 +430,11 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
     case GT_FN_SURFACE:
         make_surface(r, m);
         return 1;
+    case GT_FN_CURRENT: /* tracing began mid-run: the thread's current context then */
+        rp_warn_once(r, GT_FN_CURRENT, "tracing was switched on while the app ran: objects it made before "
+                     "(programs, textures, buffers) are not in the trace, so its frames may not replay the same");
+        make_current(r, m, tid);
+        return 1;
     case GT_FN_VERTEX_ATTRIB_POINTER_DATA:
         if (rp_make_current_for(r, tid) == 0)
             client_array(r, m);

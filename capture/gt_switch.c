@@ -1,0 +1,189 @@
+/* gt_switch.c: tracing switched on and off while the app runs (a host
+ * connected to the trace server, gt_server.c), as the seed design has it:
+ * when tracing is switched on, a thread with a current context starts
+ * recording after its next eglSwapBuffers (so its first frame is whole),
+ * and any thread after its next eglMakeCurrent; switched off, each thread
+ * stops after its next swap or eglMakeCurrent the same way.
+ *
+ * gt_session holds the session and its state. A thread's state records the
+ * value it records under; while they differ every traced call of that
+ * thread comes here (gt_tls_slow) instead of being recorded, and only the
+ * `class frame` and `class current` commands (api/annotations.txt) move it.
+ * When a thread starts, the trace learns what it could not see: its
+ * current context (gltraceContext, once per session), its surfaces
+ * (gltraceSurface) and a gltraceCurrent record, which replay takes as the
+ * thread's eglMakeCurrent; so a trace that starts mid-run still names
+ * every context and surface its calls use. (Objects the app made before —
+ * textures, programs, buffers — are not in it: such a trace is for reading
+ * and timing, and replays only what it made itself.)
+ *
+ * Not switching: gt_session stays 0 and so does every thread's value. */
+#include "gt_capture.h"
+#include "gt_modes.h"
+#include "gt_real_fns.h"
+#include "gt_trace.h"
+
+#include <pthread.h>
+#include <string.h>
+
+_Atomic uint32_t gt_session;
+
+/* gt_session = generation * 4 + state. */
+enum { S_ON = 1, S_STOPPING = 2 };
+#define STATE(v) ((v)&3u)
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t generation;
+static _Atomic int active;        /* threads recording in this session */
+static _Atomic int immediate;     /* every thread records from its next call (,wait) */
+static int meta_written;          /* the session's first record: gltraceMetadata */
+#define MAX_MARK 4096
+static uint8_t ctx_marked[MAX_MARK];
+static uint64_t surf_marked[256];
+static size_t nsurf_marked;
+
+int gt_switch_mark_context(int32_t id)
+{
+    if (id < 0 || id >= MAX_MARK)
+        return 0;
+    pthread_mutex_lock(&mu);
+    int first = !ctx_marked[id];
+    ctx_marked[id] = 1;
+    pthread_mutex_unlock(&mu);
+    return first;
+}
+
+int gt_switch_mark_surface(uint64_t surf)
+{
+    pthread_mutex_lock(&mu);
+    int first = 1;
+    for (size_t i = 0; i < nsurf_marked && first; i++)
+        first = surf_marked[i] != surf;
+    if (first && nsurf_marked < sizeof surf_marked / sizeof surf_marked[0])
+        surf_marked[nsurf_marked++] = surf;
+    pthread_mutex_unlock(&mu);
+    return first;
+}
+
+/* The thread starts recording: what the trace must know first. */
+static gt_tls *start_thread(gt_tls *t, uint32_t cur)
+{
+    pthread_mutex_lock(&mu);
+    int first = !meta_written;
+    meta_written = 1;
+    pthread_mutex_unlock(&mu);
+    t->session = cur;
+    t->switch_after = 0;
+    t->seq_known = 0;
+    atomic_fetch_add(&active, 1);
+    if (first)
+        gt_meta_emit_start(t);
+    uint64_t dpy = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentDisplay();
+    uint64_t ctx = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentContext();
+    uint64_t draw = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentSurface(EGL_DRAW);
+    uint64_t read = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentSurface(EGL_READ);
+    if (ctx) {
+        gt_announce_context(t, ctx);
+        gt_announce_surface(t, dpy, draw);
+        if (read != draw)
+            gt_announce_surface(t, dpy, read);
+    }
+    const uint64_t args[4] = {dpy, draw, read, ctx};
+    gt_hook_make_current(t, (unsigned)gt_fn_index("eglMakeCurrent"), args, 1); /* the thread's context state */
+    uint8_t *p = gt_syn_begin(t, GT_FN_CURRENT, 64);
+    if (p) {
+        for (int i = 0; i < 4; i++)
+            p = gt_dt_i64(p, 0x2a, (int64_t)args[i]);
+        gt_syn_end(t, p);
+    }
+    t->size_check = 1;
+    return t;
+}
+
+static void stop_thread(gt_tls *t)
+{
+    t->session = 0;
+    t->switch_after = 0;
+    atomic_fetch_sub(&active, 1);
+}
+
+
+gt_tls *gt_tls_slow(gt_tls *t, int idx)
+{
+    if (!t && !(t = gt_tls_create()))
+        return NULL;
+    uint32_t cur = atomic_load(&gt_session);
+    if (t->session == cur)
+        return t; /* a new thread, and nothing is being switched */
+    if (t->session && t->session >> 2 != cur >> 2)
+        t->session = 0; /* it recorded in a session that has ended */
+    if (t->switch_after && t->switch_after >> 2 != cur >> 2)
+        t->switch_after = 0;
+    int cls = idx >= 0 ? gt_fn_class[idx] : GT_CLASS_NONE;
+    int point = cls == GT_CLASS_FRAME || cls == GT_CLASS_CURRENT;
+    if (STATE(cur) == S_ON) {
+        if (t->switch_after || atomic_load(&immediate))
+            return start_thread(t, cur);
+        if (point)
+            t->switch_after = cur; /* this call goes untraced; the next one starts */
+        return NULL;
+    }
+    if (STATE(cur) == S_STOPPING && t->session) {
+        if (t->switch_after == cur) {
+            stop_thread(t);
+            return NULL;
+        }
+        if (point)
+            t->switch_after = cur; /* recorded: the thread's last call */
+        return t;
+    }
+    return NULL; /* not switched on, or not recording */
+}
+
+void gt_switch_begin(int fresh, int at_once)
+{
+    atomic_store(&immediate, at_once);
+    pthread_mutex_lock(&mu);
+    if (fresh) { /* a new trace: it must name everything again */
+        memset(ctx_marked, 0, sizeof ctx_marked);
+        nsurf_marked = 0;
+        meta_written = 0;
+        atomic_store(&gt_gl_meta_known, 0);
+    }
+    generation++;
+    pthread_mutex_unlock(&mu);
+    if (fresh) /* its records number from 0 */
+        atomic_store(&gt_seq, 0);
+    atomic_store(&active, 0);
+    atomic_store(&gt_session, generation * 4 + S_ON);
+    atomic_store(&gt_tracing, 1);
+    gt_dispatch_select(GT_MODE_FULL);
+}
+
+void gt_switch_stop(void)
+{
+    uint32_t cur = atomic_load(&gt_session);
+    if (STATE(cur) == S_ON)
+        atomic_store(&gt_session, cur - S_ON + S_STOPPING);
+}
+
+int gt_switch_active_threads(void)
+{
+    return atomic_load(&active);
+}
+
+void gt_switch_end(void)
+{
+    gt_dispatch_select(GT_MODE_IDLE);
+    atomic_store(&gt_tracing, 0);
+    atomic_store(&gt_session, 0);
+    atomic_store(&active, 0);
+}
+
+void gt_switch_thread_exit(gt_tls *t)
+{
+    uint32_t cur = atomic_load(&gt_session);
+    if (t->session && t->session >> 2 == cur >> 2)
+        atomic_fetch_sub(&active, 1);
+    t->session = 0;
+}
