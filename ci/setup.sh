@@ -17,7 +17,7 @@ packages=(
   # real apps under a virtual X server, for tests
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # diff report checked in a real headless browser; peer tools for benchmarks
-  chromium imagemagick apitrace apitrace-tracers hyperfine
+  chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
   # misc used by tests
   file procps
 )
