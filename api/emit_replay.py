@@ -125,7 +125,7 @@ def write(out, cmds, enums, sizefn_replay):
     for i, c in enumerate(cmds):
         how = {'call': 'RP_CALL', 'skip': 'RP_SKIP', 'egl': 'RP_EGL'}[c.replay]
         handler = f'rp_{c.name}' if c.api == 'gl' and c.replay == 'call' else 'NULL'
-        L.append(f'    {{{c.number}, {c.alias_index}, "{c.name}", {handler}, {how}}},')
+        L.append(f'    {{{c.number}, {c.alias_index}, "{c.name}", {handler}, {how}, {int(c.cls == "draw")}}},')
     L.append('};')
     L.append(f'const size_t rp_nentries = {len(cmds)};')
     with open(os.path.join(out, 'gt_replay_gen.c'), 'w') as f:

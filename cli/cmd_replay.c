@@ -23,6 +23,10 @@ static const char usage_text[] =
     "                     replay stops after frame B\n"
     "  --calls A-B        compare only snapshots taken at calls A..B; replay\n"
     "                     stops after call B\n"
+    "  --snapshot WHEN    also write PNGs (to --out) the trace did not record:\n"
+    "                     frame (each back buffer before its swap), draw (the\n"
+    "                     draw framebuffer after each draw or compute call), or\n"
+    "                     CALLSET: after the GL calls listed, as 10,20-30,100\n"
     "  --benchmark        compare nothing; report per-frame times\n"
     "  --loop N           with --benchmark: replay the last frame N more times\n"
     "\n"
@@ -38,6 +42,41 @@ static const char usage_text[] =
     "  -q                 no warnings\n"
     "Exit status: 0 all snapshots matched, 1 some differ, 2 the trace or the\n"
     "arguments are unusable.\n";
+
+static int parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* "10,20-30,100" as inclusive ranges (pairs); 0, or -1 when malformed. */
+static int parse_callset(const char *v, uint64_t **out, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *c = v; *c; c++)
+        cap += *c == ',';
+    uint64_t *r = calloc(cap * 2, sizeof *r);
+    if (!r)
+        return -1;
+    size_t k = 0;
+    for (const char *s = v;; k++) {
+        const char *comma = strchr(s, ','), *end = comma ? comma : s + strlen(s);
+        const char *dash = memchr(s, '-', (size_t)(end - s));
+        uint64_t a, b;
+        if (dash ? parse_u64(s, (size_t)(dash - s), &a) != 0 || parse_u64(dash + 1, (size_t)(end - dash - 1), &b) != 0
+                 : parse_u64(s, (size_t)(end - s), &a) != 0)
+            goto bad;
+        if (!dash)
+            b = a;
+        if (a > b)
+            goto bad;
+        r[2 * k] = a, r[2 * k + 1] = b;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    *out = r, *n = k + 1;
+    return 0;
+bad:
+    free(r);
+    return -1;
+}
 
 static int bad_arg(const char *fmt, const char *arg)
 {
@@ -126,9 +165,9 @@ static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summa
     fprintf(f,
             ", \"calls\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"frames\": %" PRIu64 ", \"seconds\": %.6f"
             ", \"snapshots\": %" PRIu64 ", \"matched\": %" PRIu64 ", \"differing\": %" PRIu64
-            ", \"not_compared\": %" PRIu64 ", \"unreadable\": %" PRIu64,
+            ", \"not_compared\": %" PRIu64 ", \"unreadable\": %" PRIu64 ", \"snapshot_pngs\": %" PRIu64,
             s->calls, s->skipped, s->frames, s->seconds, s->snapshots, s->matched, s->differing, s->not_compared,
-            s->unreadable);
+            s->unreadable, s->extra_pngs);
     if (s->differing)
         fprintf(f, ", \"first_difference\": {\"call\": %" PRIu64 ", \"frame\": %" PRIu64 "}", s->first_diff_seq,
                 s->first_diff_frame);
@@ -297,6 +336,7 @@ int gt_cmd_replay(int argc, char **argv)
     gt_compare_args c;
     gt_compare_args_init(&c);
     const char *path = NULL, *json = NULL, *junit = NULL;
+    uint64_t *callset = NULL;
     int progress = -1, only_paths = 0;
     char err[256];
     for (int i = 1; i < argc; i++) {
@@ -318,7 +358,7 @@ int gt_cmd_replay(int argc, char **argv)
         }
         int valued = gt_compare_takes_value(opt) || !strcmp(opt, "--out") || !strcmp(opt, "--json") ||
                      !strcmp(opt, "--junit") || !strcmp(opt, "--frames") || !strcmp(opt, "--calls") ||
-                     !strcmp(opt, "--loop");
+                     !strcmp(opt, "--loop") || !strcmp(opt, "--snapshot");
         if (valued && !v) {
             if (i + 1 == argc)
                 return bad_arg("option '%s' needs a value", s);
@@ -352,6 +392,15 @@ int gt_cmd_replay(int argc, char **argv)
             if (parse_u64(v, strlen(v), &n) != 0 || n == 0 || n > 1000000)
                 return bad_arg("--loop '%s': expected a count 1..1000000", v);
             o.loop = (unsigned)n;
+        } else if (!strcmp(opt, "--snapshot")) {
+            if (!strcmp(v, "frame"))
+                o.snapshot = GT_REPLAY_SNAP_FRAME;
+            else if (!strcmp(v, "draw"))
+                o.snapshot = GT_REPLAY_SNAP_DRAW;
+            else if (parse_callset(v, &callset, &o.nsnap_calls) == 0)
+                o.snapshot = GT_REPLAY_SNAP_CALLS, o.snap_calls = callset;
+            else
+                return bad_arg("--snapshot '%s': expected frame, draw or call numbers and ranges (10,20-30,100)", v);
         } else if (!strcmp(opt, "--save-all")) {
             o.save_all = 1;
         } else if (!strcmp(opt, "--benchmark")) {
@@ -368,6 +417,10 @@ int gt_cmd_replay(int argc, char **argv)
     }
     if (!path)
         return bad_arg("%s", "missing TRACE");
+    if (o.snapshot && !o.out_dir)
+        return bad_arg("%s", "--snapshot writes PNGs: give --out DIR");
+    if (o.snapshot && o.benchmark)
+        return bad_arg("%s", "--benchmark reads nothing back: no --snapshot with it");
     if (o.save_all && !o.out_dir)
         return bad_arg("%s", "--save-all needs --out DIR");
     if (o.loop && !o.benchmark)
@@ -392,6 +445,8 @@ int gt_cmd_replay(int argc, char **argv)
     if (s.differing)
         fprintf(stderr, "gltrace replay: first difference at call %" PRIu64 ", frame %" PRIu64 "\n", s.first_diff_seq,
                 s.first_diff_frame);
+    if (o.snapshot)
+        fprintf(stderr, "gltrace replay: --snapshot: %" PRIu64 " PNGs written to %s\n", s.extra_pngs, o.out_dir);
     for (size_t k = 0; s.unreadable && k < s.nsnaps; k++) {
         const gt_replay_snapshot *u = &s.snaps[k];
         if (u->status == GT_REPLAY_UNREADABLE) {
@@ -412,5 +467,6 @@ int gt_cmd_replay(int argc, char **argv)
     if (report(json, path, rc, &s, 0) != 0 || report(junit, path, rc, &s, 1) != 0)
         rc = 2;
     gt_replay_summary_free(&s);
+    free(callset);
     return rc;
 }

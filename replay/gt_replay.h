@@ -32,6 +32,14 @@ typedef struct gt_replay_options {
     int benchmark;         /* no snapshot is read or compared; per-frame times kept */
     unsigned loop;         /* replay the last frame this many more times (benchmark) */
     int progress;          /* a progress line on stderr, redrawn in place */
+    /* Snapshots the trace did not record, written as PNGs to out_dir (not
+     * compared): of the back buffer before each swap (FRAME), of the draw
+     * framebuffer after each draw or compute call (DRAW), or after each call
+     * whose number lies in one of the nsnap_calls inclusive ranges
+     * snap_calls[2k]..snap_calls[2k+1] (CALLS). */
+    enum { GT_REPLAY_SNAP_NONE, GT_REPLAY_SNAP_FRAME, GT_REPLAY_SNAP_DRAW, GT_REPLAY_SNAP_CALLS } snapshot;
+    const uint64_t *snap_calls;
+    size_t nsnap_calls;
 } gt_replay_options;
 
 /* Sets the defaults: everything off, all frames and calls. */
@@ -68,6 +76,7 @@ typedef struct gt_replay_summary {
      * read back): a failure like a difference, since nothing shows they
      * match. */
     uint64_t unreadable;
+    uint64_t extra_pngs;   /* --snapshot: PNGs written */
     uint64_t first_diff_seq, first_diff_frame; /* valid when differing > 0 */
     gt_replay_snapshot *snaps;   /* every snapshot record, in order */
     size_t nsnaps, snaps_cap;

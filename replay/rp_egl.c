@@ -285,6 +285,9 @@ int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
     } else if (strcmp(name, "eglCreateContext") == 0) {
         note_context_attribs(r, m);
     } else if (strncmp(name, "eglSwapBuffers", 14) == 0) {
+        if (r->opt->snapshot == GT_REPLAY_SNAP_FRAME && !r->looping && rp_in_range(r) &&
+            rp_make_current_for(r, tid) == 0)
+            rp_snapshot_extra(r, 1, "replayed-at-swap");
         rp_frame_end(r, tid);
     } else if (strcmp(name, "eglDestroyContext") == 0 || strcmp(name, "eglDestroySurface") == 0) {
         /* Kept until the end: a later record may still name them. */

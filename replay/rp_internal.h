@@ -32,6 +32,7 @@ typedef struct rp_entry {
     const char *name;
     rp_handler fn;
     uint8_t how;
+    uint8_t draw;      /* `class draw` in api/annotations.txt (--snapshot draw) */
 } rp_entry;
 extern const rp_entry rp_entries[];
 extern const size_t rp_nentries;
@@ -231,6 +232,11 @@ int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
 void rp_snapshot_compare(rp *r, const rp_msg *m);
+/* --snapshot: the current draw framebuffer (or, back_buffer, the surface's
+ * back buffer) as RGBA8 to a PNG named after the frame, call and `why`. */
+void rp_snapshot_extra(rp *r, int back_buffer, const char *why);
+/* Whether --snapshot CALLSET names call `seq`. */
+int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
  * failure when inside --frames/--calls. */
 void rp_snapshot_no_context(rp *r, const rp_msg *m);

@@ -16,6 +16,8 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 
+#define GT_UNLIKELY_SNAP(x) __builtin_expect((x) != GT_REPLAY_SNAP_NONE, 0)
+
 static void scratch_reset(rp *r)
 {
     if (!r->scratch)
@@ -120,6 +122,12 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
     }
     e->fn(r, m);
     scratch_reset(r);
+    if (GT_UNLIKELY_SNAP(r->opt->snapshot) && !r->looping && rp_in_range(r)) {
+        if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->draw)
+            rp_snapshot_extra(r, 0, "replayed-after-draw");
+        else if (r->opt->snapshot == GT_REPLAY_SNAP_CALLS && rp_snapshot_wanted(r, r->seq))
+            rp_snapshot_extra(r, 0, "replayed-after-call");
+    }
 }
 
 void gt_replay_options_init(gt_replay_options *o)

@@ -15,6 +15,7 @@
 
 #include "gt_diff.h"
 #include "gt_texel.h"
+#include "gt_trace.h"
 
 enum { SRC_SURFACE = 0, SRC_ATTACHMENT = 1, SRC_TEXTURE = 2 };
 
@@ -364,4 +365,96 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     gt_diff_image_free(&d);
     free(mask);
     free(px);
+}
+
+/* ---------------------------------------------------------------- --snapshot */
+
+/* The width and height of what the read framebuffer's colour attachment 0
+ * (or the bound surface) holds. 0 when replay cannot tell. */
+static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
+{
+    *w = *h = 0;
+    if (!fbo) {
+        eglQuerySurface(r->dpy, r->bound_draw, EGL_WIDTH, w);
+        eglQuerySurface(r->dpy, r->bound_draw, EGL_HEIGHT, h);
+        return;
+    }
+    GLenum target = r->ctx[r->cur_ctx].version >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    GLint type = 0, name = 0, level = 0;
+    glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    if (type == GL_RENDERBUFFER) {
+        GLint was = 0;
+        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
+    } else if (type == GL_TEXTURE && r->ctx[r->cur_ctx].version >= 3) {
+        /* GLES 3.1's level query, on a 2D texture bound for the moment. */
+        glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
+                                              &level);
+        GLint was = 0;
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &was);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)name);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, level, GL_TEXTURE_WIDTH, w);
+        glGetTexLevelParameteriv(GL_TEXTURE_2D, level, GL_TEXTURE_HEIGHT, h);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)was);
+        while (glGetError() != GL_NO_ERROR) /* not a 2D texture: no size, no PNG */
+            ;
+    }
+    if (*w <= 0 || *h <= 0) { /* a texture of another kind: the viewport's corner is a fair guess */
+        GLint vp[4] = {0};
+        glGetIntegerv(GL_VIEWPORT, vp);
+        *w = vp[0] + vp[2], *h = vp[1] + vp[3];
+    }
+}
+
+void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
+{
+    int version = r->ctx[r->cur_ctx].version;
+    saved s;
+    save(r, &s);
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    GLint fbo = 0;
+    if (!back_buffer)
+        glGetIntegerv(version >= 3 ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
+    if (version >= 2)
+        glBindFramebuffer(version >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER, (GLuint)fbo);
+    GLint w = 0, h = 0, own = 0;
+    extent(r, (GLuint)fbo, &w, &h);
+    uint8_t *px = w > 0 && h > 0 && w <= 16384 && h <= 16384 ? malloc((size_t)w * (size_t)h * 4) : NULL;
+    if (px) {
+        if (version >= 3) {
+            glGetIntegerv(GL_READ_BUFFER, &own);
+            glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+        }
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        if (version >= 3)
+            glReadBuffer((GLenum)own);
+    }
+    GLenum err = glGetError();
+    restore(r, &s);
+    gt_diff_image img = {0};
+    char name[160];
+    if (!px || err != GL_NO_ERROR || to_image(px, w, h, GL_RGBA, GL_UNSIGNED_BYTE, &img) != 0) {
+        rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": --snapshot could not read the framebuffer (%dx%d, GL "
+                     "error 0x%x); such calls get no PNG", r->seq, w, h, err);
+    } else {
+        char what[32];
+        snprintf(what, sizeof what, fbo ? "fbo%d" : "surface", fbo);
+        write_png(r, &img, what, why, name, sizeof name);
+        r->sum->extra_pngs += name[0] != 0;
+    }
+    gt_diff_image_free(&img);
+    free(px);
+}
+
+int rp_snapshot_wanted(const rp *r, uint64_t seq)
+{
+    for (size_t i = 0; i < r->opt->nsnap_calls; i++)
+        if (seq >= r->opt->snap_calls[2 * i] && seq <= r->opt->snap_calls[2 * i + 1])
+            return 1;
+    return 0;
 }
