@@ -44,6 +44,7 @@ class Rules:
         self.sizefn_replay = {}  # name -> replay's lower bound of it (bytes), where there is one
         self.hooks = []     # (cmd glob, stage, cfunc, lineno)
         self.replay = []    # (cmd glob, how, lineno): how replay treats a command
+        self.checks = []    # (cmd glob, yes/no, lineno): whether replay --check compares a query
         self.maps = []      # (cmd glob, param glob, kind, lineno): values replay maps
         self.classes = []   # (cmd glob, class, lineno): draw, frame or none (timing mode)
         with open(path) as f:
@@ -66,6 +67,10 @@ class Rules:
                         if not r:
                             raise AnnotationError(f'{path}:{no}: expected replay=FUNCTION, not {w[2]!r}')
                         self.sizefn_replay[m.group(1)] = r.group(1)
+                elif w[0] == 'check' and len(w) == 3:
+                    if w[2] not in ('yes', 'no'):
+                        raise AnnotationError(f'{path}:{no}: check takes yes or no, not {w[2]!r}')
+                    self.checks.append((w[1], w[2], no))
                 elif w[0] == 'replay' and len(w) == 3:
                     if w[2] not in ('call', 'skip', 'egl'):
                         raise AnnotationError(f'{path}:{no}: unknown replay treatment {w[2]!r}')
@@ -77,7 +82,7 @@ class Rules:
                         raise AnnotationError(f'{path}:{no}: unknown class {w[2]!r}')
                     self.classes.append((w[1], w[2], no))
                 elif w[0] == 'hook' and len(w) == 4:
-                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay', 'error', 'idle'):
+                    if w[2] not in ('pre', 'post', 'end', 'replace', 'replay', 'error', 'idle', 'check'):
                         raise AnnotationError(f'{path}:{no}: unknown hook stage {w[2]!r}')
                     self.hooks.append((w[1], w[2], w[3], no))
                 else:
@@ -150,6 +155,8 @@ class Rules:
                     c.hooks.setdefault(stage, fn)
             c.cls = next((k for g, k, _ in self.classes if fnmatch.fnmatchcase(c.name, g)), 'none')
             c.replay = next((how for g, how, _ in self.replay if fnmatch.fnmatchcase(c.name, g)), 'call')
+            c.check = next((k for g, k, _ in self.checks if fnmatch.fnmatchcase(c.name, g)), 'yes') == 'yes'
+
             c.maps = {}
             for p in c.params:
                 kind = next((k for g, pg, k, _ in self.maps

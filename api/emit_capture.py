@@ -227,7 +227,7 @@ def write_capture(out, cmds, enums, sizefns):
     seen = set()
     for c in cmds:
         for stage, fn in c.hooks.items():
-            if fn in seen or stage in ('replay', 'error'):
+            if fn in seen or stage in ('replay', 'error', 'check'):
                 continue
             seen.add(fn)
             if stage in ('replace', 'idle'):

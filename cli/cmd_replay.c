@@ -27,6 +27,10 @@ static const char usage_text[] =
     "                     frame (each back buffer before its swap), draw (the\n"
     "                     draw framebuffer after each draw or compute call), or\n"
     "                     CALLSET: after the GL calls listed, as 10,20-30,100\n"
+    "  --check            also issue the queries the app made (glGet*, glIs*,\n"
+    "                     glGetError, glCheckFramebufferStatus) and compare their\n"
+    "                     results with the recorded ones; the first differences\n"
+    "                     are reported and make the exit status 1\n"
     "  --benchmark        compare nothing; report per-frame times\n"
     "  --loop N           with --benchmark: replay the last frame N more times\n"
     "\n"
@@ -173,6 +177,21 @@ static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summa
                 s->first_diff_frame);
     else
         fputs(", \"first_difference\": null", f);
+    fprintf(f, ", \"check\": {\"queries\": %" PRIu64 ", \"mismatches\": %" PRIu64 ", \"first\": [", s->checked,
+            s->check_mismatches);
+    for (size_t k = 0; k < s->nmismatches; k++) {
+        const gt_replay_mismatch *x = &s->mismatches[k];
+        fprintf(f, "%s{\"call\": %" PRIu64 ", \"frame\": %" PRIu64 ", \"function\": ", k ? ", " : "", x->seq, x->frame);
+        json_str(f, x->function);
+        fputs(", \"what\": ", f);
+        json_str(f, x->what);
+        fputs(", \"recorded\": ", f);
+        json_str(f, x->recorded);
+        fputs(", \"replayed\": ", f);
+        json_str(f, x->replayed);
+        fputs("}", f);
+    }
+    fputs("]}", f);
     fputs(", \"results\": [", f);
     for (size_t i = 0; i < s->nsnaps; i++) {
         const gt_replay_snapshot *p = &s->snaps[i];
@@ -225,7 +244,8 @@ static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"gltrace replay ", f);
     xml_str(f, trace);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"%zu\" time=\"%.3f\">\n",
-            s->nsnaps + (s->error[0] ? 1 : 0), failures, s->error[0] ? 1 : 0, skipped, s->seconds);
+            s->nsnaps + (s->error[0] ? 1 : 0) + (s->checked ? 1 : 0), failures + (s->check_mismatches ? 1 : 0),
+            s->error[0] ? 1 : 0, skipped, s->seconds);
     for (size_t i = 0; i < s->nsnaps; i++) {
         const gt_replay_snapshot *p = &s->snaps[i];
         fprintf(f, "  <testcase classname=\"frame%06" PRIu64 "\" name=\"call %" PRIu64 " ", p->frame, p->seq);
@@ -265,6 +285,21 @@ static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
             fputs("</failure>\n", f);
         }
         fputs("  </testcase>\n", f);
+    }
+    if (s->checked) {
+        fputs("  <testcase classname=\"replay\" name=\"queries (--check)\"", f);
+        if (!s->check_mismatches) {
+            fputs("/>\n", f);
+        } else {
+            char msg[512];
+            const gt_replay_mismatch *x = &s->mismatches[0];
+            snprintf(msg, sizeof msg, "%" PRIu64 " of %" PRIu64 " queries gave another result; first: call %" PRIu64
+                     " %s %s: recorded %s, replayed %s", s->check_mismatches, s->checked, x->seq, x->function, x->what,
+                     x->recorded, x->replayed);
+            fputs(">\n    <failure message=\"", f);
+            xml_str(f, msg);
+            fputs("\"/>\n  </testcase>\n", f);
+        }
     }
     if (s->error[0]) {
         fputs("  <testcase classname=\"replay\" name=\"the whole trace\">\n    <error message=\"", f);
@@ -401,6 +436,8 @@ int gt_cmd_replay(int argc, char **argv)
                 o.snapshot = GT_REPLAY_SNAP_CALLS, o.snap_calls = callset;
             else
                 return bad_arg("--snapshot '%s': expected frame, draw or call numbers and ranges (10,20-30,100)", v);
+        } else if (!strcmp(opt, "--check")) {
+            o.check = 1;
         } else if (!strcmp(opt, "--save-all")) {
             o.save_all = 1;
         } else if (!strcmp(opt, "--benchmark")) {
@@ -419,6 +456,8 @@ int gt_cmd_replay(int argc, char **argv)
         return bad_arg("%s", "missing TRACE");
     if (o.snapshot && !o.out_dir)
         return bad_arg("%s", "--snapshot writes PNGs: give --out DIR");
+    if (o.check && o.benchmark)
+        return bad_arg("%s", "--benchmark issues no query: no --check with it");
     if (o.snapshot && o.benchmark)
         return bad_arg("%s", "--benchmark reads nothing back: no --snapshot with it");
     if (o.save_all && !o.out_dir)
@@ -447,6 +486,14 @@ int gt_cmd_replay(int argc, char **argv)
                 s.first_diff_frame);
     if (o.snapshot)
         fprintf(stderr, "gltrace replay: --snapshot: %" PRIu64 " PNGs written to %s\n", s.extra_pngs, o.out_dir);
+    if (o.check) {
+        fprintf(stderr, "gltrace replay: --check: %" PRIu64 " queries issued, %" PRIu64 " gave another result\n",
+                s.checked, s.check_mismatches);
+        for (size_t k = 0; k < s.nmismatches && k < 5; k++)
+            fprintf(stderr, "gltrace replay:   call %" PRIu64 " (frame %" PRIu64 ") %s %s: recorded %s, replayed %s\n",
+                    s.mismatches[k].seq, s.mismatches[k].frame, s.mismatches[k].function, s.mismatches[k].what,
+                    s.mismatches[k].recorded, s.mismatches[k].replayed);
+    }
     for (size_t k = 0; s.unreadable && k < s.nsnaps; k++) {
         const gt_replay_snapshot *u = &s.snaps[k];
         if (u->status == GT_REPLAY_UNREADABLE) {

@@ -2,7 +2,8 @@
  * compares every recorded framebuffer snapshot with what replay drew.
  *
  * Error style: gt_replay_run returns 0 when every compared snapshot matched,
- * 1 when some differ or could not be read back, 2 when the trace or the options are unusable (a
+ * 1 when some differ or could not be read back (or, with --check, a query
+ * gave another result), 2 when the trace or the options are unusable (a
  * message naming the file and record is then in summary->error); the
  * summary holds the counts and per-snapshot verdicts in every case, so a
  * damaged trace still reports what was compared before the damage. */
@@ -40,6 +41,12 @@ typedef struct gt_replay_options {
     enum { GT_REPLAY_SNAP_NONE, GT_REPLAY_SNAP_FRAME, GT_REPLAY_SNAP_DRAW, GT_REPLAY_SNAP_CALLS } snapshot;
     const uint64_t *snap_calls;
     size_t nsnap_calls;
+    /* Issue the queries the trace recorded (glGet*, glIs*, glGetError,
+     * glCheckFramebufferStatus; not those api/annotations.txt marks `check
+     * no`) and compare their results with the recorded ones. Values are
+     * compared as the drivers returned them: object names, locations,
+     * strings and limits of another driver differ by nature. */
+    int check;
 } gt_replay_options;
 
 /* Sets the defaults: everything off, all frames and calls. */
@@ -66,6 +73,15 @@ typedef struct gt_replay_snapshot {
     char expected_png[160], actual_png[160], diff_png[160]; /* in out_dir; "" when not written */
 } gt_replay_snapshot;
 
+/* A query whose replayed result differs from the recorded one. */
+typedef struct gt_replay_mismatch {
+    uint64_t seq, frame;
+    char function[48];
+    char what[32];         /* "return value" or the output parameter's name */
+    char recorded[80], replayed[80]; /* the values, shortened */
+} gt_replay_mismatch;
+#define GT_REPLAY_MAX_MISMATCHES 16
+
 typedef struct gt_replay_summary {
     uint64_t calls;        /* records replayed (GL and EGL calls) */
     uint64_t skipped;      /* queries not re-issued, and calls replay cannot make */
@@ -77,6 +93,9 @@ typedef struct gt_replay_summary {
      * match. */
     uint64_t unreadable;
     uint64_t extra_pngs;   /* --snapshot: PNGs written */
+    uint64_t checked, check_mismatches;  /* --check: queries issued, and differing */
+    gt_replay_mismatch mismatches[GT_REPLAY_MAX_MISMATCHES]; /* the first ones */
+    size_t nmismatches;
     uint64_t first_diff_seq, first_diff_frame; /* valid when differing > 0 */
     gt_replay_snapshot *snaps;   /* every snapshot record, in order */
     size_t nsnaps, snaps_cap;

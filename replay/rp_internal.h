@@ -33,6 +33,7 @@ typedef struct rp_entry {
     rp_handler fn;
     uint8_t how;
     uint8_t draw;      /* `class draw` in api/annotations.txt (--snapshot draw) */
+    rp_handler check;  /* a skipped query's --check routine, or NULL */
 } rp_entry;
 extern const rp_entry rp_entries[];
 extern const size_t rp_nentries;
@@ -57,6 +58,7 @@ typedef struct rp_ctx {
     uint32_t program;  /* recorded name of the program in use */
     EGLConfig cfg;
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
+    uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
 } rp_ctx;
 
 typedef struct rp_thread {
@@ -100,6 +102,7 @@ struct rp {
     uint8_t *arrays[64];
     size_t array_cap[64];
     const rp_msg *cur;         /* the record being replayed */
+    const char *cur_name;      /* its function's name */
     uint64_t seq, frame;
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */
@@ -224,6 +227,16 @@ int rp_eglobj_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
 int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
 int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid);
 void rp_warn_once(rp *r, int32_t number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* rp_check.c: --check. The generated routines fill zeroed buffers of the
+ * recorded outputs' size, call the driver and compare. */
+void *rp_check_out_buffer(rp *r, const rp_msg *m, unsigned i);
+void rp_check_out(rp *r, const rp_msg *m, unsigned i, const char *param, const void *got);
+void rp_check_ret(rp *r, const rp_msg *m, uint64_t got, int is_float);
+void rp_check_ret_string(rp *r, const rp_msg *m, const char *got);
+/* Before replay's own reads: the app's pending GL error, kept for its
+ * glGetError (--check), and the error flags cleared. */
+void rp_hold_errors(rp *r);
 
 /* rp_run.c: a swap on thread `tid` ends a frame; whether the current
  * record lies inside --frames and --calls. */

@@ -298,8 +298,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     }
     saved s;
     save(r, &s);
-    while (glGetError() != GL_NO_ERROR) /* the replayed app's own: its glGetError calls are not replayed */
-        ;
+    rp_hold_errors(r); /* the replayed app's own, kept for its glGetError with --check */
     int got = fb->has_source && fb->source == SRC_TEXTURE ? read_texture(r, fb, format, type, px)
                                                          : (read_framebuffer(r, fb, format, type, px), 0);
     GLenum gl_err = glGetError();
@@ -415,8 +414,7 @@ void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
     int version = r->ctx[r->cur_ctx].version;
     saved s;
     save(r, &s);
-    while (glGetError() != GL_NO_ERROR)
-        ;
+    rp_hold_errors(r);
     GLint fbo = 0;
     if (!back_buffer)
         glGetIntegerv(version >= 3 ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
