@@ -90,7 +90,7 @@ static gt_tls *start_thread(gt_tls *t, uint32_t cur)
     }
     const uint64_t args[4] = {dpy, draw, read, ctx};
     gt_hook_make_current(t, (unsigned)gt_fn_index("eglMakeCurrent"), args, 1); /* the thread's context state */
-    uint8_t *p = gt_syn_begin(t, GT_FN_CURRENT, 64);
+    uint8_t *p = ctx ? gt_syn_begin(t, GT_FN_CURRENT, 64) : NULL; /* nothing current: nothing to say */
     if (p) {
         for (int i = 0; i < 4; i++)
             p = gt_dt_i64(p, 0x2a, (int64_t)args[i]);

@@ -19,7 +19,8 @@
 
 #define APP "spin_app"
 
-static volatile sig_atomic_t stop, spawn;
+/* Atomic, not volatile sig_atomic_t: the second thread reads them too. */
+static _Atomic int stop, spawn;
 static EGLDisplay dpy;
 static EGLContext main_ctx;
 static _Atomic unsigned long frames;
