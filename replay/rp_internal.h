@@ -24,6 +24,24 @@ enum {
 };
 enum { RP_CALL, RP_SKIP, RP_EGL };
 
+/* rp_decode.c: a call record decoded into reused storage (no malloc), in
+ * protobuf-c's shape. 1: *out is valid until the next call; 0: not a
+ * record it handles (protobuf-c must unpack it). */
+#define RP_DEC_ARGS 64
+#define RP_DEC_VALUES 256
+typedef struct rp_decoder {
+    Gltrace__GLMessage msg;
+    Gltrace__GLMessage__DataType dt[RP_DEC_ARGS];
+    Gltrace__GLMessage__DataType *argp[RP_DEC_ARGS];
+    int32_t ints[RP_DEC_VALUES];
+    float floats[RP_DEC_VALUES];
+    ProtobufCBinaryData bins[RP_DEC_VALUES];
+    protobuf_c_boolean bools[RP_DEC_VALUES];
+    int64_t i64[RP_DEC_VALUES];
+    size_t nints, nfloats, nbins, nbools, ni64;
+} rp_decoder;
+int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
+
 typedef struct rp rp;
 typedef void (*rp_handler)(rp *r, const rp_msg *m);
 typedef struct rp_entry {
@@ -103,6 +121,7 @@ struct rp {
     size_t array_cap[64];
     const rp_msg *cur;         /* the record being replayed */
     const char *cur_name;      /* its function's name */
+    rp_decoder dec;            /* call records, decoded without malloc */
     uint64_t seq, frame;
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */

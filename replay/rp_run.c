@@ -318,7 +318,12 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
             break; /* past --frames / --calls: nothing after can be compared */
-        rp_msg *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
+        /* --loop keeps the last frame's records past the chunk they are in:
+         * protobuf-c's copies then. */
+        rp_msg *m = NULL;
+        int fast = !opt->loop && rp_decode(&r->dec, rec.data, rec.size, &m) == 1;
+        if (!fast)
+            m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
             snprintf(sum->error, sizeof sum->error, "%s: record %llu (chunk at byte %llu) is not a valid GLMessage",
                      path, (unsigned long long)rec.seq, (unsigned long long)rec.offset);
@@ -339,7 +344,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
                 list_clear(&t);
                 last = cur, cur = t;
             }
-        } else {
+        } else if (!fast) {
             gltrace__glmessage__free_unpacked(m, NULL);
         }
         if (sum->error[0])
