@@ -12,7 +12,38 @@
  * both agree on every record of real traces and on damaged ones. */
 #include "rp_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Bytes behind a pointer are read as arrays of EGLint, GLfloat, ...: they
+ * get an 8-byte aligned copy (a record's bytes may start anywhere). Blocks
+ * are kept from record to record. NULL when out of room: protobuf-c then. */
+static uint8_t *aligned(rp_decoder *d, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    for (; d->cur_block < RP_DEC_BLOCKS; d->cur_block++) {
+        struct rp_dec_block *b = &d->blocks[d->cur_block];
+        if (!b->data) {
+            size_t cap = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
+            if (!(b->data = malloc(cap)))
+                return NULL;
+            b->cap = cap;
+        }
+        if (b->cap - b->used >= n) {
+            uint8_t *p = b->data + b->used;
+            b->used += n;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+void rp_decoder_free(rp_decoder *d)
+{
+    for (int i = 0; i < RP_DEC_BLOCKS; i++)
+        free(d->blocks[i].data);
+    memset(d->blocks, 0, sizeof d->blocks);
+}
 
 static int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
@@ -90,8 +121,14 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
                 return -1;
             if (!*n)
                 *arr = d->bins + d->nbins;
+            uint8_t *data = (uint8_t *)(uintptr_t)p; /* strings: read as they are */
+            if (field == 6 && ((uintptr_t)p & 7)) {
+                if (!(data = aligned(d, (size_t)v)))
+                    return -1;
+                memcpy(data, p, (size_t)v);
+            }
             d->bins[d->nbins].len = (size_t)v;
-            d->bins[d->nbins++].data = (uint8_t *)(uintptr_t)p; /* read only, like protobuf-c's */
+            d->bins[d->nbins++].data = data;
             (*n)++;
             p += v;
         } else {
@@ -107,6 +144,9 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
     Gltrace__GLMessage *m = &d->msg;
     *m = init;
     d->nints = d->nfloats = d->nbins = d->nbools = d->ni64 = 0;
+    for (int i = 0; i <= d->cur_block && i < RP_DEC_BLOCKS; i++)
+        d->blocks[i].used = 0;
+    d->cur_block = 0;
     m->args = d->argp;
     unsigned required = 0, ndt = 0;
     const uint8_t *p = b, *end = b + n;

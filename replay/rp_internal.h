@@ -39,8 +39,12 @@ typedef struct rp_decoder {
     protobuf_c_boolean bools[RP_DEC_VALUES];
     int64_t i64[RP_DEC_VALUES];
     size_t nints, nfloats, nbins, nbools, ni64;
+#define RP_DEC_BLOCKS 8
+    struct rp_dec_block { uint8_t *data; size_t cap, used; } blocks[RP_DEC_BLOCKS]; /* aligned copies */
+    int cur_block;
 } rp_decoder;
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
+void rp_decoder_free(rp_decoder *d);
 
 typedef struct rp rp;
 typedef void (*rp_handler)(rp *r, const rp_msg *m);

@@ -372,6 +372,7 @@ out:
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
     rp_map_free(&r->surface_cfgs);
+    rp_decoder_free(&r->dec);
     rp_map_free(&r->locations);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);
