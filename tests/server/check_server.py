@@ -215,7 +215,7 @@ time.sleep(1.0)
 ck.check(',wait: the app has not drawn before a host started it', a.poll() is None and not
          __import__('select').select([a.stdout], [], [], 0)[0])
 t6 = os.path.join(args.dir, 'wait.gltrace')
-rc, err = connect(f'abstract:{NAME}-w', t6, '--start', '--duration', '0.5')
+rc, err = connect(f'abstract:{NAME}-w', t6, '--start', '--duration', '2')
 d, recs6 = at.dump_json(ck, args.gltrace, t6)
 fns6 = [r['fn'] for r in recs6]
 calls6 = [f for f in fns6 if not f.startswith('gltrace')]
