@@ -47,6 +47,7 @@ static pthread_cond_t start_cv = PTHREAD_COND_INITIALIZER;
 static int started_once;    /* a host has sent start (for ,wait) */
 static int waiting;         /* the app's first call waits for that start */
 static int level = 3;
+static int initial_fb, initial_textures; /* each host starts from the app's own settings */
 
 static double now_s(void)
 {
@@ -136,6 +137,8 @@ static void snapshot_settings(uint32_t mask)
 /* One host, until it finishes or goes. */
 static void serve(int fd)
 {
+    atomic_store(&gt_opt_fb, initial_fb); /* what an earlier host set is not this one's */
+    atomic_store(&gt_opt_textures, initial_textures);
     struct timeval tv = {5, 0}; /* a host that stops reading fails the write, not the app */
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     int attached = 0, on = 0, stopping = 0, gone = 0;
@@ -316,6 +319,8 @@ int gt_server_start(const char *spec)
     level = lv ? atoi(lv) : 3;
     if (listen_on(spec, &wait) != 0)
         return -1;
+    initial_fb = atomic_load(&gt_opt_fb);
+    initial_textures = atomic_load(&gt_opt_textures);
     waiting = wait; /* before any host can send start */
     if (gt_flusher_start_serving() != 0 || pthread_create(&thread, NULL, server_main, NULL) != 0) {
         gt_log("cannot start the trace server thread; no trace server");

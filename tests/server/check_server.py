@@ -98,7 +98,7 @@ t1 = os.path.join(args.dir, 'session1.gltrace')
 script = [(0.2, 'start'), (0.5, 'fb none'), (0.4, 'fb draw'), (0.4, 'fb swap'), (0.1, '')]
 # The second thread starts while tracing is on: its context is made then.
 spawner = subprocess.Popen(['sh', '-c', f'sleep 1.6; kill -USR1 {a.pid}'])
-script += [(0.9, 'stop'), (0.6, 'quit')]
+script += [(0.9, 'stop'), (0.2, 'fb none'), (0.4, 'quit')]  # the next host must not inherit 'none'
 rc, err = connect(f'abstract:{NAME}', t1, script=script)
 spawner.wait()
 ck.check('connect: exit 0, the file written', rc == 0 and os.path.isfile(t1) and 'wrote' in err, err)
@@ -161,11 +161,13 @@ ck.check('replay reads it to the end and says that tracing began mid-run (exit 0
 t2 = os.path.join(args.dir, 'session2.gltrace')
 rc, err = connect(f'abstract:{NAME}', t2, '--start', '--duration', '1')
 d, recs2 = at.dump_json(ck, args.gltrace, t2)
-ck.check('a second host: --start --duration 0.5 gives a trace of its own, metadata at seq 0, its contexts '
-         'announced again, frames in it',
+ck.check('a second host: --start gives a trace of its own, metadata at seq 0, its contexts '
+         'announced again, frames in it, snapshots at swaps again (the first host\'s settings are not its)',
          rc == 0 and recs2 and recs2[0]['fn'] == 'gltraceMetadata' and recs2[0]['seq'] == 0 and
          sum(r['fn'] == 'gltraceContext' for r in recs2) >= 1 and
-         sum(r['fn'] == 'eglSwapBuffers' for r in recs2) > 1, (rc, err, len(recs2)))
+         sum(r['fn'] == 'eglSwapBuffers' for r in recs2) > 1 and
+         sum(r['fn'] == 'gltraceSnapshot' for r in recs2) >= sum(r['fn'] == 'eglSwapBuffers' for r in recs2) - 1,
+         (rc, err, len(recs2)))
 t3 = os.path.join(args.dir, 'killed.gltrace')
 k = subprocess.Popen([args.gltrace, 'connect', f'abstract:{NAME}', '-o', t3, '--start'], stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
