@@ -22,7 +22,6 @@
 /* Atomic, not volatile sig_atomic_t: the second thread reads them too. */
 static _Atomic int stop, spawn;
 static EGLDisplay dpy;
-static EGLContext main_ctx;
 static _Atomic unsigned long frames;
 static _Atomic int gl_errors;
 
@@ -37,7 +36,11 @@ static void on_signal(int sig)
         stop = 1;
 }
 
-static void draw_frames(sample_egl *e)
+static void *second(void *arg);
+
+/* Frames until told to stop; the main thread also starts the second one
+ * when SIGUSR1 asked for it. */
+static void draw_frames(sample_egl *e, int is_main)
 {
     GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
     static const GLfloat tri[] = {-0.7f, -0.7f, 0.7f, -0.7f, 0.0f, 0.7f};
@@ -45,8 +48,16 @@ static void draw_frames(sample_egl *e)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
     glEnableVertexAttribArray(0);
     struct timespec pause = {0, 5000000};
+    pthread_t t;
+    int spawned = 0;
+    if (is_main) {
+        printf("%s: drawing\n", APP);
+        fflush(stdout);
+    }
     for (unsigned long f = 0; !stop; f++) {
-        glClearColor((float)(f % 10) / 10.0f, 0.3f, 0.6f, 1.0f);
+        if (is_main && spawn && !spawned)
+            spawned = pthread_create(&t, NULL, second, NULL) == 0;
+        glClearColor((float)(f % 10) / 10.0f, is_main ? 0.5f : 0.3f, is_main ? 0.2f : 0.6f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         sample_egl_swap(e);
@@ -55,6 +66,8 @@ static void draw_frames(sample_egl *e)
             gl_errors++;
         nanosleep(&pause, NULL);
     }
+    if (spawned)
+        pthread_join(t, NULL);
 }
 
 static void *second(void *arg)
@@ -62,7 +75,7 @@ static void *second(void *arg)
     (void)arg;
     sample_egl e;
     sample_egl_open(&e, APP, dpy, 2, 32, 32);
-    draw_frames(&e);
+    draw_frames(&e, 0);
     sample_egl_close(&e);
     return NULL;
 }
@@ -78,31 +91,7 @@ int main(int argc, char **argv)
     sample_egl e;
     dpy = sample_egl_display(APP);
     sample_egl_open(&e, APP, dpy, 2, 64, 64);
-    main_ctx = e.ctx;
-    pthread_t t;
-    int spawned = 0;
-    GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
-    static const GLfloat tri[] = {-0.7f, -0.7f, 0.7f, -0.7f, 0.0f, 0.7f};
-    glUseProgram(prog);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, tri);
-    glEnableVertexAttribArray(0);
-    struct timespec pause = {0, 5000000};
-    printf("%s: drawing\n", APP);
-    fflush(stdout);
-    for (unsigned long f = 0; !stop; f++) {
-        if (spawn && !spawned)
-            spawned = pthread_create(&t, NULL, second, NULL) == 0;
-        glClearColor((float)(f % 10) / 10.0f, 0.5f, 0.2f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        glDrawArrays(GL_TRIANGLES, 0, 3);
-        sample_egl_swap(&e);
-        frames++;
-        if (glGetError() != GL_NO_ERROR)
-            gl_errors++;
-        nanosleep(&pause, NULL);
-    }
-    if (spawned)
-        pthread_join(t, NULL);
+    draw_frames(&e, 1);
     sample_egl_close(&e);
     printf("%s: frames %lu, %d GL errors\n", APP, (unsigned long)frames, gl_errors);
     return gl_errors ? 1 : 0;
