@@ -177,7 +177,14 @@ int gt_cmd_connect(int argc, char **argv)
     /* The server's answer: one line, "ok" or "refused: why". */
     char line[256];
     size_t n = 0;
+    int waited = 0;
     while (n + 1 < sizeof line) {
+        /* The app serves one host at a time: the answer waits while another is connected. */
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 5000) == 0) {
+            waited = 1;
+            break;
+        }
         ssize_t r = recv(fd, line + n, 1, 0);
         if (r <= 0 || line[n] == '\n')
             break;
@@ -186,7 +193,9 @@ int gt_cmd_connect(int argc, char **argv)
     line[n] = 0;
     if (strcmp(line, "ok") != 0) {
         fprintf(stderr, "gltrace connect: %s %s\n", target,
-                n ? line : "closed the connection (another host is connected, or it is not a gltrace server)");
+                waited ? "did not answer within 5 s: another host is connected to it (one at a time)"
+                : n    ? line
+                       : "closed the connection: it is not a gltrace trace server");
         close(fd);
         return 2;
     }

@@ -168,6 +168,16 @@ ck.check('a second host: --start gives a trace of its own, metadata at seq 0, it
          sum(r['fn'] == 'eglSwapBuffers' for r in recs2) > 1 and
          sum(r['fn'] == 'gltraceSnapshot' for r in recs2) >= sum(r['fn'] == 'eglSwapBuffers' for r in recs2) - 1,
          (rc, err, len(recs2)))
+# One host at a time: a second one is told so, the first goes on.
+tb1, tb2 = os.path.join(args.dir, 'busy1.gltrace'), os.path.join(args.dir, 'busy2.gltrace')
+first = subprocess.Popen([args.gltrace, 'connect', f'abstract:{NAME}', '-o', tb1, '--start', '--duration', '7'],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+time.sleep(1)
+rc, err = connect(f'abstract:{NAME}', tb2)
+first_err = first.communicate(timeout=60)[1]
+ck.check('a second host while one is connected: exit 2, told the app serves one host at a time; the first '
+         'host\'s trace is whole', rc == 2 and 'one at a time' in err and first.returncode == 0 and
+         at.info(ck, args.gltrace, tb1).get('complete') is True, (rc, err, first_err))
 t3 = os.path.join(args.dir, 'killed.gltrace')
 k = subprocess.Popen([args.gltrace, 'connect', f'abstract:{NAME}', '-o', t3, '--start'], stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
