@@ -95,10 +95,11 @@ ck.check('the app says where it listens, once', wait_line(a.stderr, rf'trace ser
 ck.check('the app draws before any host connects', wait_line(a.stdout, r'drawing') is not None)
 time.sleep(0.3)
 t1 = os.path.join(args.dir, 'session1.gltrace')
-script = [(0.2, 'start'), (0.5, 'fb none'), (0.4, 'fb draw'), (0.4, 'fb swap'), (0.1, '')]
+# Each setting lasts a second: many frames even under ThreadSanitizer.
+script = [(0.2, 'start'), (1.0, 'fb none'), (1.0, 'fb draw'), (1.0, 'fb swap'), (0.1, '')]
 # The second thread starts while tracing is on: its context is made then.
-spawner = subprocess.Popen(['sh', '-c', f'sleep 1.6; kill -USR1 {a.pid}'])
-script += [(0.9, 'stop'), (0.2, 'fb none'), (0.4, 'quit')]  # the next host must not inherit 'none'
+spawner = subprocess.Popen(['sh', '-c', f'sleep 2.7; kill -USR1 {a.pid}'])
+script += [(1.2, 'stop'), (0.3, 'fb none'), (0.4, 'quit')]  # the next host must not inherit 'none'
 rc, err = connect(f'abstract:{NAME}', t1, script=script)
 spawner.wait()
 ck.check('connect: exit 0, the file written', rc == 0 and os.path.isfile(t1) and 'wrote' in err, err)
