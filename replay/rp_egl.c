@@ -315,6 +315,8 @@ static void client_array(rp *r, const rp_msg *m)
     GLboolean norm = (GLboolean)rp_arg_i(m, 3);
     int64_t lo = rp_arg_i(m, 6);
     int32_t setter = (int32_t)rp_arg_i(m, 8), unit = (int32_t)rp_arg_i(m, 9);
+    if (setter == r->num_vap || setter == r->num_vaip)
+        indx = (GLint)rp_map_attrib(r, m, indx); /* as its glVertexAttribPointer was */
     size_t slot = (size_t)((setter == r->num_vap || setter == r->num_vaip) ? (indx & 31) : 32 + ((indx + unit) & 31));
     size_t len = d->rawbytes[0].len;
     if (r->array_cap[slot] < len) {

@@ -78,6 +78,7 @@ typedef struct rp_ctx {
     int version;       /* client version */
     int group;         /* share group: the id of its first context */
     uint32_t program;  /* recorded name of the program in use */
+    uint32_t attrib_program; /* recorded program of the last attribute location asked */
     EGLConfig cfg;
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
     uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
@@ -113,6 +114,8 @@ struct rp {
     EGLint pending_attrs[32];
     int npending_attrs;
     rp_map locations;          /* (group, program, recorded location) -> replayed */
+    rp_map attribs;            /* the same for attribute locations */
+    int attrib_moved;          /* said that a driver put an attribute elsewhere */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
     struct { uint8_t *ptr; int64_t offset, length; } mapv[64];
@@ -235,6 +238,9 @@ uint64_t rp_handle(rp *r, uint64_t recorded);
 void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed);
 int64_t rp_map_uniform(rp *r, const rp_msg *m, int64_t loc);
 int64_t rp_map_program_uniform(rp *r, const rp_msg *m, int64_t loc);
+/* A vertex attribute index, through the recorded glGetAttribLocation
+ * answers of the program in use (or the last one asked). */
+int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index);
 
 /* ---------------------------------------------------------------- EGL, records */
 

@@ -4,8 +4,11 @@
  * scratch memory that lives for one call. */
 #include "rp_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <GLES3/gl31.h>
 
 /* ---------------------------------------------------------------- hash map */
 
@@ -185,6 +188,69 @@ void rp_hook_uniform_location(rp *r, const rp_msg *m, uint64_t ret)
     int64_t rec = (int64_t)(int32_t)rp_ret_u(m);
     if (rec >= 0)
         rp_map_put(&r->locations, loc_key(r, (uint32_t)rp_arg_i(m, 0), rec), (uint64_t)(int64_t)(int32_t)ret);
+}
+
+/* glGetProgramResourceLocation(program, interface, name): a uniform's or
+ * an attribute's location, as the two hooks above and below learn them. */
+void rp_hook_attrib_location(rp *r, const rp_msg *m, uint64_t ret);
+void rp_hook_resource_location(rp *r, const rp_msg *m, uint64_t ret)
+{
+    GLenum iface = (GLenum)rp_arg_i(m, 1);
+    if (iface == GL_UNIFORM)
+        rp_hook_uniform_location(r, m, ret);
+    else if (iface == GL_PROGRAM_INPUT)
+        rp_hook_attrib_location(r, m, ret);
+}
+
+/* ---------------------------------------------------------------- attributes
+ *
+ * A vertex attribute command names no program: the index it gets is the
+ * one the app learnt from some program's glGetAttribLocation. Replay maps
+ * it through the answers of the program in use, or, when that program's
+ * answers do not name the index (the app sets its arrays up before
+ * glUseProgram, as many do), through those of the last program the app
+ * asked in this context. An index no answer names (a location the app
+ * bound itself, or one it never asked for) is passed as recorded: the same
+ * driver gives the same. */
+
+static uint64_t attrib_key(rp *r, uint32_t program, int64_t loc)
+{
+    return loc_key(r, program, loc) ^ (1ull << 62);
+}
+
+void rp_hook_attrib_location(rp *r, const rp_msg *m, uint64_t ret)
+{
+    int64_t rec = (int64_t)(int32_t)rp_ret_u(m);
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    uint32_t program = (uint32_t)rp_arg_i(m, 0);
+    r->ctx[c].attrib_program = program;
+    if (rec >= 0) {
+        if ((int32_t)ret != rec && !r->attrib_moved) {
+            /* The name is the last argument of both queries. */
+            const Gltrace__GLMessage__DataType *n = m->n_args ? m->args[m->n_args - 1] : NULL;
+            int has = n && n->n_charvalue;
+            r->attrib_moved = 1;
+            fprintf(stderr, "gltrace replay: record %llu: the driver put attribute \"%.*s\" at location %d, "
+                    "the recording's driver at %d: attribute indices are mapped from here on (said once)\n",
+                    (unsigned long long)r->seq, has ? (int)n->charvalue[0].len : 1,
+                    has ? (const char *)n->charvalue[0].data : "?", (int)(int32_t)ret, (int)rec);
+        }
+        rp_map_put(&r->attribs, attrib_key(r, program, rec), (uint64_t)(int64_t)(int32_t)ret);
+    }
+}
+
+int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index)
+{
+    (void)m;
+    if (!r->attribs.n)
+        return index; /* the app asked for no location: nothing to map */
+    int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
+    uint64_t v;
+    if (r->ctx[c].program && rp_map_get(&r->attribs, attrib_key(r, r->ctx[c].program, index), &v))
+        return (int64_t)(int32_t)v;
+    if (r->ctx[c].attrib_program && rp_map_get(&r->attribs, attrib_key(r, r->ctx[c].attrib_program, index), &v))
+        return (int64_t)(int32_t)v;
+    return index;
 }
 
 /* glUseProgram(program): uniforms without a program argument are the

@@ -374,6 +374,7 @@ out:
     rp_map_free(&r->surface_cfgs);
     rp_decoder_free(&r->dec);
     rp_map_free(&r->locations);
+    rp_map_free(&r->attribs);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);
     list_free(&cur);
