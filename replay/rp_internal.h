@@ -81,6 +81,7 @@ typedef struct rp_ctx {
     uint32_t attrib_program; /* recorded program of the last attribute location asked */
     EGLConfig cfg;
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
+    int read_bgra;     /* EXT_read_format_bgra: 0 unknown, 1 yes, 2 no */
     uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
 } rp_ctx;
 
