@@ -5,6 +5,8 @@
 #ifndef GT_TEXEL_H
 #define GT_TEXEL_H
 
+#include <stddef.h>
+
 /* Bytes per pixel, or -1 for a format/type pair this does not know (the
  * GL would reject most of them; the caller records or checks nothing). */
 static inline long gt_texel_bytes(unsigned format, unsigned type)
@@ -34,6 +36,28 @@ static inline long gt_texel_bytes(unsigned format, unsigned type)
     case 0x8368: case 0x84FA: case 0x8C3B: case 0x8C3E: return 4; /* 2_10_10_10_REV 24_8 10F_11F_11F_REV 5_9_9_9_REV */
     case 0x8DAD: return 8; /* FLOAT_32_UNSIGNED_INT_24_8_REV */
     default: return -1;
+    }
+}
+
+/* BGRA8 pixels to RGBA8 in place (and back: the swap is its own inverse).
+ * Both sides read RGBA8 snapshots as BGRA where the framebuffer says
+ * that is its own layout (GL_IMPLEMENTATION_COLOR_READ_FORMAT): a copy in
+ * the driver, where the RGBA read converts pixel by pixel. Four pixels a
+ * step in a vector register (GCC's vector extension: SSE2 on any x86-64). */
+static inline void gt_texel_swap_red_blue(unsigned char *px, size_t n)
+{
+    typedef unsigned int gt_v4u __attribute__((vector_size(16)));
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        gt_v4u v;
+        __builtin_memcpy(&v, px + 4 * i, sizeof v);
+        v = (v & 0xff00ff00u) | ((v >> 16) & 0xffu) | ((v & 0xffu) << 16);
+        __builtin_memcpy(px + 4 * i, &v, sizeof v);
+    }
+    for (; i < n; i++) {
+        unsigned char b = px[4 * i];
+        px[4 * i] = px[4 * i + 2];
+        px[4 * i + 2] = b;
     }
 }
 

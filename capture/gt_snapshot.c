@@ -8,6 +8,7 @@
  * after, and only calls valid for the context's version are made, so the
  * app sees no difference, not even in glGetError. */
 #include "gt_capture.h"
+#include "gt_texel.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
 #include "gt_trace.h"
@@ -214,7 +215,15 @@ static void read_record(gt_tls *t, const snap *d)
     *p++ = 0x50, p = gt_put_varint(p, (uint64_t)(int64_t)d->layer);
     *p++ = 0x58, p = gt_put_varint(p, d->surface);
     *p++ = 0x1a, p = gt_put_varint(p, px);
-    gt_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
+    /* RGBA8 as BGRA where that is the framebuffer's own layout: a copy in
+     * the driver instead of a conversion pixel by pixel (gt_texel.h). */
+    if (d->format == 0x1908 && d->type == 0x1401 && t->es_major >= 2 && get_int(0x8B9B) == 0x80E1 &&
+        get_int(0x8B9A) == 0x1401) { /* IMPLEMENTATION_COLOR_READ_FORMAT/TYPE: BGRA_EXT, UNSIGNED_BYTE */
+        gt_real.f.glReadPixels(0, 0, d->w, d->h, 0x80E1, 0x1401, p);
+        gt_texel_swap_red_blue(p, (size_t)d->w * (size_t)d->h);
+    } else {
+        gt_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
+    }
     gt_syn_end(t, p + px);
 }
 

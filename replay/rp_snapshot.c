@@ -95,25 +95,6 @@ static void restore(rp *r, const saved *s)
  * surfaces are BGRA, and its RGBA read of them converts pixel by pixel, 2.3
  * times the time of the BGRA read, which is a copy; swapping red and blue
  * back here costs less than the difference. */
-/* Four pixels a step in a vector register (GCC's vector extension: SSE2 on
- * any x86-64), the rest one by one. */
-static void swap_red_blue(uint8_t *px, size_t n)
-{
-    typedef uint32_t v4 __attribute__((vector_size(16)));
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        v4 v;
-        memcpy(&v, px + 4 * i, sizeof v);
-        v = (v & 0xff00ff00u) | ((v >> 16) & 0xffu) | ((v & 0xffu) << 16);
-        memcpy(px + 4 * i, &v, sizeof v);
-    }
-    for (; i < n; i++) {
-        uint8_t b = px[4 * i];
-        px[4 * i] = px[4 * i + 2];
-        px[4 * i + 2] = b;
-    }
-}
-
 static void read_pixels(rp *r, GLsizei w, GLsizei h, GLenum format, GLenum type, uint8_t *px)
 {
     rp_ctx *cx = &r->ctx[r->cur_ctx];
@@ -129,7 +110,7 @@ static void read_pixels(rp *r, GLsizei w, GLsizei h, GLenum format, GLenum type,
         }
         if (f == GL_BGRA_EXT && t == GL_UNSIGNED_BYTE) {
             glReadPixels(0, 0, w, h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, px);
-            swap_red_blue(px, (size_t)w * (size_t)h);
+            gt_texel_swap_red_blue(px, (size_t)w * (size_t)h);
             return;
         }
     }
