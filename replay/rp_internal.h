@@ -117,6 +117,7 @@ struct rp {
     rp_map locations;          /* (group, program, recorded location) -> replayed */
     rp_map attribs;            /* the same for attribute locations */
     int attrib_moved;          /* said that a driver put an attribute elsewhere */
+    rp_map uncovered;          /* names of uncovered functions said (hashed) */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
     struct { uint8_t *ptr; int64_t offset, length; } mapv[64];

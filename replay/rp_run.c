@@ -86,11 +86,19 @@ static const rp_entry *entry_of(rp *r, const rp_msg *m)
 static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
 {
     if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
-        if (m->function == GT_FN_UNCOVERED)
-            rp_warn_once(r, -1, "the app used functions gltrace does not cover (first: %s): not replayed",
-                         m->marker ? m->marker : "?");
-        else
+        if (m->function == GT_FN_UNCOVERED) {
+            /* Each function once, however often the app looked it up. */
+            uint64_t h = 1469598103934665603ull, seen;
+            for (const char *c = m->marker ? m->marker : "?"; *c; c++)
+                h = (h ^ (uint8_t)*c) * 1099511628211ull;
+            if (!rp_map_get(&r->uncovered, h | 1ull << 63, &seen)) {
+                rp_map_put(&r->uncovered, h | 1ull << 63, 1);
+                rp_warn_once(r, -1, "the app got %s, which gltrace does not cover: its calls were neither "
+                             "recorded nor replayed", m->marker ? m->marker : "?");
+            }
+        } else {
             rp_synthetic(r, m, tid);
+        }
         return;
     }
     const rp_entry *e = entry_of(r, m);
@@ -375,6 +383,7 @@ out:
     rp_decoder_free(&r->dec);
     rp_map_free(&r->locations);
     rp_map_free(&r->attribs);
+    rp_map_free(&r->uncovered);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);
     list_free(&cur);

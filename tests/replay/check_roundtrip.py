@@ -31,6 +31,10 @@ for app in APPS:
         s = summary(p.stderr)
         check(f'{app} --fb={fb}: replayed HEADLESS, every compared snapshot bit-exact (exit 0)',
               p.returncode == 0 and s and s[0] > 0 and s[1] > 0 and s[2] == 0, p.stderr.strip())
+        if app == 'dlopen_app':  # it looks up one function no GLES has (tests/apps/check_dlopen_app.py)
+            check(f'{app} --fb={fb}: replay names the uncovered function the app got, once',
+                  p.stderr.count('which gltrace does not cover') == 1 and
+                  'the app got glNoSuchFunctionGLTRACE,' in p.stderr, p.stderr.strip())
 
 # A real X11 program, replayed without any X server.
 xvfb, gears = shutil.which('xvfb-run'), shutil.which('es2gears_x11')
