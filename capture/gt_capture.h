@@ -363,8 +363,9 @@ extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
 
 /* gt_egl_hooks.c */
 gt_ctx_state *gt_ctx_state_of(int32_t id);
-/* Writes gltraceSurface (size now, config attributes when config != 0);
- * the size it found in *wp, *hp when not NULL. */
+/* Writes gltraceSurface (config attributes when config != 0) with the size
+ * in *wp, *hp when they are given and positive, else the size EGL says now
+ * (then left in *wp, *hp when not NULL). */
 void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
                        int32_t *hp);
 
@@ -389,6 +390,7 @@ void gt_switch_thread_exit(gt_tls *t);
 /* gt_resize.c: the size of a window that changed between frames, recorded
  * before the first call that draws at it. */
 void gt_resize_note(uint64_t surf, int32_t w, int32_t h); /* a gltraceSurface was written */
+int gt_resize_known(uint64_t surf, int32_t *w, int32_t *h); /* the size last recorded: 1, or 0 */
 void gt_resize_check(gt_tls *t, unsigned idx);            /* t->size_check was set */
 
 /* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */

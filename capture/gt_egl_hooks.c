@@ -112,7 +112,6 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
     if (!ret)
         return;
     uint64_t ctx = args[3];
-    t->size_check = ctx != 0;
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
     t->cs = ctx ? gt_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;
@@ -136,6 +135,12 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
         t->es_major = t->cs->es_major;
     if (ctx && !atomic_exchange(&gt_gl_meta_known, 1))
         gt_meta_emit_gl(t);
+    /* The driver sizes the surface's buffers here, at the window's size of
+     * this moment; a later change reaches them after a swap (Mesa's X11
+     * software path takes it no sooner), where the size is asked again. */
+    t->size_check = 0;
+    if (ctx)
+        gt_resize_check(t, idx);
 }
 
 /* The config's attributes as an EGL_NONE-terminated list, so that replay
@@ -213,9 +218,11 @@ static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret)
 void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
                        int32_t *hp)
 {
-    EGLint w = 0, h = 0;
-    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
-    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3056, &h);
+    EGLint w = wp ? *wp : 0, h = hp ? *hp : 0;
+    if (w <= 0 || h <= 0) {
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3056, &h);
+    }
     if (wp)
         *wp = w, *hp = h;
     EGLint attrs[2 * NKEYS + 1];
@@ -263,7 +270,11 @@ void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint
 void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)ret;
+    /* The size the frame was drawn at: the one recorded at its first draw
+     * (gt_resize.c). The window's size of this moment may be newer: the
+     * buffers take it after this swap, when it is asked again. */
     EGLint w = 0, h = 0;
+    gt_resize_known(args[1], &w, &h);
     gt_surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx), &w, &h);
     if (!t->cs)
         return;

@@ -5,10 +5,13 @@
  * draw, a blit, a read), well before the swap whose gltraceSurface record
  * would otherwise be the first to tell. Replay draws into a pbuffer of the
  * recorded size, so it must learn the new size before those calls: at the
- * first such call after each swap or eglMakeCurrent the current draw
- * surface's size is asked once and, when it is not the size last recorded
- * for that surface, a gltraceSurface record goes first. One query per frame
- * and thread; nothing on the other calls but a flag test. */
+ * first such call after each swap the current draw surface's size is asked
+ * once and, when it is not the size last recorded for that surface, a
+ * gltraceSurface record goes first. One query per frame and thread; nothing
+ * on the other calls but a flag test. eglMakeCurrent asks at once
+ * (gt_egl_hooks.c): the driver sizes the buffers there, and a window
+ * resized between it and the first draw (mpv does that) is drawn at the old
+ * size until the next swap on Mesa's X11 software path. */
 #include "gt_capture.h"
 
 #include <pthread.h>
@@ -32,6 +35,17 @@ void gt_resize_note(uint64_t surf, int32_t w, int32_t h)
         i = next_slot++ % NSURF;
     known[i].surf = surf, known[i].w = w, known[i].h = h;
     pthread_mutex_unlock(&mu);
+}
+
+int gt_resize_known(uint64_t surf, int32_t *w, int32_t *h)
+{
+    int found = 0;
+    pthread_mutex_lock(&mu);
+    for (unsigned i = 0; i < NSURF && !found; i++)
+        if (known[i].surf == surf)
+            *w = known[i].w, *h = known[i].h, found = 1;
+    pthread_mutex_unlock(&mu);
+    return found;
 }
 
 static int changed(uint64_t surf, int32_t w, int32_t h)

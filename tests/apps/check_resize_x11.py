@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Records resize_x11 under Xvfb (an X11 window resized twice while the app
-draws) and checks that the trace says each new size before the frame's first
-call that draws at it: a gltraceSurface with the new size right before the
-first glClear after the resize; each snapshot has the size and the pixels
-the app read back that frame. Then replays the trace with no X server:
+"""Records resize_x11 under Xvfb (an X11 window resized between its
+eglMakeCurrent and its first draw, then twice while the app draws) and
+checks that the trace says each new size before the frame's first call that
+draws at it: the buffers keep the size they got at eglMakeCurrent (64x40)
+until the first swap, so frame 0's snapshot is 64x40 and the 96x64 is
+recorded right before frame 1's first glClear; the later sizes right before
+the first glClear after each resize; each snapshot after frame 0 has the
+size and the pixels the app read back that frame. Then replays the trace with no X server:
 every frame must match bit for bit, which needs a surface of the new size
 before the frame's first draw.
 
@@ -34,11 +37,13 @@ def main():
     if not recs:
         ck.exit()
     snaps = [r['fb'] for r in recs if r['fn'] == 'gltraceSnapshot']
-    ck.check("each frame's snapshot has the frame's size and the pixels the app read back",
-             [(s['width'], s['height'], s['fnv1a']) for s in snaps] == printed,
+    ck.check("frame 0's snapshot has the size the buffers got at eglMakeCurrent, 64x40",
+             snaps and (snaps[0]['width'], snaps[0]['height']) == (64, 40), snaps[:1])
+    ck.check("each later frame's snapshot has the frame's size and the pixels the app read back",
+             [(s['width'], s['height'], s['fnv1a']) for s in snaps[1:]] == printed[1:],
              [(s['width'], s['height'], s['fnv1a']) for s in snaps])
     clears = [i for i, r in enumerate(recs) if r['fn'] == 'glClear']
-    for f in (2, 4):
+    for f in (1, 2, 4):
         i = clears[f] if len(clears) == 6 else 0
         prev = recs[i - 1] if i else {}
         ck.check(f'frame {f}: a gltraceSurface of {SIZES[f][0]}x{SIZES[f][1]} right before its first glClear',
@@ -46,7 +51,7 @@ def main():
                  (prev['args']['width'], prev['args']['height']) == SIZES[f], prev)
     early = [r for r in recs if r['fn'] == 'gltraceSurface' and r['args']['call'] != 2020 and
              r['args'].get('config_attribs') == 0]
-    ck.check('no other size record outside creation and swaps (two resizes: two records)', len(early) == 2,
+    ck.check('no other size record outside creation and swaps (three resizes: three records)', len(early) == 3,
              early)
     env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
     p = at.run([args.gltrace, 'replay', args.trace], env=env)

@@ -3,7 +3,11 @@
  * under Xvfb); replay then has no window at all and must give each frame a
  * surface of the size the app drew at.
  *
- * Frames 0-1 at 96x64, then the window is resized to 160x120 (frames 2-3),
+ * The window is made at 64x40 and the context made current on it; then,
+ * before the first draw, the window is resized to 96x64, as mpv does: the
+ * driver sized the buffers at eglMakeCurrent, and Mesa's X11 software path
+ * draws frame 0 at 64x40 and takes the new size after the swap. Frames 0-1
+ * are asked at 96x64, then the window is resized to 160x120 (frames 2-3),
  * then to 64x48 (frames 4-5). Each frame clears to a colour of its own and
  * draws a triangle whose corners touch the window's edges, so a frame drawn
  * at the wrong size cannot match. After each frame's draw the app reads the
@@ -23,6 +27,7 @@
 #define FRAMES 6
 
 static const int sizes[3][2] = {{96, 64}, {160, 120}, {64, 48}};
+static const int made[2] = {64, 40}; /* the window's size at eglMakeCurrent */
 
 static const char vs_src[] = "attribute vec2 a_pos;\n"
                              "void main() { gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
@@ -53,8 +58,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot open the X display (run it under xvfb-run)\n", APP);
         return 1;
     }
-    Window win = XCreateSimpleWindow(x, DefaultRootWindow(x), 0, 0, (unsigned)sizes[0][0], (unsigned)sizes[0][1], 0,
-                                     0, 0);
+    Window win = XCreateSimpleWindow(x, DefaultRootWindow(x), 0, 0, (unsigned)made[0], (unsigned)made[1], 0, 0, 0);
     XSelectInput(x, win, StructureNotifyMask);
     XMapWindow(x, win);
     XEvent ev;
@@ -77,6 +81,8 @@ int main(int argc, char **argv)
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
     if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
         fail("eglCreateWindowSurface, eglCreateContext or eglMakeCurrent");
+
+    resize(x, win, sizes[0][0], sizes[0][1]);
 
     GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
     static const GLfloat tri[] = {-1, -1, 1, -1, 0, 1};
