@@ -15,6 +15,21 @@ def cstr(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 
+_EGL_VENDOR = re.compile(r'_(WL|HI|NOK|TIZEN|ANGLE|MESA|NV|ANDROID|IMG|QCOM|ARM|SEC|HUAWEI|EMSCRIPTEN)$')
+
+
+def _egl_suffix_rank(name):
+    # Several EGL extensions reuse one value (0x31D5 is EGL_PLATFORM_X11_KHR
+    # and EGL_WAYLAND_BUFFER_WL): core names first, then KHR, EXT, vendors.
+    if _EGL_VENDOR.search(name):
+        return 3
+    if name.endswith('_EXT'):
+        return 2
+    if name.endswith('_KHR') or name.endswith('_OES'):
+        return 1
+    return 3 if _SUFFIX.search(name) else 0
+
+
 def _rank(name, covered):
     # Prefer names GLES itself defines, then names without a vendor suffix.
     return (0 if covered else 1, 1 if _SUFFIX.search(name) else 0)
@@ -39,7 +54,7 @@ def enum_tables(cmds, gl_enums, egl_enums):
         # EGL_FALSE/EGL_TRUE and the like share small numbers with every
         # count; only name values in EGL's own enum range and specials.
         key = (GROUP_ANY_EGL, value)
-        r = (0 if name.count('_') and value >= 0x3000 else 1, 1 if _SUFFIX.search(name) else 0)
+        r = (0 if name.count('_') and value >= 0x3000 else 1, _egl_suffix_rank(name))
         cur = best.get(key)
         if cur is None or (r, order) < cur[:2]:
             best[key] = (r, order, name)
