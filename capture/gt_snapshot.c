@@ -348,6 +348,9 @@ void gt_snapshot_draw_buffers(gt_tls *t)
             /* Surfaceless context with no framebuffer: nothing drawn to read. */
             return;
         }
+        /* The size its buffers have, which may be older than the window's
+         * (gt_resize.c): a draw before a resize is taken reads that. */
+        gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h);
         gt_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
         return;
     }

@@ -158,6 +158,7 @@ static void make_context(rp *r, const rp_msg *m)
     }
     rp_ctx *c = &r->ctx[id];
     c->version = version ? version : 1;
+    c->gl_major = 0;
     /* A context the app made with no config (EGL_KHR_no_config_context)
      * goes with surfaces of any config: so must its replay. */
     int configless = r->pending_ctx == rp_arg_u(m, 1) && r->pending_configless;

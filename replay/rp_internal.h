@@ -76,6 +76,7 @@ typedef struct rp_ctx {
     int used;
     EGLContext ctx;
     int version;       /* client version */
+    int gl_major;      /* the GLES major version it has (rp_snapshot.c), 0 not asked yet */
     int group;         /* share group: the id of its first context */
     uint32_t program;  /* recorded name of the program in use */
     uint32_t attrib_program; /* recorded program of the last attribute location asked */

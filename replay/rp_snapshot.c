@@ -36,6 +36,23 @@ void rp_hook_bind_texture(rp *r, const rp_msg *m, uint64_t ret)
         rp_map_put(&r->tex_targets, key, rp_arg_u(m, 0));
 }
 
+/* The GLES version the context has (GL_VERSION), which is what decides
+ * the reads it can make: Mesa gives a context asked for as version 2 all
+ * of GLES 3.2 (mpv asks for 2 and renders into float textures). Asked once
+ * per context; the recorded client version when GL does not say. */
+static int es(rp *r)
+{
+    rp_ctx *cx = &r->ctx[r->cur_ctx];
+    if (!cx->gl_major) {
+        const char *v = (const char *)glGetString(GL_VERSION);
+        const char *num = v ? strpbrk(v, "0123456789") : NULL;
+        cx->gl_major = num ? num[0] - '0' : cx->version;
+        if (cx->gl_major < cx->version)
+            cx->gl_major = cx->version;
+    }
+    return cx->gl_major;
+}
+
 /* ---------------------------------------------------------------- reading */
 
 typedef struct saved {
@@ -47,12 +64,12 @@ static void save(rp *r, saved *s)
 {
     rp_ctx *cx = &r->ctx[r->cur_ctx];
     memset(s, 0, sizeof *s);
-    s->es3 = cx->version >= 3;
-    if (cx->version == 2 && !cx->pack_subimage) {
+    s->es3 = es(r) >= 3;
+    if (es(r) == 2 && !cx->pack_subimage) {
         const char *ext = (const char *)glGetString(GL_EXTENSIONS);
         cx->pack_subimage = ext && strstr(ext, "GL_NV_pack_subimage") ? 1 : 2;
     }
-    s->subimage = s->es3 || (cx->version == 2 && cx->pack_subimage == 1); /* GLES 3's pack state */
+    s->subimage = s->es3 || (es(r) == 2 && cx->pack_subimage == 1); /* GLES 3's pack state */
     glGetIntegerv(GL_PACK_ALIGNMENT, &s->align);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (s->subimage) {
@@ -68,7 +85,7 @@ static void save(rp *r, saved *s)
         glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &s->rfb);
         glGetIntegerv(GL_READ_BUFFER, &s->rbuf);
         glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    } else if (cx->version == 2) {
+    } else if (es(r) == 2) {
         glGetIntegerv(GL_FRAMEBUFFER_BINDING, &s->rfb);
     }
 }
@@ -85,7 +102,7 @@ static void restore(rp *r, const saved *s)
         glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pbuf);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->rfb);
         glReadBuffer((GLenum)s->rbuf);
-    } else if (r->ctx[r->cur_ctx].version == 2) {
+    } else if (es(r) == 2) {
         glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->rfb);
     }
 }
@@ -98,7 +115,7 @@ static void restore(rp *r, const saved *s)
 static void read_pixels(rp *r, GLsizei w, GLsizei h, GLenum format, GLenum type, uint8_t *px)
 {
     rp_ctx *cx = &r->ctx[r->cur_ctx];
-    if (format == GL_RGBA && type == GL_UNSIGNED_BYTE && cx->version >= 2) {
+    if (format == GL_RGBA && type == GL_UNSIGNED_BYTE && es(r) >= 2) {
         if (!cx->read_bgra) {
             const char *ext = (const char *)glGetString(GL_EXTENSIONS);
             cx->read_bgra = ext && strstr(ext, "GL_EXT_read_format_bgra") ? 1 : 2;
@@ -127,7 +144,7 @@ static int is_color(GLenum att)
 static void read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum format, GLenum type,
                              uint8_t *px)
 {
-    int version = r->ctx[r->cur_ctx].version;
+    int version = es(r);
     GLenum att = fb->has_attachment ? fb->attachment : GL_BACK;
     if (version >= 2) {
         GLuint fbo = fb->has_source && fb->source == SRC_ATTACHMENT ? rp_name(r, RP_FRAMEBUFFER, (uint32_t)fb->object)
@@ -152,7 +169,7 @@ static int read_texture(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum
     rp_ctx *cx = &r->ctx[r->cur_ctx];
     uint32_t tex = rp_name(r, RP_TEXTURE, (uint32_t)fb->object);
     uint64_t target = 0;
-    if (cx->version < 3 || !rp_map_get(&r->tex_targets, (uint64_t)(uint32_t)cx->group << 32 | tex, &target))
+    if (es(r) < 3 || !rp_map_get(&r->tex_targets, (uint64_t)(uint32_t)cx->group << 32 | tex, &target))
         return -1;
     GLint level = fb->has_level ? fb->level : 0, layer = fb->has_layer ? fb->layer : 0;
     GLuint fbo = 0;
@@ -317,7 +334,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
                  h, format, type, fb->contents[0].len);
         return;
     }
-    if (r->ctx[r->cur_ctx].version < 2 && !(format == GL_RGBA && type == GL_UNSIGNED_BYTE)) {
+    if (es(r) < 2 && !(format == GL_RGBA && type == GL_UNSIGNED_BYTE)) {
         not_compared(r, o, "GLES 1 reads RGBA8 only", 1);
         return;
     }
@@ -408,7 +425,7 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
         eglQuerySurface(r->dpy, r->bound_draw, EGL_HEIGHT, h);
         return;
     }
-    GLenum target = r->ctx[r->cur_ctx].version >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    GLenum target = es(r) >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     GLint type = 0, name = 0, level = 0;
     glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
     glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
@@ -419,7 +436,7 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
         glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
         glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
         glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
-    } else if (type == GL_TEXTURE && r->ctx[r->cur_ctx].version >= 3) {
+    } else if (type == GL_TEXTURE && es(r) >= 3) {
         /* GLES 3.1's level query, on a 2D texture bound for the moment. */
         glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
                                               &level);
@@ -441,7 +458,7 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
 
 void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
 {
-    int version = r->ctx[r->cur_ctx].version;
+    int version = es(r);
     saved s;
     save(r, &s);
     rp_hold_errors(r);
