@@ -475,7 +475,7 @@ void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
             glGetIntegerv(GL_READ_BUFFER, &own);
             glReadBuffer(fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
         }
-        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        read_pixels(r, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
         if (version >= 3)
             glReadBuffer((GLenum)own);
     }
