@@ -308,24 +308,32 @@ static void heap_push(gt_reader *r, open_chunk oc)
     }
 }
 
+/* Restores the heap order after heap[0] changed. `after_equal`: the top
+ * goes below children of the same seq, as a pop and push would put it (only
+ * damaged traces repeat a seq, but they keep their order of delivery). */
+static void heap_sift_top(gt_reader *r, int after_equal)
+{
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, c = l;
+        if (l >= r->nheap)
+            break;
+        if (l + 1 < r->nheap && heap_less(&r->heap[l + 1], &r->heap[l]))
+            c = l + 1;
+        if (!heap_less(&r->heap[c], &r->heap[i]) && !(after_equal && r->heap[c].seq == r->heap[i].seq))
+            break;
+        open_chunk t = r->heap[i];
+        r->heap[i] = r->heap[c];
+        r->heap[c] = t;
+        i = c;
+    }
+}
+
 static open_chunk heap_pop(gt_reader *r)
 {
     open_chunk top = r->heap[0];
     r->heap[0] = r->heap[--r->nheap];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < r->nheap && heap_less(&r->heap[l], &r->heap[m]))
-            m = l;
-        if (l + 1 < r->nheap && heap_less(&r->heap[l + 1], &r->heap[m]))
-            m = l + 1;
-        if (m == i)
-            break;
-        open_chunk t = r->heap[i];
-        r->heap[i] = r->heap[m];
-        r->heap[m] = t;
-        i = m;
-    }
+    heap_sift_top(r, 0);
     return top;
 }
 
@@ -396,8 +404,10 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
 
 static int next_merged(gt_reader *r, gt_record *rec)
 {
-    free(r->retired);
-    r->retired = NULL;
+    if (r->retired) {
+        free(r->retired);
+        r->retired = NULL;
+    }
     for (;;) {
         if (r->failed)
             return -1;
@@ -430,31 +440,36 @@ static int next_merged(gt_reader *r, gt_record *rec)
             r->failed = 1;
             return -1;
         }
-        open_chunk oc = heap_pop(r);
-        uint32_t len = gt_rdbe32(oc.data + oc.pos);
-        rec->data = oc.data + oc.pos + 4;
+        /* The record is taken from the top chunk in place: its next
+         * record's seq only grows, so one sift restores the order (none
+         * at all with one chunk open, the usual case). */
+        open_chunk *oc = &r->heap[0];
+        uint32_t len = gt_rdbe32(oc->data + oc->pos);
+        rec->data = oc->data + oc->pos + 4;
         rec->size = len;
-        rec->seq = oc.seq;
-        rec->thread_id = oc.c->tid;
-        rec->offset = oc.c->off;
-        oc.pos += 4 + (size_t)len;
-        oc.delivered++;
-        if (oc.pos < oc.size) {
-            if (frame_record(r, &oc, rec->seq, 0) != 0) {
+        rec->seq = oc->seq;
+        rec->thread_id = oc->c->tid;
+        rec->offset = oc->c->off;
+        oc->pos += 4 + (size_t)len;
+        oc->delivered++;
+        if (oc->pos < oc->size) {
+            if (frame_record(r, oc, rec->seq, 0) != 0) {
                 /* This record is whole; the damage after it is reported
                  * by the next call (r->failed is set). */
-                r->retired = oc.data;
+                r->retired = heap_pop(r).data;
                 return 1;
             }
-            heap_push(r, oc);
+            if (r->nheap > 1)
+                heap_sift_top(r, 1);
         } else {
-            if (oc.delivered != oc.c->count || rec->seq != oc.c->last_seq) {
-                free(oc.data);
+            open_chunk done = heap_pop(r);
+            if (done.delivered != done.c->count || rec->seq != done.c->last_seq) {
+                free(done.data);
                 return fail(r, "corrupt chunk at byte %llu: %u records (header says %u), last seq %llu (header says %llu)",
-                            (unsigned long long)oc.c->off, oc.delivered, oc.c->count,
-                            (unsigned long long)rec->seq, (unsigned long long)oc.c->last_seq);
+                            (unsigned long long)done.c->off, done.delivered, done.c->count,
+                            (unsigned long long)rec->seq, (unsigned long long)done.c->last_seq);
             }
-            r->retired = oc.data; /* rec->data points into it until the next call */
+            r->retired = done.data; /* rec->data points into it until the next call */
         }
         if (rec->seq < r->skip_below)
             continue;
