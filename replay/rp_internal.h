@@ -26,7 +26,8 @@ enum { RP_CALL, RP_SKIP, RP_EGL };
 
 /* rp_decode.c: a call record decoded into reused storage (no malloc), in
  * protobuf-c's shape. 1: *out is valid until the next call; 0: not a
- * record it handles (protobuf-c must unpack it). */
+ * record it handles (protobuf-c must unpack it). Unlike protobuf-c's, the
+ * pointer of an empty repeated field need not be NULL: go by its count. */
 #define RP_DEC_ARGS 64
 #define RP_DEC_VALUES 256
 typedef struct rp_decoder {
@@ -42,6 +43,7 @@ typedef struct rp_decoder {
 #define RP_DEC_BLOCKS 8
     struct rp_dec_block { uint8_t *data; size_t cap, used; } blocks[RP_DEC_BLOCKS]; /* aligned copies */
     int cur_block;
+    int ready;             /* msg and dt bases set (rp_decode, once) */
 } rp_decoder;
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
 void rp_decoder_free(rp_decoder *d);
