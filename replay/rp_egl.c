@@ -248,7 +248,16 @@ static rp_thread *thread_of(rp *r, uint64_t tid)
 
 int rp_make_current_for(rp *r, uint64_t tid)
 {
-    rp_thread *t = thread_of(r, tid);
+    /* Every GL record asks: the same thread with the same context and
+     * surfaces as last time (contexts are never unset) needs no lookup. */
+    rp_thread *t = r->mc_thr;
+    if (t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
+        t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts) {
+        r->cur_ctx = t->ctx;
+        return 0;
+    }
+    r->mc_thr = NULL;
+    t = thread_of(r, tid);
     if (!t || t->ctx < 0 || t->ctx >= RP_MAX_CTX || !r->ctx[t->ctx].used)
         return -1;
     EGLSurface d = surface_of(r, t->draw), rd = surface_of(r, t->read);
@@ -258,6 +267,8 @@ int rp_make_current_for(rp *r, uint64_t tid)
         r->bound_ctx = t->ctx, r->bound_draw = d, r->bound_read = rd;
     }
     r->cur_ctx = t->ctx;
+    r->mc_thr = t, r->mc_ctx = t->ctx, r->mc_draw = t->draw, r->mc_read = t->read;
+    r->mc_surface_puts = r->surfaces.puts;
     return 0;
 }
 

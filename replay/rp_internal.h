@@ -66,6 +66,7 @@ extern const size_t rp_nentries;
 typedef struct rp_map {
     uint64_t *keys, *vals;
     size_t cap, n;
+    uint64_t puts;     /* changes counted, for caches of looked-up values */
 } rp_map;
 int rp_map_put(rp_map *h, uint64_t key, uint64_t val);
 int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val);
@@ -104,6 +105,12 @@ struct rp {
     size_t nthr;
     int32_t bound_ctx;         /* what is current on the replay thread */
     EGLSurface bound_draw, bound_read;
+    /* rp_make_current_for's last success: while the thread's context and
+     * surfaces, the surface map and the binding are the same, there is
+     * nothing to look up or make current. mc_thr NULL: none. */
+    rp_thread *mc_thr;
+    int32_t mc_ctx;
+    uint64_t mc_draw, mc_read, mc_surface_puts;
     rp_map names;              /* (group, class, recorded) -> replayed */
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */

@@ -35,6 +35,14 @@ static void scratch_reset(rp *r)
     r->scratch_used = 16;
 }
 
+/* After each call: most calls take no scratch (used is still 16, or 0
+ * before the first block), and then there is nothing to free. */
+static inline void scratch_done(rp *r)
+{
+    if (r->scratch_used > 16)
+        scratch_reset(r);
+}
+
 static int32_t number_of(const char *name)
 {
     const gt_api_fn *f = gt_api_find_name(name);
@@ -112,7 +120,7 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
             r->cur_name = e->name;
             r->sum->checked++;
             e->check(r, m);
-            scratch_reset(r);
+            scratch_done(r);
         } else {
             r->sum->skipped++;
         }
@@ -129,7 +137,7 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
         return;
     }
     e->fn(r, m);
-    scratch_reset(r);
+    scratch_done(r);
     if (GT_UNLIKELY_SNAP(r->opt->snapshot) && !r->looping && rp_in_range(r)) {
         if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->draw)
             rp_snapshot_extra(r, 0, "replayed-after-draw");
@@ -337,7 +345,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         r->cur = m;
         uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
         replay_record(r, m, tid);
-        progress(r, 0);
+        if (opt->progress)
+            progress(r, 0);
         if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
             if (r->frame != frame) { /* a swap: cur is the last complete frame now */
                 frame_list t = last;
