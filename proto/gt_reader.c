@@ -49,6 +49,7 @@ struct gt_reader {
     uint64_t skip_below;  /* seek: records with smaller seq are skipped */
     uint64_t stop_seq;    /* a chunk from here on is damaged: stop before it */
     uint64_t last_seq;    /* last delivered */
+    uint64_t fast_below;  /* next_merged's fast path: seqs below this need no chunk opened or stop */
     int delivered_any;
     /* damage found while indexing, reported after the good chunks */
     char pending[GT_ERRLEN];
@@ -402,7 +403,8 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     return 0;
 }
 
-static int next_merged(gt_reader *r, gt_record *rec)
+/* noinline: the fast path in gt_reader_next then needs no stack frame */
+static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *rec)
 {
     if (r->retired) {
         free(r->retired);
@@ -424,6 +426,8 @@ static int next_merged(gt_reader *r, gt_record *rec)
                 r->next = r->nchunks;
             }
         }
+        r->fast_below = r->next < r->nchunks && r->chunks[r->next].first_seq < r->stop_seq
+                            ? r->chunks[r->next].first_seq : r->stop_seq;
         if (r->nheap == 0 || r->heap[0].seq >= r->stop_seq) {
             if (r->pending[0]) {
                 snprintf(r->err, sizeof r->err, "%s", r->pending);
@@ -479,9 +483,57 @@ static int next_merged(gt_reader *r, gt_record *rec)
     }
 }
 
+/* The seq of the record at pos, after the record of seq `prev` in the same
+ * chunk, when frame_record would find nothing wrong with it: 0, or -1 (let
+ * frame_record look again and say what). */
+static inline int next_seq(const open_chunk *oc, size_t pos, uint64_t prev, uint64_t *seq)
+{
+    if (oc->size - pos < 4)
+        return -1;
+    uint32_t len = gt_rdbe32(oc->data + pos);
+    if (len > oc->size - pos - 4)
+        return -1;
+    int found = gt_wire_find_varint(oc->data + pos + 4, len, GT_FIELD_SEQ, seq);
+    if (found < 0 || (found && *seq <= prev))
+        return -1;
+    if (!found)
+        *seq = prev + 1;
+    return *seq > oc->c->last_seq ? -1 : 0;
+}
+
+/* The usual record: the top chunk's, with another after it in the chunk
+ * that frames well, no chunk to open before it, nothing to skip, no damage
+ * known. Anything else takes the general path from the same state. */
+static int next_merged(gt_reader *r, gt_record *rec)
+{
+    open_chunk *oc = r->heap;
+    if (__builtin_expect(r->nheap != 0 && oc->seq < r->fast_below && oc->seq >= r->skip_below && !r->retired &&
+                         !r->failed && !r->pending[0], 1)) {
+        uint32_t len = gt_rdbe32(oc->data + oc->pos);
+        size_t next = oc->pos + 4 + (size_t)len;
+        uint64_t seq;
+        if (next < oc->size && next_seq(oc, next, oc->seq, &seq) == 0) {
+            rec->data = oc->data + oc->pos + 4;
+            rec->size = len;
+            rec->seq = oc->seq;
+            rec->thread_id = oc->c->tid;
+            rec->offset = oc->c->off;
+            oc->pos = next;
+            oc->delivered++;
+            oc->seq = seq;
+            if (r->nheap > 1)
+                heap_sift_top(r, 1);
+            r->last_seq = rec->seq;
+            r->delivered_any = 1;
+            return 1;
+        }
+    }
+    return next_merged_slow(r, rec);
+}
+
 /* ------------------------------------------------------------ legacy */
 
-static int next_legacy(gt_reader *r, gt_record *rec)
+static __attribute__((noinline)) int next_legacy(gt_reader *r, gt_record *rec)
 {
     if (r->failed)
         return -1;
@@ -550,6 +602,7 @@ int gt_reader_seek_frame(gt_reader *r, uint64_t frame)
     free(r->retired);
     r->retired = NULL;
     r->next = 0;
+    r->fast_below = 0;
     r->skip_below = start;
     return 0;
 }
