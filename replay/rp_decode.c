@@ -46,7 +46,7 @@ void rp_decoder_free(rp_decoder *d)
 }
 
 /* Varints of more than one byte (and the end of the input). */
-static int varint_long(const uint8_t **p, const uint8_t *end, uint64_t *v)
+static __attribute__((noinline)) int varint_long(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     uint64_t r = 0;
     for (int shift = 0; shift < 70 && *p < end; shift += 7) {
@@ -70,6 +70,11 @@ static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     if (__builtin_expect(q < end && *q < 0x80, 1)) {
         *v = *q;
         *p = q + 1;
+        return 0;
+    }
+    if (end - q >= 2 && q[1] < 0x80) { /* function numbers, durations */
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        *p = q + 2;
         return 0;
     }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -181,6 +186,53 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
     return have == 3 ? 0 : -1;
 }
 
+/* Most DataTypes hold one scalar, as capture writes them (gt_dt_i32,
+ * gt_dt_float...): type, isArray, one value field, nothing else. Those
+ * here, in straight lines: 1 done, 0 data_type must decode it. */
+static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, size_t n)
+{
+    if (n < 6 || p[0] != 0x08 || p[1] >= 0x80 || p[2] != 0x10 || p[3] >= 0x80)
+        return 0;
+    const uint8_t *q = p + 5, *end = p + n;
+    uint64_t v;
+    t->n_intvalue = t->n_floatvalue = t->n_charvalue = t->n_rawbytes = t->n_boolvalue = t->n_int64value = 0;
+    switch (p[4]) {
+    case 0x18:
+        if (varint(&q, end, &v) != 0 || q != end || d->nints == RP_DEC_VALUES)
+            return 0;
+        t->intvalue = d->ints + d->nints;
+        d->ints[d->nints++] = (int32_t)v;
+        t->n_intvalue = 1;
+        break;
+    case 0x25:
+        if (n != 9 || d->nfloats == RP_DEC_VALUES)
+            return 0;
+        t->floatvalue = d->floats + d->nfloats;
+        memcpy(&d->floats[d->nfloats++], q, 4);
+        t->n_floatvalue = 1;
+        break;
+    case 0x38:
+        if (varint(&q, end, &v) != 0 || q != end || d->nbools == RP_DEC_VALUES)
+            return 0;
+        t->boolvalue = d->bools + d->nbools;
+        d->bools[d->nbools++] = v != 0;
+        t->n_boolvalue = 1;
+        break;
+    case 0x40:
+        if (varint(&q, end, &v) != 0 || q != end || d->ni64 == RP_DEC_VALUES)
+            return 0;
+        t->int64value = d->i64 + d->ni64;
+        d->i64[d->ni64++] = (int64_t)v;
+        t->n_int64value = 1;
+        break;
+    default:
+        return 0;
+    }
+    t->type = (Gltrace__GLMessage__DataType__Type)p[1];
+    t->isarray = p[3] != 0;
+    return 1;
+}
+
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
 {
     Gltrace__GLMessage *m = &d->msg;
@@ -229,7 +281,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
             if (key == 0x32 && m->returnvalue)
                 return 0; /* twice: protobuf-c's merging rules, not ours */
             Gltrace__GLMessage__DataType *t = &d->dt[ndt++];
-            if (data_type(d, t, p, p + v) != 0)
+            if (!scalar(d, t, p, (size_t)v) && data_type(d, t, p, p + v) != 0)
                 return 0;
             if (key == 0x2a)
                 d->argp[m->n_args++] = t;
