@@ -246,18 +246,11 @@ static rp_thread *thread_of(rp *r, uint64_t tid)
     return t;
 }
 
-int rp_make_current_for(rp *r, uint64_t tid)
+/* noinline: rp_make_current_for's fast path then needs no stack frame. */
+static __attribute__((noinline)) int make_current_lookup(rp *r, uint64_t tid)
 {
-    /* Every GL record asks: the same thread with the same context and
-     * surfaces as last time (contexts are never unset) needs no lookup. */
-    rp_thread *t = r->mc_thr;
-    if (t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
-        t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts) {
-        r->cur_ctx = t->ctx;
-        return 0;
-    }
     r->mc_thr = NULL;
-    t = thread_of(r, tid);
+    rp_thread *t = thread_of(r, tid);
     if (!t || t->ctx < 0 || t->ctx >= RP_MAX_CTX || !r->ctx[t->ctx].used)
         return -1;
     EGLSurface d = surface_of(r, t->draw), rd = surface_of(r, t->read);
@@ -270,6 +263,19 @@ int rp_make_current_for(rp *r, uint64_t tid)
     r->mc_thr = t, r->mc_ctx = t->ctx, r->mc_draw = t->draw, r->mc_read = t->read;
     r->mc_surface_puts = r->surfaces.puts;
     return 0;
+}
+
+int rp_make_current_for(rp *r, uint64_t tid)
+{
+    /* Every GL record asks: the same thread with the same context and
+     * surfaces as last time (contexts are never unset) needs no lookup. */
+    const rp_thread *t = r->mc_thr;
+    if (t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
+        t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts) {
+        r->cur_ctx = t->ctx;
+        return 0;
+    }
+    return make_current_lookup(r, tid);
 }
 
 /* eglMakeCurrent(dpy, draw, read, ctx) as the recorded thread's state; the

@@ -91,7 +91,8 @@ static const rp_entry *entry_of(rp *r, const rp_msg *m)
     return NULL;
 }
 
-static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
+/* Inlined into the loop: it runs once per record. */
+static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_msg *m, uint64_t tid)
 {
     if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
         if (m->function == GT_FN_UNCOVERED)
