@@ -31,6 +31,7 @@ typedef struct open_chunk {
     uint8_t *data;
     size_t size, pos;     /* pos: start of the current record's frame */
     uint64_t seq;         /* seq of the current record */
+    uint64_t scan;        /* its scan id (gt_reader_set_scanner), 0 none */
     uint32_t delivered;
 } open_chunk;
 
@@ -50,6 +51,9 @@ struct gt_reader {
     uint64_t stop_seq;    /* a chunk from here on is damaged: stop before it */
     uint64_t last_seq;    /* last delivered */
     uint64_t fast_below;  /* next_merged's fast path: seqs below this need no chunk opened or stop */
+    gt_record_scanner scanner;
+    void *scan_ctx;
+    uint64_t scan_ids;    /* the last scan id given */
     int delivered_any;
     /* damage found while indexing, reported after the good chunks */
     char pending[GT_ERRLEN];
@@ -338,8 +342,27 @@ static open_chunk heap_pop(gt_reader *r)
     return top;
 }
 
-/* Checks the record at oc->pos and finds its seq. 0 ok, -1 damaged. */
-static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int first)
+/* The seq of a record, by the caller's scanner or gt_wire_find_varint
+ * (1 found, 0 absent, -1 malformed); *id: the scan's id, 0 for none. */
+static inline int scan_seq(gt_reader *r, const uint8_t *msg, size_t len, uint64_t keep, uint64_t *id, uint64_t *seq)
+{
+    if (!r->scanner) {
+        *id = 0;
+        return gt_wire_find_varint(msg, len, GT_FIELD_SEQ, seq);
+    }
+    *id = ++r->scan_ids;
+    return r->scanner(r->scan_ctx, msg, len, *id, keep, seq);
+}
+
+void gt_reader_set_scanner(gt_reader *r, gt_record_scanner scan, void *ctx)
+{
+    r->scanner = scan;
+    r->scan_ctx = ctx;
+}
+
+/* Checks the record at oc->pos and finds its seq. 0 ok, -1 damaged. keep:
+ * the scan id of the record being delivered (see scan_seq). */
+static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int first, uint64_t keep)
 {
     if (oc->size - oc->pos < 4)
         return fail(r, "corrupt chunk at byte %llu: a record's length is cut short", (unsigned long long)oc->c->off);
@@ -348,7 +371,7 @@ static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int fir
         return fail(r, "corrupt chunk at byte %llu: a record of %u bytes overruns the chunk",
                     (unsigned long long)oc->c->off, len);
     uint64_t seq;
-    int found = gt_wire_find_varint(oc->data + oc->pos + 4, len, GT_FIELD_SEQ, &seq);
+    int found = scan_seq(r, oc->data + oc->pos + 4, len, keep, &oc->scan, &seq);
     if (found < 0)
         return fail(r, "corrupt chunk at byte %llu: record %u is not a valid message",
                     (unsigned long long)oc->c->off, oc->delivered);
@@ -394,8 +417,8 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     r->st.uncompressed_size += usize;
     if (c->first_frame > r->st.frames)
         r->st.frames = c->first_frame;
-    open_chunk oc = {c, data, usize, 0, 0, 0};
-    if (frame_record(r, &oc, 0, 1) != 0) {
+    open_chunk oc = {c, data, usize, 0, 0, 0, 0};
+    if (frame_record(r, &oc, 0, 1, 0) != 0) {
         free(data);
         return -1;
     }
@@ -454,10 +477,11 @@ static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *r
         rec->seq = oc->seq;
         rec->thread_id = oc->c->tid;
         rec->offset = oc->c->off;
+        rec->scan = oc->scan;
         oc->pos += 4 + (size_t)len;
         oc->delivered++;
         if (oc->pos < oc->size) {
-            if (frame_record(r, oc, rec->seq, 0) != 0) {
+            if (frame_record(r, oc, rec->seq, 0, rec->scan) != 0) {
                 /* This record is whole; the damage after it is reported
                  * by the next call (r->failed is set). */
                 r->retired = heap_pop(r).data;
@@ -486,14 +510,15 @@ static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *r
 /* The seq of the record at pos, after the record of seq `prev` in the same
  * chunk, when frame_record would find nothing wrong with it: 0, or -1 (let
  * frame_record look again and say what). */
-static inline int next_seq(const open_chunk *oc, size_t pos, uint64_t prev, uint64_t *seq)
+static inline int next_seq(gt_reader *r, const open_chunk *oc, size_t pos, uint64_t prev, uint64_t *id,
+                           uint64_t *seq)
 {
     if (oc->size - pos < 4)
         return -1;
     uint32_t len = gt_rdbe32(oc->data + pos);
     if (len > oc->size - pos - 4)
         return -1;
-    int found = gt_wire_find_varint(oc->data + pos + 4, len, GT_FIELD_SEQ, seq);
+    int found = scan_seq(r, oc->data + pos + 4, len, oc->scan, id, seq);
     if (found < 0 || (found && *seq <= prev))
         return -1;
     if (!found)
@@ -511,16 +536,18 @@ static int next_merged(gt_reader *r, gt_record *rec)
                          !r->failed && !r->pending[0], 1)) {
         uint32_t len = gt_rdbe32(oc->data + oc->pos);
         size_t next = oc->pos + 4 + (size_t)len;
-        uint64_t seq;
-        if (next < oc->size && next_seq(oc, next, oc->seq, &seq) == 0) {
+        uint64_t seq, id;
+        if (next < oc->size && next_seq(r, oc, next, oc->seq, &id, &seq) == 0) {
             rec->data = oc->data + oc->pos + 4;
             rec->size = len;
             rec->seq = oc->seq;
             rec->thread_id = oc->c->tid;
             rec->offset = oc->c->off;
+            rec->scan = oc->scan;
             oc->pos = next;
             oc->delivered++;
             oc->seq = seq;
+            oc->scan = id;
             if (r->nheap > 1)
                 heap_sift_top(r, 1);
             r->last_seq = rec->seq;
@@ -563,6 +590,7 @@ static __attribute__((noinline)) int next_legacy(gt_reader *r, gt_record *rec)
     rec->seq = r->lindex++;
     rec->thread_id = 0;
     rec->offset = r->lpos;
+    rec->scan = 0;
     r->lpos += 4 + (uint64_t)len;
     r->st.records = r->lindex;
     r->st.uncompressed_size = r->lpos;

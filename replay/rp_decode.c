@@ -11,6 +11,7 @@
  * also gives the standard message for a malformed one. test_decode checks
  * both agree on every record of real traces and on damaged ones. */
 #include "rp_internal.h"
+#include "gt_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -298,7 +299,11 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
         case 3: m->duration = (int32_t)v, required |= 4; break;
         case 4: m->function = (int32_t)v, required |= 8; break;
         case 8: m->has_threadtime = 1, m->threadtime = (int32_t)v; break;
-        case 9: m->has_seq = 1, m->seq = v; break;
+        case 9:
+            if (m->has_seq)
+                return 0; /* twice: rp_scan_record gives the first, protobuf-c keeps the last */
+            m->has_seq = 1, m->seq = v;
+            break;
         case 10: m->has_thread_id = 1, m->thread_id = v; break;
         case 11: m->has_duration64 = 1, m->duration64 = (int64_t)v; break;
         case 12: m->has_alias = 1, m->alias = (uint32_t)v; break;
@@ -309,4 +314,22 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
         return 0;
     *out = m;
     return 1;
+}
+
+int rp_scan_record(void *ctx, const uint8_t *msg, size_t len, uint64_t id, uint64_t keep, uint64_t *seq)
+{
+    rp *r = ctx;
+    int slot = r->dec_scan[0] == keep && keep;
+    rp_msg *m;
+    r->dec_scan[slot] = 0;
+    if (rp_decode(&r->dec[slot], msg, len, &m) != 1) {
+        /* protobuf-c's record (or malformed): the reader's own search */
+        r->declined_scan = id;
+        return gt_wire_find_varint(msg, len, GT_FIELD_SEQ, seq);
+    }
+    /* Decoded, so well-formed at top level with at most one seq: what
+     * gt_wire_find_varint would find. */
+    r->dec_scan[slot] = id;
+    *seq = m->seq;
+    return m->has_seq;
 }

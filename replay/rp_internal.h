@@ -46,6 +46,9 @@ typedef struct rp_decoder {
     int ready;             /* msg and dt bases set (rp_decode, once) */
 } rp_decoder;
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
+/* The reader's scanner (gt_reader_set_scanner; ctx: the rp): decodes the
+ * record into the decoder not holding `keep`, and gives its seq. */
+int rp_scan_record(void *ctx, const uint8_t *msg, size_t len, uint64_t id, uint64_t keep, uint64_t *seq);
 void rp_decoder_free(rp_decoder *d);
 
 typedef struct rp rp;
@@ -134,7 +137,12 @@ struct rp {
     size_t array_cap[64];
     const rp_msg *cur;         /* the record being replayed */
     const char *cur_name;      /* its function's name */
-    rp_decoder dec;            /* call records, decoded without malloc */
+    /* Call records, decoded without malloc. Two: the reader has the next
+     * record decoded (rp_scan_record) while replay still reads the one it
+     * delivered. dec_scan: the scan id (gt_record.scan) each holds, 0 none;
+     * declined_scan: the last record rp_decode declined (protobuf-c's). */
+    rp_decoder dec[2];
+    uint64_t dec_scan[2], declined_scan;
     uint64_t seq, frame;
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */

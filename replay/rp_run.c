@@ -314,6 +314,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         snprintf(sum->error, sizeof sum->error, "%s", err);
         goto out;
     }
+    if (!opt->loop) /* --loop keeps protobuf-c's copies: nothing to decode early */
+        gt_reader_set_scanner(rd, rp_scan_record, r);
     if (setup(r) != 0 || rp_egl_open(r) != 0) {
         if (!sum->error[0])
             snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -330,7 +332,19 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         /* --loop keeps the last frame's records past the chunk they are in:
          * protobuf-c's copies then. */
         rp_msg *m = NULL;
-        int fast = !opt->loop && rp_decode(&r->dec, rec.data, rec.size, &m) == 1;
+        int fast = 0;
+        if (!opt->loop) {
+            /* Usually the reader had it decoded when it found its seq. */
+            if (rec.scan && rec.scan == r->dec_scan[0])
+                m = &r->dec[0].msg, fast = 1;
+            else if (rec.scan && rec.scan == r->dec_scan[1])
+                m = &r->dec[1].msg, fast = 1;
+            else if (!rec.scan || rec.scan != r->declined_scan) {
+                int slot = r->dec_scan[1] < r->dec_scan[0]; /* not the reader's newest */
+                r->dec_scan[slot] = 0;
+                fast = rp_decode(&r->dec[slot], rec.data, rec.size, &m) == 1;
+            }
+        }
         if (!fast)
             m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
@@ -382,7 +396,8 @@ out:
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
     rp_map_free(&r->surface_cfgs);
-    rp_decoder_free(&r->dec);
+    rp_decoder_free(&r->dec[0]);
+    rp_decoder_free(&r->dec[1]);
     rp_map_free(&r->locations);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);
