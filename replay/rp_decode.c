@@ -46,19 +46,24 @@ void rp_decoder_free(rp_decoder *d)
     memset(d->blocks, 0, sizeof d->blocks);
 }
 
-/* Varints of more than one byte (and the end of the input). */
-static __attribute__((noinline)) int varint_long(const uint8_t **p, const uint8_t *end, uint64_t *v)
+/* Varints of more than one byte (and the end of the input): the end of the
+ * varint (NULL: none) and its value. Returned, not stored through
+ * pointers, so the callers' positions stay in registers. */
+typedef struct rp_varint {
+    const uint8_t *p;
+    uint64_t v;
+} rp_varint;
+
+static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const uint8_t *end)
 {
     uint64_t r = 0;
-    for (int shift = 0; shift < 70 && *p < end; shift += 7) {
-        uint8_t b = *(*p)++;
+    for (int shift = 0; shift < 70 && p < end; shift += 7) {
+        uint8_t b = *p++;
         r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = r;
-            return 0;
-        }
+        if (!(b & 0x80))
+            return (rp_varint){p, r};
     }
-    return -1;
+    return (rp_varint){NULL, 0};
 }
 
 /* Most varints of a call record are one byte (keys, types, lengths, small
@@ -95,7 +100,12 @@ static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
         }
     }
 #endif
-    return varint_long(p, end, v);
+    rp_varint x = varint_long(q, end);
+    if (!x.p)
+        return -1;
+    *p = x.p;
+    *v = x.v;
+    return 0;
 }
 
 /* One DataType (field 5 or 6) in [p, end). 0, or -1: leave it to protobuf-c.
