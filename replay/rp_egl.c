@@ -268,11 +268,9 @@ static __attribute__((noinline)) int make_current_lookup(rp *r, uint64_t tid)
 int rp_make_current_for(rp *r, uint64_t tid)
 {
     /* Every GL record asks: the same thread with the same context and
-     * surfaces as last time (contexts are never unset) needs no lookup. */
-    const rp_thread *t = r->mc_thr;
-    if (t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
-        t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts) {
-        r->cur_ctx = t->ctx;
+     * surfaces as last time needs no lookup. */
+    if (rp_current_unchanged(r, tid)) {
+        r->cur_ctx = r->mc_ctx;
         return 0;
     }
     return make_current_lookup(r, tid);

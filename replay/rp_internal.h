@@ -260,6 +260,15 @@ void rp_egl_close(rp *r);
 /* Makes the recorded thread's context and surfaces current (0, or -1 when
  * it has none: GL records are then skipped). */
 int rp_make_current_for(rp *r, uint64_t tid);
+/* Its fast path, also inlined where every record passes: whether thread
+ * `tid`'s context and surfaces are the ones it made current last time and
+ * still current (contexts are never unset). */
+static inline int rp_current_unchanged(const rp *r, uint64_t tid)
+{
+    const rp_thread *t = r->mc_thr;
+    return t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
+           t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts;
+}
 /* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
  * when they took the record. */
 /* rp_eglobj.c: EGL images and syncs; 1 when it took the record. */
