@@ -66,23 +66,11 @@ static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const u
     return (rp_varint){NULL, 0};
 }
 
-/* Most varints of a call record are one byte (keys, types, lengths, small
- * values): those without a loop. The longer ones (start times, function
- * numbers) up to 8 bytes, where 8 bytes can be read: the end found by the
+/* Varints up to 8 bytes, where 8 bytes can be read: the end found by the
  * first byte without the top bit, the 7-bit groups joined pairwise. */
-static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+static inline int varint_word(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *q = *p;
-    if (__builtin_expect(q < end && *q < 0x80, 1)) {
-        *v = *q;
-        *p = q + 1;
-        return 0;
-    }
-    if (end - q >= 2 && q[1] < 0x80) { /* function numbers, durations */
-        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
-        *p = q + 2;
-        return 0;
-    }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (end - q >= 8) {
         uint64_t w;
@@ -106,6 +94,25 @@ static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     *p = x.p;
     *v = x.v;
     return 0;
+}
+
+/* Most varints of a call record are one byte (keys, types, lengths, small
+ * values): those without a loop, then two-byte ones (function numbers,
+ * durations), then the longer ones. */
+static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    if (__builtin_expect(q < end && *q < 0x80, 1)) {
+        *v = *q;
+        *p = q + 1;
+        return 0;
+    }
+    if (end - q >= 2 && q[1] < 0x80) {
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        *p = q + 2;
+        return 0;
+    }
+    return varint_word(p, end, v);
 }
 
 /* One DataType (field 5 or 6) in [p, end). 0, or -1: leave it to protobuf-c.
@@ -258,7 +265,6 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
         m->args = d->argp;
         d->ready = 1;
     }
-    m->n_args = 0;
     m->returnvalue = NULL;
     m->has_threadtime = m->has_seq = m->has_thread_id = m->has_duration64 = m->has_alias = 0;
     d->nints = d->nfloats = d->nbins = d->nbools = d->ni64 = 0;
@@ -267,22 +273,22 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
             d->blocks[i].used = 0;
         d->cur_block = 0;
     }
-    unsigned required = 0, ndt = 0;
+    unsigned required = 0, ndt = 0, nargs = 0;
     const uint8_t *p = b, *end = b + n;
     uint64_t v;
     /* Fields 1-4 in order, as capture writes them: without the loop's
      * dispatch. Whatever differs is left to the loop. */
-#define RP_HEAD_FIELD(key, bit, dst, type)                  \
+#define RP_HEAD_FIELD(key, bit, dst, type, read)            \
     if (p < end && *p == (key)) {                           \
         const uint8_t *q = p + 1;                           \
-        if (varint(&q, end, &v) != 0)                       \
+        if (read(&q, end, &v) != 0)                         \
             return 0;                                       \
         dst = (type)v, required |= (bit), p = q;            \
     }
-    RP_HEAD_FIELD(0x08, 1, m->context_id, int32_t)
-    RP_HEAD_FIELD(0x10, 2, m->start_time, int64_t)
-    RP_HEAD_FIELD(0x18, 4, m->duration, int32_t)
-    RP_HEAD_FIELD(0x20, 8, m->function, int32_t)
+    RP_HEAD_FIELD(0x08, 1, m->context_id, int32_t, varint)
+    RP_HEAD_FIELD(0x10, 2, m->start_time, int64_t, varint_word) /* nanoseconds: long */
+    RP_HEAD_FIELD(0x18, 4, m->duration, int32_t, varint)
+    RP_HEAD_FIELD(0x20, 8, m->function, int32_t, varint)
 #undef RP_HEAD_FIELD
     while (p < end) {
         unsigned key = *p++;
@@ -295,7 +301,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
             if (!scalar(d, t, p, (size_t)v) && data_type(d, t, p, p + v) != 0)
                 return 0;
             if (key == 0x2a)
-                d->argp[m->n_args++] = t;
+                d->argp[nargs++] = t;
             else
                 m->returnvalue = t; /* a repeated optional message: the last one wins, as in protobuf-c */
             p += v;
@@ -322,6 +328,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
     }
     if (required != 15)
         return 0;
+    m->n_args = nargs;
     *out = m;
     return 1;
 }
