@@ -31,6 +31,7 @@ typedef struct open_chunk {
     uint8_t *data;
     size_t size, pos;     /* pos: start of the current record's frame */
     uint64_t seq;         /* seq of the current record */
+    uint64_t scan;        /* its scan id (gt_reader_set_scanner), 0 none */
     uint32_t delivered;
 } open_chunk;
 
@@ -49,6 +50,10 @@ struct gt_reader {
     uint64_t skip_below;  /* seek: records with smaller seq are skipped */
     uint64_t stop_seq;    /* a chunk from here on is damaged: stop before it */
     uint64_t last_seq;    /* last delivered */
+    uint64_t fast_below;  /* next_merged's fast path: seqs below this need no chunk opened or stop */
+    gt_record_scanner scanner;
+    void *scan_ctx;
+    uint64_t scan_ids;    /* the last scan id given */
     int delivered_any;
     /* damage found while indexing, reported after the good chunks */
     char pending[GT_ERRLEN];
@@ -308,29 +313,56 @@ static void heap_push(gt_reader *r, open_chunk oc)
     }
 }
 
+/* Restores the heap order after heap[0] changed. `after_equal`: the top
+ * goes below children of the same seq, as a pop and push would put it (only
+ * damaged traces repeat a seq, but they keep their order of delivery). */
+static void heap_sift_top(gt_reader *r, int after_equal)
+{
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, c = l;
+        if (l >= r->nheap)
+            break;
+        if (l + 1 < r->nheap && heap_less(&r->heap[l + 1], &r->heap[l]))
+            c = l + 1;
+        if (!heap_less(&r->heap[c], &r->heap[i]) && !(after_equal && r->heap[c].seq == r->heap[i].seq))
+            break;
+        open_chunk t = r->heap[i];
+        r->heap[i] = r->heap[c];
+        r->heap[c] = t;
+        i = c;
+    }
+}
+
 static open_chunk heap_pop(gt_reader *r)
 {
     open_chunk top = r->heap[0];
     r->heap[0] = r->heap[--r->nheap];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < r->nheap && heap_less(&r->heap[l], &r->heap[m]))
-            m = l;
-        if (l + 1 < r->nheap && heap_less(&r->heap[l + 1], &r->heap[m]))
-            m = l + 1;
-        if (m == i)
-            break;
-        open_chunk t = r->heap[i];
-        r->heap[i] = r->heap[m];
-        r->heap[m] = t;
-        i = m;
-    }
+    heap_sift_top(r, 0);
     return top;
 }
 
-/* Checks the record at oc->pos and finds its seq. 0 ok, -1 damaged. */
-static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int first)
+/* The seq of a record, by the caller's scanner or gt_wire_find_varint
+ * (1 found, 0 absent, -1 malformed); *id: the scan's id, 0 for none. */
+static inline int scan_seq(gt_reader *r, const uint8_t *msg, size_t len, uint64_t keep, uint64_t *id, uint64_t *seq)
+{
+    if (!r->scanner) {
+        *id = 0;
+        return gt_wire_find_varint(msg, len, GT_FIELD_SEQ, seq);
+    }
+    *id = ++r->scan_ids;
+    return r->scanner(r->scan_ctx, msg, len, *id, keep, seq);
+}
+
+void gt_reader_set_scanner(gt_reader *r, gt_record_scanner scan, void *ctx)
+{
+    r->scanner = scan;
+    r->scan_ctx = ctx;
+}
+
+/* Checks the record at oc->pos and finds its seq. 0 ok, -1 damaged. keep:
+ * the scan id of the record being delivered (see scan_seq). */
+static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int first, uint64_t keep)
 {
     if (oc->size - oc->pos < 4)
         return fail(r, "corrupt chunk at byte %llu: a record's length is cut short", (unsigned long long)oc->c->off);
@@ -339,7 +371,7 @@ static int frame_record(gt_reader *r, open_chunk *oc, uint64_t prev_seq, int fir
         return fail(r, "corrupt chunk at byte %llu: a record of %u bytes overruns the chunk",
                     (unsigned long long)oc->c->off, len);
     uint64_t seq;
-    int found = gt_wire_find_varint(oc->data + oc->pos + 4, len, GT_FIELD_SEQ, &seq);
+    int found = scan_seq(r, oc->data + oc->pos + 4, len, keep, &oc->scan, &seq);
     if (found < 0)
         return fail(r, "corrupt chunk at byte %llu: record %u is not a valid message",
                     (unsigned long long)oc->c->off, oc->delivered);
@@ -385,8 +417,8 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     r->st.uncompressed_size += usize;
     if (c->first_frame > r->st.frames)
         r->st.frames = c->first_frame;
-    open_chunk oc = {c, data, usize, 0, 0, 0};
-    if (frame_record(r, &oc, 0, 1) != 0) {
+    open_chunk oc = {c, data, usize, 0, 0, 0, 0};
+    if (frame_record(r, &oc, 0, 1, 0) != 0) {
         free(data);
         return -1;
     }
@@ -394,10 +426,13 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     return 0;
 }
 
-static int next_merged(gt_reader *r, gt_record *rec)
+/* noinline: the fast path in gt_reader_next then needs no stack frame */
+static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *rec)
 {
-    free(r->retired);
-    r->retired = NULL;
+    if (r->retired) {
+        free(r->retired);
+        r->retired = NULL;
+    }
     for (;;) {
         if (r->failed)
             return -1;
@@ -414,6 +449,8 @@ static int next_merged(gt_reader *r, gt_record *rec)
                 r->next = r->nchunks;
             }
         }
+        r->fast_below = r->next < r->nchunks && r->chunks[r->next].first_seq < r->stop_seq
+                            ? r->chunks[r->next].first_seq : r->stop_seq;
         if (r->nheap == 0 || r->heap[0].seq >= r->stop_seq) {
             if (r->pending[0]) {
                 snprintf(r->err, sizeof r->err, "%s", r->pending);
@@ -430,31 +467,37 @@ static int next_merged(gt_reader *r, gt_record *rec)
             r->failed = 1;
             return -1;
         }
-        open_chunk oc = heap_pop(r);
-        uint32_t len = gt_rdbe32(oc.data + oc.pos);
-        rec->data = oc.data + oc.pos + 4;
+        /* The record is taken from the top chunk in place: its next
+         * record's seq only grows, so one sift restores the order (none
+         * at all with one chunk open, the usual case). */
+        open_chunk *oc = &r->heap[0];
+        uint32_t len = gt_rdbe32(oc->data + oc->pos);
+        rec->data = oc->data + oc->pos + 4;
         rec->size = len;
-        rec->seq = oc.seq;
-        rec->thread_id = oc.c->tid;
-        rec->offset = oc.c->off;
-        oc.pos += 4 + (size_t)len;
-        oc.delivered++;
-        if (oc.pos < oc.size) {
-            if (frame_record(r, &oc, rec->seq, 0) != 0) {
+        rec->seq = oc->seq;
+        rec->thread_id = oc->c->tid;
+        rec->offset = oc->c->off;
+        rec->scan = oc->scan;
+        oc->pos += 4 + (size_t)len;
+        oc->delivered++;
+        if (oc->pos < oc->size) {
+            if (frame_record(r, oc, rec->seq, 0, rec->scan) != 0) {
                 /* This record is whole; the damage after it is reported
                  * by the next call (r->failed is set). */
-                r->retired = oc.data;
+                r->retired = heap_pop(r).data;
                 return 1;
             }
-            heap_push(r, oc);
+            if (r->nheap > 1)
+                heap_sift_top(r, 1);
         } else {
-            if (oc.delivered != oc.c->count || rec->seq != oc.c->last_seq) {
-                free(oc.data);
+            open_chunk done = heap_pop(r);
+            if (done.delivered != done.c->count || rec->seq != done.c->last_seq) {
+                free(done.data);
                 return fail(r, "corrupt chunk at byte %llu: %u records (header says %u), last seq %llu (header says %llu)",
-                            (unsigned long long)oc.c->off, oc.delivered, oc.c->count,
-                            (unsigned long long)rec->seq, (unsigned long long)oc.c->last_seq);
+                            (unsigned long long)done.c->off, done.delivered, done.c->count,
+                            (unsigned long long)rec->seq, (unsigned long long)done.c->last_seq);
             }
-            r->retired = oc.data; /* rec->data points into it until the next call */
+            r->retired = done.data; /* rec->data points into it until the next call */
         }
         if (rec->seq < r->skip_below)
             continue;
@@ -464,9 +507,60 @@ static int next_merged(gt_reader *r, gt_record *rec)
     }
 }
 
+/* The seq of the record at pos, after the record of seq `prev` in the same
+ * chunk, when frame_record would find nothing wrong with it: 0, or -1 (let
+ * frame_record look again and say what). */
+static inline int next_seq(gt_reader *r, const open_chunk *oc, size_t pos, uint64_t prev, uint64_t *id,
+                           uint64_t *seq)
+{
+    if (oc->size - pos < 4)
+        return -1;
+    uint32_t len = gt_rdbe32(oc->data + pos);
+    if (len > oc->size - pos - 4)
+        return -1;
+    int found = scan_seq(r, oc->data + pos + 4, len, oc->scan, id, seq);
+    if (found < 0 || (found && *seq <= prev))
+        return -1;
+    if (!found)
+        *seq = prev + 1;
+    return *seq > oc->c->last_seq ? -1 : 0;
+}
+
+/* The usual record: the top chunk's, with another after it in the chunk
+ * that frames well, no chunk to open before it, nothing to skip, no damage
+ * known. Anything else takes the general path from the same state. */
+static int next_merged(gt_reader *r, gt_record *rec)
+{
+    open_chunk *oc = r->heap;
+    if (__builtin_expect(r->nheap != 0 && oc->seq < r->fast_below && oc->seq >= r->skip_below && !r->retired &&
+                         !r->failed && !r->pending[0], 1)) {
+        uint32_t len = gt_rdbe32(oc->data + oc->pos);
+        size_t next = oc->pos + 4 + (size_t)len;
+        uint64_t seq, id;
+        if (next < oc->size && next_seq(r, oc, next, oc->seq, &id, &seq) == 0) {
+            rec->data = oc->data + oc->pos + 4;
+            rec->size = len;
+            rec->seq = oc->seq;
+            rec->thread_id = oc->c->tid;
+            rec->offset = oc->c->off;
+            rec->scan = oc->scan;
+            oc->pos = next;
+            oc->delivered++;
+            oc->seq = seq;
+            oc->scan = id;
+            if (r->nheap > 1)
+                heap_sift_top(r, 1);
+            r->last_seq = rec->seq;
+            r->delivered_any = 1;
+            return 1;
+        }
+    }
+    return next_merged_slow(r, rec);
+}
+
 /* ------------------------------------------------------------ legacy */
 
-static int next_legacy(gt_reader *r, gt_record *rec)
+static __attribute__((noinline)) int next_legacy(gt_reader *r, gt_record *rec)
 {
     if (r->failed)
         return -1;
@@ -496,6 +590,7 @@ static int next_legacy(gt_reader *r, gt_record *rec)
     rec->seq = r->lindex++;
     rec->thread_id = 0;
     rec->offset = r->lpos;
+    rec->scan = 0;
     r->lpos += 4 + (uint64_t)len;
     r->st.records = r->lindex;
     r->st.uncompressed_size = r->lpos;
@@ -535,6 +630,7 @@ int gt_reader_seek_frame(gt_reader *r, uint64_t frame)
     free(r->retired);
     r->retired = NULL;
     r->next = 0;
+    r->fast_below = 0;
     r->skip_below = start;
     return 0;
 }

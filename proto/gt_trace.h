@@ -90,6 +90,7 @@ typedef struct gt_record {
     uint64_t seq;          /* global call number (legacy: index in file) */
     uint64_t thread_id;    /* from the chunk (legacy: 0) */
     uint64_t offset;       /* file offset of the chunk (legacy: of the record) */
+    uint64_t scan;         /* the id its gt_reader_set_scanner scan had, 0 none */
 } gt_record;
 
 typedef struct gt_reader_stats {
@@ -111,6 +112,17 @@ gt_reader *gt_reader_open(const char *path, char *err, size_t errlen);
 /* Next record in call (seq) order. Returns 1 with *rec filled, 0 at the
  * clean end, -1 on damage (gt_reader_error() names file and offset). */
 int gt_reader_next(gt_reader *r, gt_record *rec);
+
+/* The reader finds each record's seq before it delivers the record before
+ * it (gt_wire_find_varint). A caller that parses every record anyway can
+ * do that instead, so the record is read once: `scan` must return what
+ * gt_wire_find_varint(msg, len, GT_FIELD_SEQ, seq) would. Each scan gets a
+ * new id (never 0), which the record carries when delivered; `keep` is the
+ * id of the record this call of gt_reader_next delivers (0: none yet), so
+ * the caller keeps what it parsed of that one. Zstd container only. */
+typedef int (*gt_record_scanner)(void *ctx, const uint8_t *msg, size_t len, uint64_t id, uint64_t keep,
+                                 uint64_t *seq);
+void gt_reader_set_scanner(gt_reader *r, gt_record_scanner scan, void *ctx);
 
 /* Positions the reader at the first chunk that holds frame `frame` (uses the
  * seek index, or the chunk headers walked at open). Returns 0 or -1. */

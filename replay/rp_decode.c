@@ -11,6 +11,7 @@
  * also gives the standard message for a malformed one. test_decode checks
  * both agree on every record of real traces and on damaged ones. */
 #include "rp_internal.h"
+#include "gt_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,150 +46,307 @@ void rp_decoder_free(rp_decoder *d)
     memset(d->blocks, 0, sizeof d->blocks);
 }
 
-static int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+/* Varints of more than one byte (and the end of the input): the end of the
+ * varint (NULL: none) and its value. Returned, not stored through
+ * pointers, so the callers' positions stay in registers. */
+typedef struct rp_varint {
+    const uint8_t *p;
+    uint64_t v;
+} rp_varint;
+
+static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const uint8_t *end)
 {
     uint64_t r = 0;
-    for (int shift = 0; shift < 70 && *p < end; shift += 7) {
-        uint8_t b = *(*p)++;
+    for (int shift = 0; shift < 70 && p < end; shift += 7) {
+        uint8_t b = *p++;
         r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = r;
+        if (!(b & 0x80))
+            return (rp_varint){p, r};
+    }
+    return (rp_varint){NULL, 0};
+}
+
+/* Varints up to 8 bytes, where 8 bytes can be read: the end found by the
+ * first byte without the top bit, the 7-bit groups joined pairwise. */
+static inline int varint_word(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        uint64_t stop = ~w & 0x8080808080808080ull;
+        if (stop) {
+            unsigned last = (unsigned)__builtin_ctzll(stop); /* the top bit of the last byte */
+            uint64_t x = w & (~0ull >> (63 - last)) & 0x7f7f7f7f7f7f7f7full;
+            x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+            x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+            x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+            *v = x;
+            *p = q + (last >> 3) + 1;
             return 0;
         }
     }
-    return -1;
+#endif
+    rp_varint x = varint_long(q, end);
+    if (!x.p)
+        return -1;
+    *p = x.p;
+    *v = x.v;
+    return 0;
 }
 
-/* One DataType (field 5 or 6) in [p, end). 0, or -1: leave it to protobuf-c. */
+/* Most varints of a call record are one byte (keys, types, lengths, small
+ * values): those without a loop, then two-byte ones (function numbers,
+ * durations), then the longer ones. */
+static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    if (__builtin_expect(q < end && *q < 0x80, 1)) {
+        *v = *q;
+        *p = q + 1;
+        return 0;
+    }
+    if (end - q >= 2 && q[1] < 0x80) {
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        *p = q + 2;
+        return 0;
+    }
+    return varint_word(p, end, v);
+}
+
+/* One DataType (field 5 or 6) in [p, end). 0, or -1: leave it to protobuf-c.
+ * Keys are taken as single bytes (all of this message's fields are below
+ * 16); a key written longer is declined. Only what a record uses is reset:
+ * the base was set once (rp_decode), and the value pointers point at where
+ * the values go, also when there are none (readers go by the counts). Each
+ * value array is filled by one DataType at a time, so its values are
+ * contiguous; charValue and rawBytes share `bins`, so they must not
+ * interleave. */
 static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, const uint8_t *end)
 {
-    static const Gltrace__GLMessage__DataType init = GLTRACE__GLMESSAGE__DATA_TYPE__INIT;
-    *t = init;
-    int have_type = 0, have_array = 0;
+    unsigned have = 0, last_bin = 0;
+    t->n_intvalue = t->n_floatvalue = t->n_charvalue = t->n_rawbytes = t->n_boolvalue = t->n_int64value = 0;
+    t->intvalue = d->ints + d->nints;
+    t->floatvalue = d->floats + d->nfloats;
+    t->boolvalue = d->bools + d->nbools;
+    t->int64value = d->i64 + d->ni64;
+    t->charvalue = t->rawbytes = d->bins + d->nbins;
+    if (end - p >= 4 && p[0] == 0x08 && p[1] < 0x80 && p[2] == 0x10 && p[3] < 0x80) {
+        /* type and isArray, as capture writes every DataType */
+        t->type = (Gltrace__GLMessage__DataType__Type)p[1];
+        t->isarray = p[3] != 0;
+        have = 3;
+        p += 4;
+    }
     while (p < end) {
-        uint64_t key, v;
-        if (varint(&p, end, &key) != 0)
-            return -1;
-        unsigned field = (unsigned)(key >> 3), wt = (unsigned)(key & 7);
-        if (field >= 1 && field <= 8 && field != 4 && field != 5 && field != 6 && wt == 0) {
+        uint64_t v;
+        switch (*p++) {
+        case 0x08: /* type */
             if (varint(&p, end, &v) != 0)
                 return -1;
-            switch (field) {
-            case 1:
-                t->type = (Gltrace__GLMessage__DataType__Type)(int32_t)v, have_type = 1;
-                break;
-            case 2:
-                t->isarray = v != 0, have_array = 1;
-                break;
-            case 3:
-                if (d->nints == RP_DEC_VALUES || (t->n_intvalue && t->intvalue + t->n_intvalue != d->ints + d->nints))
-                    return -1;
-                if (!t->n_intvalue)
-                    t->intvalue = d->ints + d->nints;
-                d->ints[d->nints++] = (int32_t)v, t->n_intvalue++;
-                break;
-            case 7:
-                if (d->nbools == RP_DEC_VALUES ||
-                    (t->n_boolvalue && t->boolvalue + t->n_boolvalue != d->bools + d->nbools))
-                    return -1;
-                if (!t->n_boolvalue)
-                    t->boolvalue = d->bools + d->nbools;
-                d->bools[d->nbools++] = v != 0, t->n_boolvalue++;
-                break;
-            case 8:
-                if (d->ni64 == RP_DEC_VALUES || (t->n_int64value && t->int64value + t->n_int64value != d->i64 + d->ni64))
-                    return -1;
-                if (!t->n_int64value)
-                    t->int64value = d->i64 + d->ni64;
-                d->i64[d->ni64++] = (int64_t)v, t->n_int64value++;
-                break;
-            }
-        } else if (field == 4 && wt == 5) {
-            if (end - p < 4 || d->nfloats == RP_DEC_VALUES ||
-                (t->n_floatvalue && t->floatvalue + t->n_floatvalue != d->floats + d->nfloats))
+            t->type = (Gltrace__GLMessage__DataType__Type)(int32_t)v, have |= 1;
+            break;
+        case 0x10: /* isArray */
+            if (varint(&p, end, &v) != 0)
                 return -1;
-            if (!t->n_floatvalue)
-                t->floatvalue = d->floats + d->nfloats;
+            t->isarray = v != 0, have |= 2;
+            break;
+        case 0x18: /* intValue */
+            if (varint(&p, end, &v) != 0 || d->nints == RP_DEC_VALUES)
+                return -1;
+            d->ints[d->nints++] = (int32_t)v, t->n_intvalue++;
+            break;
+        case 0x25: /* floatValue */
+            if (end - p < 4 || d->nfloats == RP_DEC_VALUES)
+                return -1;
             memcpy(&d->floats[d->nfloats++], p, 4);
             t->n_floatvalue++;
             p += 4;
-        } else if ((field == 5 || field == 6) && wt == 2) {
-            if (varint(&p, end, &v) != 0 || v > (uint64_t)(end - p) || d->nbins == RP_DEC_VALUES)
+            break;
+        case 0x38: /* boolValue */
+            if (varint(&p, end, &v) != 0 || d->nbools == RP_DEC_VALUES)
                 return -1;
-            ProtobufCBinaryData **arr = field == 5 ? &t->charvalue : &t->rawbytes;
-            size_t *n = field == 5 ? &t->n_charvalue : &t->n_rawbytes;
-            if (*n && *arr + *n != d->bins + d->nbins)
+            d->bools[d->nbools++] = v != 0, t->n_boolvalue++;
+            break;
+        case 0x40: /* int64Value */
+            if (varint(&p, end, &v) != 0 || d->ni64 == RP_DEC_VALUES)
                 return -1;
-            if (!*n)
-                *arr = d->bins + d->nbins;
+            d->i64[d->ni64++] = (int64_t)v, t->n_int64value++;
+            break;
+        case 0x2a:   /* charValue */
+        case 0x32: { /* rawBytes */
+            unsigned key = p[-1];
+            ProtobufCBinaryData **arr = key == 0x2a ? &t->charvalue : &t->rawbytes;
+            size_t *cnt = key == 0x2a ? &t->n_charvalue : &t->n_rawbytes;
+            if (varint(&p, end, &v) != 0 || v > (uint64_t)(end - p) || d->nbins == RP_DEC_VALUES ||
+                (*cnt && last_bin != key))
+                return -1; /* or the two interleave: one's values would not be contiguous */
             uint8_t *data = (uint8_t *)(uintptr_t)p; /* strings: read as they are */
-            if (field == 6 && ((uintptr_t)p & 7)) {
+            if (key == 0x32 && ((uintptr_t)p & 7)) {
                 if (!(data = aligned(d, (size_t)v)))
                     return -1;
                 memcpy(data, p, (size_t)v);
             }
+            if (!*cnt)
+                *arr = d->bins + d->nbins;
             d->bins[d->nbins].len = (size_t)v;
             d->bins[d->nbins++].data = data;
-            (*n)++;
+            (*cnt)++;
+            last_bin = key;
             p += v;
-        } else {
-            return -1; /* packed values, another wire type, an unknown field */
+            break;
+        }
+        default:
+            return -1; /* packed values, another wire type, an unknown field, a long key */
         }
     }
-    return have_type && have_array ? 0 : -1;
+    return have == 3 ? 0 : -1;
+}
+
+/* Most DataTypes hold one scalar, as capture writes them (gt_dt_i32,
+ * gt_dt_float...): type, isArray, one value field, nothing else. Those
+ * here, in straight lines: 1 done, 0 data_type must decode it. */
+static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, size_t n)
+{
+    if (n < 6 || p[0] != 0x08 || p[1] >= 0x80 || p[2] != 0x10 || p[3] >= 0x80)
+        return 0;
+    const uint8_t *q = p + 5, *end = p + n;
+    uint64_t v;
+    t->n_intvalue = t->n_floatvalue = t->n_charvalue = t->n_rawbytes = t->n_boolvalue = t->n_int64value = 0;
+    switch (p[4]) {
+    case 0x18:
+        if (varint(&q, end, &v) != 0 || q != end || d->nints == RP_DEC_VALUES)
+            return 0;
+        t->intvalue = d->ints + d->nints;
+        d->ints[d->nints++] = (int32_t)v;
+        t->n_intvalue = 1;
+        break;
+    case 0x25:
+        if (n != 9 || d->nfloats == RP_DEC_VALUES)
+            return 0;
+        t->floatvalue = d->floats + d->nfloats;
+        memcpy(&d->floats[d->nfloats++], q, 4);
+        t->n_floatvalue = 1;
+        break;
+    case 0x38:
+        if (varint(&q, end, &v) != 0 || q != end || d->nbools == RP_DEC_VALUES)
+            return 0;
+        t->boolvalue = d->bools + d->nbools;
+        d->bools[d->nbools++] = v != 0;
+        t->n_boolvalue = 1;
+        break;
+    case 0x40:
+        if (varint(&q, end, &v) != 0 || q != end || d->ni64 == RP_DEC_VALUES)
+            return 0;
+        t->int64value = d->i64 + d->ni64;
+        d->i64[d->ni64++] = (int64_t)v;
+        t->n_int64value = 1;
+        break;
+    default:
+        return 0;
+    }
+    t->type = (Gltrace__GLMessage__DataType__Type)p[1];
+    t->isarray = p[3] != 0;
+    return 1;
 }
 
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
 {
-    static const Gltrace__GLMessage init = GLTRACE__GLMESSAGE__INIT;
     Gltrace__GLMessage *m = &d->msg;
-    *m = init;
+    if (!d->ready) {
+        /* The bases and the fields no call record has (fb, metadata,
+         * marker...) are set once: this decoder never changes them. */
+        static const Gltrace__GLMessage init = GLTRACE__GLMESSAGE__INIT;
+        static const Gltrace__GLMessage__DataType dt_init = GLTRACE__GLMESSAGE__DATA_TYPE__INIT;
+        *m = init;
+        for (int i = 0; i < RP_DEC_ARGS; i++)
+            d->dt[i] = dt_init;
+        m->args = d->argp;
+        d->ready = 1;
+    }
+    m->returnvalue = NULL;
+    m->has_threadtime = m->has_seq = m->has_thread_id = m->has_duration64 = m->has_alias = 0;
     d->nints = d->nfloats = d->nbins = d->nbools = d->ni64 = 0;
-    for (int i = 0; i <= d->cur_block && i < RP_DEC_BLOCKS; i++)
-        d->blocks[i].used = 0;
-    d->cur_block = 0;
-    m->args = d->argp;
-    unsigned required = 0, ndt = 0;
+    if (d->cur_block || d->blocks[0].used) {
+        for (int i = 0; i <= d->cur_block && i < RP_DEC_BLOCKS; i++)
+            d->blocks[i].used = 0;
+        d->cur_block = 0;
+    }
+    unsigned required = 0, ndt = 0, nargs = 0;
     const uint8_t *p = b, *end = b + n;
+    uint64_t v;
+    /* Fields 1-4 in order, as capture writes them: without the loop's
+     * dispatch. Whatever differs is left to the loop. */
+#define RP_HEAD_FIELD(key, bit, dst, type, read)            \
+    if (p < end && *p == (key)) {                           \
+        const uint8_t *q = p + 1;                           \
+        if (read(&q, end, &v) != 0)                         \
+            return 0;                                       \
+        dst = (type)v, required |= (bit), p = q;            \
+    }
+    RP_HEAD_FIELD(0x08, 1, m->context_id, int32_t, varint)
+    RP_HEAD_FIELD(0x10, 2, m->start_time, int64_t, varint_word) /* nanoseconds: long */
+    RP_HEAD_FIELD(0x18, 4, m->duration, int32_t, varint)
+    RP_HEAD_FIELD(0x20, 8, m->function, int32_t, varint)
+#undef RP_HEAD_FIELD
     while (p < end) {
-        uint64_t key, v;
-        if (varint(&p, end, &key) != 0)
-            return 0;
-        unsigned field = (unsigned)(key >> 3), wt = (unsigned)(key & 7);
-        if (wt == 0 && field >= 1 && field <= 12 && field != 5 && field != 6 && field != 7) {
-            if (varint(&p, end, &v) != 0)
-                return 0;
-            switch (field) {
-            case 1: m->context_id = (int32_t)v, required |= 1; break;
-            case 2: m->start_time = (int64_t)v, required |= 2; break;
-            case 3: m->duration = (int32_t)v, required |= 4; break;
-            case 4: m->function = (int32_t)v, required |= 8; break;
-            case 8: m->has_threadtime = 1, m->threadtime = (int32_t)v; break;
-            case 9: m->has_seq = 1, m->seq = v; break;
-            case 10: m->has_thread_id = 1, m->thread_id = v; break;
-            case 11: m->has_duration64 = 1, m->duration64 = (int64_t)v; break;
-            case 12: m->has_alias = 1, m->alias = (uint32_t)v; break;
-            default: return 0;
-            }
-        } else if ((field == 5 || field == 6) && wt == 2) {
+        unsigned key = *p++;
+        if (key == 0x2a || key == 0x32) { /* args (5), returnValue (6) */
             if (varint(&p, end, &v) != 0 || v > (uint64_t)(end - p) || ndt == RP_DEC_ARGS)
                 return 0;
-            if (field == 6 && m->returnvalue)
+            if (key == 0x32 && m->returnvalue)
                 return 0; /* twice: protobuf-c's merging rules, not ours */
             Gltrace__GLMessage__DataType *t = &d->dt[ndt++];
-            if (data_type(d, t, p, p + v) != 0)
+            if (!scalar(d, t, p, (size_t)v) && data_type(d, t, p, p + v) != 0)
                 return 0;
-            if (field == 5)
-                d->argp[m->n_args++] = t;
+            if (key == 0x2a)
+                d->argp[nargs++] = t;
             else
                 m->returnvalue = t; /* a repeated optional message: the last one wins, as in protobuf-c */
             p += v;
-        } else {
-            return 0; /* fb, metadata, marker, unknown: protobuf-c */
+            continue;
+        }
+        if ((key & 7) != 0 || varint(&p, end, &v) != 0)
+            return 0; /* fb, metadata, marker, a long key, unknown: protobuf-c */
+        switch (key >> 3) {
+        case 1: m->context_id = (int32_t)v, required |= 1; break;
+        case 2: m->start_time = (int64_t)v, required |= 2; break;
+        case 3: m->duration = (int32_t)v, required |= 4; break;
+        case 4: m->function = (int32_t)v, required |= 8; break;
+        case 8: m->has_threadtime = 1, m->threadtime = (int32_t)v; break;
+        case 9:
+            if (m->has_seq)
+                return 0; /* twice: rp_scan_record gives the first, protobuf-c keeps the last */
+            m->has_seq = 1, m->seq = v;
+            break;
+        case 10: m->has_thread_id = 1, m->thread_id = v; break;
+        case 11: m->has_duration64 = 1, m->duration64 = (int64_t)v; break;
+        case 12: m->has_alias = 1, m->alias = (uint32_t)v; break;
+        default: return 0;
         }
     }
     if (required != 15)
         return 0;
+    m->n_args = nargs;
     *out = m;
     return 1;
+}
+
+int rp_scan_record(void *ctx, const uint8_t *msg, size_t len, uint64_t id, uint64_t keep, uint64_t *seq)
+{
+    rp *r = ctx;
+    int slot = r->dec_scan[0] == keep && keep;
+    rp_msg *m;
+    r->dec_scan[slot] = 0;
+    if (rp_decode(&r->dec[slot], msg, len, &m) != 1) {
+        /* protobuf-c's record (or malformed): the reader's own search */
+        r->declined_scan = id;
+        return gt_wire_find_varint(msg, len, GT_FIELD_SEQ, seq);
+    }
+    /* Decoded, so well-formed at top level with at most one seq: what
+     * gt_wire_find_varint would find. */
+    r->dec_scan[slot] = id;
+    *seq = m->seq;
+    return m->has_seq;
 }

@@ -247,8 +247,10 @@ static rp_thread *thread_of(rp *r, uint64_t tid)
     return t;
 }
 
-int rp_make_current_for(rp *r, uint64_t tid)
+/* noinline: rp_make_current_for's fast path then needs no stack frame. */
+static __attribute__((noinline)) int make_current_lookup(rp *r, uint64_t tid)
 {
+    r->mc_thr = NULL;
     rp_thread *t = thread_of(r, tid);
     if (!t || t->ctx < 0 || t->ctx >= RP_MAX_CTX || !r->ctx[t->ctx].used)
         return -1;
@@ -259,7 +261,20 @@ int rp_make_current_for(rp *r, uint64_t tid)
         r->bound_ctx = t->ctx, r->bound_draw = d, r->bound_read = rd;
     }
     r->cur_ctx = t->ctx;
+    r->mc_thr = t, r->mc_ctx = t->ctx, r->mc_draw = t->draw, r->mc_read = t->read;
+    r->mc_surface_puts = r->surfaces.puts;
     return 0;
+}
+
+int rp_make_current_for(rp *r, uint64_t tid)
+{
+    /* Every GL record asks: the same thread with the same context and
+     * surfaces as last time needs no lookup. */
+    if (rp_current_unchanged(r, tid)) {
+        r->cur_ctx = r->mc_ctx;
+        return 0;
+    }
+    return make_current_lookup(r, tid);
 }
 
 /* eglMakeCurrent(dpy, draw, read, ctx) as the recorded thread's state; the

@@ -26,7 +26,8 @@ enum { RP_CALL, RP_SKIP, RP_EGL };
 
 /* rp_decode.c: a call record decoded into reused storage (no malloc), in
  * protobuf-c's shape. 1: *out is valid until the next call; 0: not a
- * record it handles (protobuf-c must unpack it). */
+ * record it handles (protobuf-c must unpack it). Unlike protobuf-c's, the
+ * pointer of an empty repeated field need not be NULL: go by its count. */
 #define RP_DEC_ARGS 64
 #define RP_DEC_VALUES 256
 typedef struct rp_decoder {
@@ -42,8 +43,12 @@ typedef struct rp_decoder {
 #define RP_DEC_BLOCKS 8
     struct rp_dec_block { uint8_t *data; size_t cap, used; } blocks[RP_DEC_BLOCKS]; /* aligned copies */
     int cur_block;
+    int ready;             /* msg and dt bases set (rp_decode, once) */
 } rp_decoder;
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
+/* The reader's scanner (gt_reader_set_scanner; ctx: the rp): decodes the
+ * record into the decoder not holding `keep`, and gives its seq. */
+int rp_scan_record(void *ctx, const uint8_t *msg, size_t len, uint64_t id, uint64_t keep, uint64_t *seq);
 void rp_decoder_free(rp_decoder *d);
 
 typedef struct rp rp;
@@ -64,6 +69,7 @@ extern const size_t rp_nentries;
 typedef struct rp_map {
     uint64_t *keys, *vals;
     size_t cap, n;
+    uint64_t puts;     /* changes counted, for caches of looked-up values */
 } rp_map;
 int rp_map_put(rp_map *h, uint64_t key, uint64_t val);
 int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val);
@@ -105,6 +111,12 @@ struct rp {
     size_t nthr;
     int32_t bound_ctx;         /* what is current on the replay thread */
     EGLSurface bound_draw, bound_read;
+    /* rp_make_current_for's last success: while the thread's context and
+     * surfaces, the surface map and the binding are the same, there is
+     * nothing to look up or make current. mc_thr NULL: none. */
+    rp_thread *mc_thr;
+    int32_t mc_ctx;
+    uint64_t mc_draw, mc_read, mc_surface_puts;
     rp_map names;              /* (group, class, recorded) -> replayed */
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
@@ -131,7 +143,12 @@ struct rp {
     size_t array_cap[64];
     const rp_msg *cur;         /* the record being replayed */
     const char *cur_name;      /* its function's name */
-    rp_decoder dec;            /* call records, decoded without malloc */
+    /* Call records, decoded without malloc. Two: the reader has the next
+     * record decoded (rp_scan_record) while replay still reads the one it
+     * delivered. dec_scan: the scan id (gt_record.scan) each holds, 0 none;
+     * declined_scan: the last record rp_decode declined (protobuf-c's). */
+    rp_decoder dec[2];
+    uint64_t dec_scan[2], declined_scan;
     uint64_t seq, frame;
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */
@@ -252,6 +269,15 @@ void rp_egl_close(rp *r);
 /* Makes the recorded thread's context and surfaces current (0, or -1 when
  * it has none: GL records are then skipped). */
 int rp_make_current_for(rp *r, uint64_t tid);
+/* Its fast path, also inlined where every record passes: whether thread
+ * `tid`'s context and surfaces are the ones it made current last time and
+ * still current (contexts are never unset). */
+static inline int rp_current_unchanged(const rp *r, uint64_t tid)
+{
+    const rp_thread *t = r->mc_thr;
+    return t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
+           t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts;
+}
 /* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
  * when they took the record. */
 /* rp_eglobj.c: EGL images and syncs; 1 when it took the record. */

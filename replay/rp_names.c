@@ -54,6 +54,7 @@ int rp_map_put(rp_map *h, uint64_t key, uint64_t val)
         j = (j + 1) & (h->cap - 1);
     if (!h->keys[j])
         h->n++;
+    h->puts++;
     h->keys[j] = key;
     h->vals[j] = val;
     return 0;

@@ -35,6 +35,14 @@ static void scratch_reset(rp *r)
     r->scratch_used = 16;
 }
 
+/* After each call: most calls take no scratch (used is still 16, or 0
+ * before the first block), and then there is nothing to free. */
+static inline void scratch_done(rp *r)
+{
+    if (r->scratch_used > 16)
+        scratch_reset(r);
+}
+
 static int32_t number_of(const char *name)
 {
     const gt_api_fn *f = gt_api_find_name(name);
@@ -83,7 +91,8 @@ static const rp_entry *entry_of(rp *r, const rp_msg *m)
     return NULL;
 }
 
-static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
+/* Inlined into the loop: it runs once per record. */
+static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_msg *m, uint64_t tid)
 {
     if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
         if (m->function == GT_FN_UNCOVERED) {
@@ -120,13 +129,15 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
             r->cur_name = e->name;
             r->sum->checked++;
             e->check(r, m);
-            scratch_reset(r);
+            scratch_done(r);
         } else {
             r->sum->skipped++;
         }
         return;
     }
-    if (rp_make_current_for(r, tid) != 0) {
+    if (rp_current_unchanged(r, tid)) /* rp_make_current_for's fast path, without the call */
+        r->cur_ctx = r->mc_ctx;
+    else if (rp_make_current_for(r, tid) != 0) {
         rp_warn_once(r, m->function, "%s with no context current on its thread: skipped", e->name);
         r->sum->skipped++;
         return;
@@ -137,7 +148,7 @@ static void replay_record(rp *r, const rp_msg *m, uint64_t tid)
         return;
     }
     e->fn(r, m);
-    scratch_reset(r);
+    scratch_done(r);
     if (GT_UNLIKELY_SNAP(r->opt->snapshot) && !r->looping && rp_in_range(r)) {
         if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->draw)
             rp_snapshot_extra(r, 0, "replayed-after-draw");
@@ -313,6 +324,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         snprintf(sum->error, sizeof sum->error, "%s", err);
         goto out;
     }
+    if (!opt->loop) /* --loop keeps protobuf-c's copies: nothing to decode early */
+        gt_reader_set_scanner(rd, rp_scan_record, r);
     if (setup(r) != 0 || rp_egl_open(r) != 0) {
         if (!sum->error[0])
             snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -329,7 +342,19 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         /* --loop keeps the last frame's records past the chunk they are in:
          * protobuf-c's copies then. */
         rp_msg *m = NULL;
-        int fast = !opt->loop && rp_decode(&r->dec, rec.data, rec.size, &m) == 1;
+        int fast = 0;
+        if (!opt->loop) {
+            /* Usually the reader had it decoded when it found its seq. */
+            if (rec.scan && rec.scan == r->dec_scan[0])
+                m = &r->dec[0].msg, fast = 1;
+            else if (rec.scan && rec.scan == r->dec_scan[1])
+                m = &r->dec[1].msg, fast = 1;
+            else if (!rec.scan || rec.scan != r->declined_scan) {
+                int slot = r->dec_scan[1] < r->dec_scan[0]; /* not the reader's newest */
+                r->dec_scan[slot] = 0;
+                fast = rp_decode(&r->dec[slot], rec.data, rec.size, &m) == 1;
+            }
+        }
         if (!fast)
             m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
@@ -345,7 +370,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         r->cur = m;
         uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
         replay_record(r, m, tid);
-        progress(r, 0);
+        if (opt->progress)
+            progress(r, 0);
         if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
             if (r->frame != frame) { /* a swap: cur is the last complete frame now */
                 frame_list t = last;
@@ -380,7 +406,8 @@ out:
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
     rp_map_free(&r->surface_cfgs);
-    rp_decoder_free(&r->dec);
+    rp_decoder_free(&r->dec[0]);
+    rp_decoder_free(&r->dec[1]);
     rp_map_free(&r->locations);
     rp_map_free(&r->attribs);
     rp_map_free(&r->uncovered);
