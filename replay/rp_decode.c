@@ -5,8 +5,9 @@
  * was most of replay's time. Here the same Gltrace__GLMessage shape (so the
  * rest of replay reads it unchanged) is filled into storage reused from
  * record to record, bytes pointing into the record itself. Only the fields
- * a call record has are handled (1-6, 8-12); a record with anything else
- * (a snapshot, metadata, a marker, an unknown field, a missing required
+ * a call record or a snapshot has are handled (1-12; a snapshot's pixels,
+ * hundreds of kilobytes a frame, are not copied); a record with anything
+ * else (metadata, a marker, an unknown field, a missing required
  * field, more values than the storage holds) is left to protobuf-c, which
  * also gives the standard message for a malformed one. test_decode checks
  * both agree on every record of real traces and on damaged ones. */
@@ -251,6 +252,49 @@ static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const u
     return 1;
 }
 
+/* A snapshot's FrameBuffer (field 7) in [p, end): 0, or -1 to leave the
+ * record to protobuf-c. The pixels stay in the record: every reader of
+ * them copies with memcpy, so their alignment does not matter. */
+static int frame_buffer(rp_decoder *d, const uint8_t *p, const uint8_t *end)
+{
+    static const Gltrace__GLMessage__FrameBuffer init = GLTRACE__GLMESSAGE__FRAME_BUFFER__INIT;
+    Gltrace__GLMessage__FrameBuffer *f = &d->fb;
+    *f = init;
+    unsigned required = 0;
+    while (p < end) {
+        unsigned key = *p++;
+        uint64_t v;
+        if (varint(&p, end, &v) != 0)
+            return -1;
+        if (key == 0x1a) { /* contents: one, as capture writes */
+            if (v > (uint64_t)(end - p) || f->n_contents)
+                return -1;
+            d->fb_contents.len = (size_t)v;
+            d->fb_contents.data = (uint8_t *)(uintptr_t)p;
+            f->contents = &d->fb_contents;
+            f->n_contents = 1;
+            p += v;
+            continue;
+        }
+        if ((key & 7) != 0)
+            return -1;
+        switch (key >> 3) {
+        case 1: f->width = (int32_t)v, required |= 1; break;
+        case 2: f->height = (int32_t)v, required |= 2; break;
+        case 4: f->has_format = 1, f->format = (uint32_t)v; break;
+        case 5: f->has_type = 1, f->type = (uint32_t)v; break;
+        case 6: f->has_source = 1, f->source = (uint32_t)v; break;
+        case 7: f->has_attachment = 1, f->attachment = (uint32_t)v; break;
+        case 8: f->has_object = 1, f->object = (uint32_t)v; break;
+        case 9: f->has_level = 1, f->level = (int32_t)v; break;
+        case 10: f->has_layer = 1, f->layer = (int32_t)v; break;
+        case 11: f->has_surface = 1, f->surface = v; break;
+        default: return -1;
+        }
+    }
+    return required == 3 ? 0 : -1;
+}
+
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
 {
     Gltrace__GLMessage *m = &d->msg;
@@ -266,6 +310,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
         d->ready = 1;
     }
     m->returnvalue = NULL;
+    m->fb = NULL;
     m->has_threadtime = m->has_seq = m->has_thread_id = m->has_duration64 = m->has_alias = 0;
     d->nints = d->nfloats = d->nbins = d->nbools = d->ni64 = 0;
     if (d->cur_block || d->blocks[0].used) {
@@ -304,6 +349,14 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
                 d->argp[nargs++] = t;
             else
                 m->returnvalue = t; /* a repeated optional message: the last one wins, as in protobuf-c */
+            p += v;
+            continue;
+        }
+        if (key == 0x3a) { /* fb (7): a snapshot */
+            if (varint(&p, end, &v) != 0 || v > (uint64_t)(end - p) || m->fb ||
+                frame_buffer(d, p, p + v) != 0)
+                return 0;
+            m->fb = &d->fb;
             p += v;
             continue;
         }

@@ -44,6 +44,8 @@ typedef struct rp_decoder {
     struct rp_dec_block { uint8_t *data; size_t cap, used; } blocks[RP_DEC_BLOCKS]; /* aligned copies */
     int cur_block;
     int ready;             /* msg and dt bases set (rp_decode, once) */
+    Gltrace__GLMessage__FrameBuffer fb; /* a snapshot's, its contents in the record */
+    ProtobufCBinaryData fb_contents;
 } rp_decoder;
 int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, Gltrace__GLMessage **out);
 /* The reader's scanner (gt_reader_set_scanner; ctx: the rp): decodes the
