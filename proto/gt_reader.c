@@ -426,6 +426,17 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     return 0;
 }
 
+/* The record at oc->pos (of `len` bytes), as gt_reader_next hands it out. */
+static inline void fill_record(gt_record *rec, const open_chunk *oc, uint32_t len)
+{
+    rec->data = oc->data + oc->pos + 4;
+    rec->size = len;
+    rec->seq = oc->seq;
+    rec->thread_id = oc->c->tid;
+    rec->offset = oc->c->off;
+    rec->scan = oc->scan;
+}
+
 /* noinline: the fast path in gt_reader_next then needs no stack frame */
 static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *rec)
 {
@@ -472,12 +483,7 @@ static __attribute__((noinline)) int next_merged_slow(gt_reader *r, gt_record *r
          * at all with one chunk open, the usual case). */
         open_chunk *oc = &r->heap[0];
         uint32_t len = gt_rdbe32(oc->data + oc->pos);
-        rec->data = oc->data + oc->pos + 4;
-        rec->size = len;
-        rec->seq = oc->seq;
-        rec->thread_id = oc->c->tid;
-        rec->offset = oc->c->off;
-        rec->scan = oc->scan;
+        fill_record(rec, oc, len);
         oc->pos += 4 + (size_t)len;
         oc->delivered++;
         if (oc->pos < oc->size) {
@@ -538,12 +544,7 @@ static int next_merged(gt_reader *r, gt_record *rec)
         size_t next = oc->pos + 4 + (size_t)len;
         uint64_t seq, id;
         if (next < oc->size && next_seq(r, oc, next, oc->seq, &id, &seq) == 0) {
-            rec->data = oc->data + oc->pos + 4;
-            rec->size = len;
-            rec->seq = oc->seq;
-            rec->thread_id = oc->c->tid;
-            rec->offset = oc->c->off;
-            rec->scan = oc->scan;
+            fill_record(rec, oc, len);
             oc->pos = next;
             oc->delivered++;
             oc->seq = seq;
