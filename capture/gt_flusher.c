@@ -155,35 +155,64 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
     b->frame_mark = frame_now; /* frame mark for the next chunk of this buffer */
 }
 
-/* One pass: flush every buffer, recycle the retired ones. */
+/* The live list, oldest buffer first (flusher thread only). */
+static gt_buffer **order;
+static size_t order_cap;
+
+static void recycle(gt_buffer *b)
+{
+    if (b->cap == BUF_SIZE && !atomic_load(&stop_req)) {
+        b->next_live = pool;
+        pool = b;
+    } else {
+        free_buffer(b);
+    }
+    pthread_cond_broadcast(&pool_cv);
+}
+
+/* One pass: flush every buffer, recycle the retired ones.
+ *
+ * Oldest first. A thread retires its buffer before it registers the next
+ * one (pushed at the head of the list), so a retired buffer holds records
+ * older than its thread's newer buffers: flushed first, a chunk that fails
+ * to reach the disk (a full disk) leaves no later chunk of its thread
+ * behind it, and the trace stays a prefix of the calls. A buffer is
+ * recycled only when it was already retired before its last flush. */
 static void flush_all(void)
 {
     uint64_t frame_now = atomic_load(&gt_frame);
     pthread_mutex_lock(&mu);
-    gt_buffer *list = live;
-    pthread_mutex_unlock(&mu);
-    /* Buffers are unlinked only below, by this thread, so walking the list
-     * outside the lock is safe; new ones are pushed at the head. */
-    for (gt_buffer *b = list; b; b = b->next_live)
-        flush_buffer(b, frame_now);
-    pthread_mutex_lock(&mu);
-    for (gt_buffer **pp = &live; *pp;) {
-        gt_buffer *b = *pp;
-        if (atomic_load_explicit(&b->retired, memory_order_acquire)) {
-            flush_buffer(b, frame_now); /* what came after the walk above */
-            *pp = b->next_live;
-            if (b->cap == BUF_SIZE && !atomic_load(&stop_req)) {
-                b->next_live = pool;
-                pool = b;
-            } else {
-                free_buffer(b);
+    size_t n = 0;
+    for (gt_buffer *b = live; b; b = b->next_live) {
+        if (n == order_cap) {
+            size_t cap = order_cap ? order_cap * 2 : 64;
+            gt_buffer **v = realloc(order, cap * sizeof *v);
+            if (!v) {
+                n = 0; /* none this pass rather than newer before older */
+                break;
             }
-            pthread_cond_broadcast(&pool_cv);
-        } else {
-            pp = &b->next_live;
+            order = v, order_cap = cap;
         }
+        order[n++] = b;
     }
     pthread_mutex_unlock(&mu);
+    /* Buffers are unlinked only here, by this thread, so using them outside
+     * the lock is safe; new ones are pushed at the head. */
+    for (size_t i = n; i-- > 0;) {
+        gt_buffer *b = order[i];
+        int retired = atomic_load_explicit(&b->retired, memory_order_acquire);
+        flush_buffer(b, frame_now);
+        if (!retired)
+            continue;
+        pthread_mutex_lock(&mu);
+        gt_buffer **pp = &live;
+        while (*pp && *pp != b)
+            pp = &(*pp)->next_live;
+        if (*pp)
+            *pp = b->next_live;
+        recycle(b);
+        pthread_mutex_unlock(&mu);
+    }
 }
 
 /* ------------------------------------------------------------ serving a host */
