@@ -231,10 +231,11 @@ void rp_hook_attrib_location(rp *r, const rp_msg *m, uint64_t ret)
             const Gltrace__GLMessage__DataType *n = m->n_args ? m->args[m->n_args - 1] : NULL;
             int has = n && n->n_charvalue;
             r->attrib_moved = 1;
-            fprintf(stderr, "gltrace replay: record %llu: the driver put attribute \"%.*s\" at location %d, "
-                    "the recording's driver at %d: attribute indices are mapped from here on (said once)\n",
-                    (unsigned long long)r->seq, has ? (int)n->charvalue[0].len : 1,
-                    has ? (const char *)n->charvalue[0].data : "?", (int)(int32_t)ret, (int)rec);
+            if (!r->opt->quiet)
+                fprintf(stderr, "gltrace replay: record %llu: the driver put attribute \"%.*s\" at location %d, "
+                        "the recording's driver at %d: attribute indices are mapped from here on (said once)\n",
+                        (unsigned long long)r->seq, has ? (int)n->charvalue[0].len : 1,
+                        has ? (const char *)n->charvalue[0].data : "?", (int)(int32_t)ret, (int)rec);
         }
         rp_map_put(&r->attribs, attrib_key(r, program, rec), (uint64_t)(int64_t)(int32_t)ret);
     }
