@@ -50,13 +50,8 @@ int gt_resize_known(uint64_t surf, int32_t *w, int32_t *h)
 
 static int changed(uint64_t surf, int32_t w, int32_t h)
 {
-    int same = 0;
-    pthread_mutex_lock(&mu);
-    for (unsigned i = 0; i < NSURF; i++)
-        if (known[i].surf == surf)
-            same = known[i].w == w && known[i].h == h;
-    pthread_mutex_unlock(&mu);
-    return !same;
+    int32_t kw, kh;
+    return !gt_resize_known(surf, &kw, &kh) || kw != w || kh != h;
 }
 
 void gt_resize_check(gt_tls *t, unsigned idx)
@@ -68,9 +63,9 @@ void gt_resize_check(gt_tls *t, unsigned idx)
     if (!dpy || !surf || !gt_real.f.eglQuerySurface(dpy, surf, EGL_WIDTH, &w) ||
         !gt_real.f.eglQuerySurface(dpy, surf, EGL_HEIGHT, &h))
         return; /* surfaceless, or no context: nothing to resize */
-    if (changed((uint64_t)(uintptr_t)surf, w, h))
+    if (changed((uint64_t)(uintptr_t)surf, w, h)) /* recorded with the size just asked */
         gt_surface_record(t, (uint64_t)(uintptr_t)dpy, (uint64_t)(uintptr_t)surf, 0, (int32_t)gt_fn_number(idx),
-                          NULL, NULL);
+                          &w, &h);
 }
 
 /* `pre` hook of the calls that touch the framebuffer (api/annotations.txt). */

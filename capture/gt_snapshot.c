@@ -343,14 +343,14 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         EGLDisplay dpy = gt_real.f.eglGetCurrentDisplay();
         EGLSurface surf = gt_real.f.eglGetCurrentSurface(0x3059); /* EGL_DRAW */
         EGLint w = 0, h = 0;
-        if (!surf || !gt_real.f.eglQuerySurface(dpy, surf, 0x3057, &w) ||
-            !gt_real.f.eglQuerySurface(dpy, surf, 0x3056, &h)) {
-            /* Surfaceless context with no framebuffer: nothing drawn to read. */
+        if (!surf)
+            return; /* surfaceless context with no framebuffer: nothing drawn to read */
+        /* The size its buffers have (gt_resize.c), which may be older than
+         * the window's: a draw before a resize is taken reads that. EGL is
+         * asked only for a surface the table does not hold. */
+        if (!gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h) &&
+            (!gt_real.f.eglQuerySurface(dpy, surf, 0x3057, &w) || !gt_real.f.eglQuerySurface(dpy, surf, 0x3056, &h)))
             return;
-        }
-        /* The size its buffers have, which may be older than the window's
-         * (gt_resize.c): a draw before a resize is taken reads that. */
-        gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h);
         gt_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
         return;
     }

@@ -247,8 +247,9 @@ static rp_thread *thread_of(rp *r, uint64_t tid)
     return t;
 }
 
-/* noinline: rp_make_current_for's fast path then needs no stack frame. */
-static __attribute__((noinline)) int make_current_lookup(rp *r, uint64_t tid)
+/* rp_make_current_for's slow path (rp_internal.h). noinline: the inlined
+ * fast path then needs no stack frame. */
+__attribute__((noinline)) int rp_make_current_lookup(rp *r, uint64_t tid)
 {
     r->mc_thr = NULL;
     rp_thread *t = thread_of(r, tid);
@@ -264,17 +265,6 @@ static __attribute__((noinline)) int make_current_lookup(rp *r, uint64_t tid)
     r->mc_thr = t, r->mc_ctx = t->ctx, r->mc_draw = t->draw, r->mc_read = t->read;
     r->mc_surface_puts = r->surfaces.puts;
     return 0;
-}
-
-int rp_make_current_for(rp *r, uint64_t tid)
-{
-    /* Every GL record asks: the same thread with the same context and
-     * surfaces as last time needs no lookup. */
-    if (rp_current_unchanged(r, tid)) {
-        r->cur_ctx = r->mc_ctx;
-        return 0;
-    }
-    return make_current_lookup(r, tid);
 }
 
 /* eglMakeCurrent(dpy, draw, read, ctx) as the recorded thread's state; the

@@ -90,7 +90,6 @@ typedef struct rp_ctx {
     uint32_t attrib_program; /* recorded program of the last attribute location asked */
     EGLConfig cfg;
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
-    int read_bgra;     /* EXT_read_format_bgra: 0 unknown, 1 yes, 2 no */
     uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
 } rp_ctx;
 
@@ -269,16 +268,20 @@ int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index);
 int rp_egl_open(rp *r);
 void rp_egl_close(rp *r);
 /* Makes the recorded thread's context and surfaces current (0, or -1 when
- * it has none: GL records are then skipped). */
-int rp_make_current_for(rp *r, uint64_t tid);
-/* Its fast path, also inlined where every record passes: whether thread
- * `tid`'s context and surfaces are the ones it made current last time and
- * still current (contexts are never unset). */
-static inline int rp_current_unchanged(const rp *r, uint64_t tid)
+ * it has none: GL records are then skipped). Inlined: every GL record
+ * asks, and the same thread with the same context and surfaces as last
+ * time (the context and surfaces it made current then still bound, the
+ * surface map unchanged) needs no lookup. */
+int rp_make_current_lookup(rp *r, uint64_t tid);
+static inline int rp_make_current_for(rp *r, uint64_t tid)
 {
     const rp_thread *t = r->mc_thr;
-    return t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
-           t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts;
+    if (t && t->tid == tid && t->ctx == r->mc_ctx && r->bound_ctx == r->mc_ctx && t->draw == r->mc_draw &&
+        t->read == r->mc_read && r->surfaces.puts == r->mc_surface_puts) {
+        r->cur_ctx = r->mc_ctx;
+        return 0;
+    }
+    return rp_make_current_lookup(r, tid);
 }
 /* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
  * when they took the record. */

@@ -191,18 +191,6 @@ void rp_hook_uniform_location(rp *r, const rp_msg *m, uint64_t ret)
         rp_map_put(&r->locations, loc_key(r, (uint32_t)rp_arg_i(m, 0), rec), (uint64_t)(int64_t)(int32_t)ret);
 }
 
-/* glGetProgramResourceLocation(program, interface, name): a uniform's or
- * an attribute's location, as the two hooks above and below learn them. */
-void rp_hook_attrib_location(rp *r, const rp_msg *m, uint64_t ret);
-void rp_hook_resource_location(rp *r, const rp_msg *m, uint64_t ret)
-{
-    GLenum iface = (GLenum)rp_arg_i(m, 1);
-    if (iface == GL_UNIFORM)
-        rp_hook_uniform_location(r, m, ret);
-    else if (iface == GL_PROGRAM_INPUT)
-        rp_hook_attrib_location(r, m, ret);
-}
-
 /* ---------------------------------------------------------------- attributes
  *
  * A vertex attribute command names no program: the index it gets is the
@@ -239,6 +227,17 @@ void rp_hook_attrib_location(rp *r, const rp_msg *m, uint64_t ret)
         }
         rp_map_put(&r->attribs, attrib_key(r, program, rec), (uint64_t)(int64_t)(int32_t)ret);
     }
+}
+
+/* glGetProgramResourceLocation(program, interface, name): a uniform's or
+ * an attribute's location, as the two hooks above learn them. */
+void rp_hook_resource_location(rp *r, const rp_msg *m, uint64_t ret)
+{
+    GLenum iface = (GLenum)rp_arg_i(m, 1);
+    if (iface == GL_UNIFORM)
+        rp_hook_uniform_location(r, m, ret);
+    else if (iface == GL_PROGRAM_INPUT)
+        rp_hook_attrib_location(r, m, ret);
 }
 
 int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index)

@@ -135,9 +135,7 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
         }
         return;
     }
-    if (rp_current_unchanged(r, tid)) /* rp_make_current_for's fast path, without the call */
-        r->cur_ctx = r->mc_ctx;
-    else if (rp_make_current_for(r, tid) != 0) {
+    if (rp_make_current_for(r, tid) != 0) {
         rp_warn_once(r, m->function, "%s with no context current on its thread: skipped", e->name);
         r->sum->skipped++;
         return;

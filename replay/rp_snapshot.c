@@ -114,17 +114,11 @@ static void restore(rp *r, const saved *s)
  * back here costs less than the difference. */
 static void read_pixels(rp *r, GLsizei w, GLsizei h, GLenum format, GLenum type, uint8_t *px)
 {
-    rp_ctx *cx = &r->ctx[r->cur_ctx];
     if (format == GL_RGBA && type == GL_UNSIGNED_BYTE && es(r) >= 2) {
-        if (!cx->read_bgra) {
-            const char *ext = (const char *)glGetString(GL_EXTENSIONS);
-            cx->read_bgra = ext && strstr(ext, "GL_EXT_read_format_bgra") ? 1 : 2;
-        }
+        /* GLES 2's own query: the pair it gives is always readable. */
         GLint f = 0, t = 0;
-        if (cx->read_bgra == 1) {
-            glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &f);
-            glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_TYPE, &t);
-        }
+        glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &f);
+        glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_TYPE, &t);
         if (f == GL_BGRA_EXT && t == GL_UNSIGNED_BYTE) {
             glReadPixels(0, 0, w, h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, px);
             gt_texel_swap_red_blue(px, (size_t)w * (size_t)h);
