@@ -20,10 +20,13 @@ two = os.path.join(a.apps, 'two_threads')
 # The runner: like ctest, it starts each program and reports its pid.
 runner = os.path.join(a.dir, 'runner.py')
 with open(runner, 'w') as f:
-    f.write('import subprocess, sys\n'
+    # One write(2) per line: the started program shares the pipe, and a
+    # line print() hands over in pieces can have the program's own output
+    # in the middle (seen once in CI: "started gl_or_not <its line> PID").
+    f.write('import os, subprocess, sys\n'
             'for argv in [[sys.argv[1]], [sys.argv[2]], [sys.argv[3]]]:\n'
             '    p = subprocess.Popen(argv)\n'
-            '    print("started", argv[0].rsplit("/", 1)[-1], p.pid, flush=True)\n'
+            '    os.write(1, f"started {argv[0].rsplit(\'/\', 1)[-1]} {p.pid}\\n".encode())\n'
             '    if p.wait() != 0: sys.exit(1)\n')
 
 
