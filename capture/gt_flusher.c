@@ -111,6 +111,46 @@ void gt_flusher_kick(void)
     }
 }
 
+static uint32_t rec_len(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Writes `count` records at [from, to) of b, seqs first..last, as one
+ * chunk. When the disk is full, a smaller chunk may still fit: the records
+ * are then split in halves, the first written before the second, so the
+ * trace keeps every record there was room for and stays a prefix of the
+ * calls, whatever the flusher's timing made one chunk hold. Only a failed
+ * write costs the split. Returns 0, or -1 when some record did not fit. */
+static int put_records(const gt_buffer *b, size_t from, size_t to, uint64_t first, uint64_t last,
+                       uint32_t count, uint64_t frame_mark)
+{
+    const uint8_t *d = b->data;
+    gt_chunk_info info = {
+        .thread_id = b->tid, .first_seq = first, .last_seq = last,
+        .first_frame = frame_mark, .record_count = count,
+    };
+    if (gt_writer_chunk(writer, &info, d + from, to - from) == 0)
+        return 0;
+    if (count < 2 || !gt_writer_no_space(writer))
+        return -1;
+    /* A record without a seq follows the one before it (gt_wire_enc.h). */
+    uint32_t half = count / 2;
+    size_t mid = from;
+    uint64_t seq = first;
+    for (uint32_t i = 0; i < half; i++) {
+        uint32_t len = rec_len(d + mid);
+        if (i > 0 && gt_wire_find_varint(d + mid + 4, len, GT_FIELD_SEQ, &seq) != 1)
+            seq++;
+        mid += 4 + (size_t)len;
+    }
+    uint64_t next = seq + 1;
+    gt_wire_find_varint(d + mid + 4, rec_len(d + mid), GT_FIELD_SEQ, &next);
+    if (put_records(b, from, mid, first, seq, half, frame_mark) != 0)
+        return -1;
+    return put_records(b, mid, to, next, last, count - half, frame_mark);
+}
+
 /* Writes [flushed, commit) of b as one chunk. Flusher thread only. */
 static void flush_buffer(gt_buffer *b, uint64_t frame_now)
 {
@@ -122,28 +162,21 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
     size_t off = b->flushed;
     uint32_t count = 0;
     while (off < end) {
-        uint32_t len = (uint32_t)d[off] << 24 | (uint32_t)d[off + 1] << 16 |
-                       (uint32_t)d[off + 2] << 8 | d[off + 3];
-        off += 4 + (size_t)len;
+        off += 4 + (size_t)rec_len(d + off);
         count++;
     }
     /* The first record has its seq or follows the last one flushed (a
      * buffer's very first record always has it); the last record's seq
      * comes with the commit word, whose low 32 bits we widen. */
     uint64_t first_seq = b->flushed_seq + 1;
-    size_t first_len = (size_t)((uint32_t)d[b->flushed] << 24 | (uint32_t)d[b->flushed + 1] << 16 |
-                                (uint32_t)d[b->flushed + 2] << 8 | d[b->flushed + 3]);
-    gt_wire_find_varint(d + b->flushed + 4, first_len, GT_FIELD_SEQ, &first_seq);
+    gt_wire_find_varint(d + b->flushed + 4, rec_len(d + b->flushed), GT_FIELD_SEQ, &first_seq);
     uint64_t last_seq = (first_seq & ~(uint64_t)0xffffffff) | (commit >> 32);
     if (last_seq < first_seq)
         last_seq += (uint64_t)1 << 32;
-    gt_chunk_info info = {
-        .thread_id = b->tid, .first_seq = first_seq, .last_seq = last_seq,
-        .first_frame = b->frame_mark, .record_count = count,
-    };
     if (!writer) {
         /* Listening, no host (gt_server.c): what was in flight is dropped. */
-    } else if (!atomic_load(&broken) && gt_writer_chunk(writer, &info, d + b->flushed, end - b->flushed) != 0) {
+    } else if (!atomic_load(&broken) &&
+               put_records(b, b->flushed, end, first_seq, last_seq, count, b->frame_mark) != 0) {
         atomic_store(&broken, 1);
         if (serving)
             gt_log("%s; the host is gone", gt_writer_error(writer)); /* the server ends the session */

@@ -74,6 +74,11 @@ void gt_writer_abandon(gt_writer *w);
 
 const char *gt_writer_error(const gt_writer *w);
 
+/* Nonzero when the last gt_writer_chunk failed for want of space (ENOSPC,
+ * EFBIG, EDQUOT): a smaller chunk may still fit, which the capture uses to
+ * keep as much of the trace as the disk holds. */
+int gt_writer_no_space(const gt_writer *w);
+
 /* Bytes written so far (compressed, headers included) and taken in. */
 uint64_t gt_writer_bytes_out(const gt_writer *w);
 uint64_t gt_writer_bytes_in(const gt_writer *w);

@@ -29,6 +29,7 @@ struct gt_writer {
     size_t outcap;
     uint64_t off;       /* bytes in the file */
     uint64_t in;        /* record bytes taken */
+    int no_space;       /* the last failure was a full disk or a size limit */
     entry *idx;
     size_t nidx, capidx;
     char err[GT_ERRLEN];
@@ -86,6 +87,7 @@ static int write_all(gt_writer *w, struct iovec *iov, int n)
         if (r < 0) {
             if (errno == EINTR)
                 continue;
+            w->no_space = errno == ENOSPC || errno == EFBIG || errno == EDQUOT;
             snprintf(w->err, sizeof w->err, "%s: write failed at byte %llu: %s", w->path,
                      (unsigned long long)w->off, strerror(errno));
             if (ftruncate(w->fd, (off_t)start) == 0)
@@ -109,6 +111,7 @@ static int write_all(gt_writer *w, struct iovec *iov, int n)
 
 int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records, size_t len)
 {
+    w->no_space = 0;
     if (len > UINT32_MAX) {
         snprintf(w->err, sizeof w->err, "%s: chunk of %zu bytes is too large", w->path, len);
         return -1;
@@ -228,5 +231,6 @@ int gt_writer_set_level(gt_writer *w, int level)
     return ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)) ? -1 : 0;
 }
 
+int gt_writer_no_space(const gt_writer *w) { return w->no_space; }
 uint64_t gt_writer_bytes_out(const gt_writer *w) { return w->off; }
 uint64_t gt_writer_bytes_in(const gt_writer *w) { return w->in; }

@@ -512,6 +512,22 @@ def fork_before_init(ck, a):
 
 
 def disk_full(ck, a):
+    # 20 frames of one 64 KiB upload each: the disk fills a few frames in.
+    full_disk_case(ck, a, ['exit', '20', '64'], 'disk full')
+    # One frame of 24 uploads of 64 KiB, more than a trace buffer (1 MiB):
+    # the buffer is handed over full, so its one chunk is larger than the
+    # disk whenever the flusher gets to it. The trace must still keep every
+    # record there was room for: the uploads that fit whole, 3 of 64 KiB in
+    # 256 KiB (a 4th cannot fit), and nothing after a record that did not.
+    c = full_disk_case(ck, a, ['exit', '2', '64', '24'], 'disk full in one frame')
+    ups = [r for r in c if r['fn'] == 'glBufferData']
+    ck.check('disk full in one frame: the trace keeps the uploads there was room for (3 of 64 KiB in 256 KiB)',
+             len(ups) >= 3, f'{len(ups)} glBufferData calls in the trace')
+
+
+def full_disk_case(ck, a, args, what):
+    """Records crash_app ARGS onto a 256 KiB disk; checks the trace is a
+    clean prefix of the calls and tracing stopped with one line."""
     full = os.path.join(a.dir, 'tiny')
     os.makedirs(full, exist_ok=True)
     if os.path.ismount(full):
@@ -522,32 +538,35 @@ def disk_full(ck, a):
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    print('     (method: ' + ('a 256 KiB tmpfs mounted at ' + full if mounted else
-                               f'no mount ({m.stderr.strip()}): RLIMIT_FSIZE 256 KiB with SIGXFSZ ignored') + ')')
+    print(f'     ({what}: crash_app {" ".join(args)}; method: ' + ('a 256 KiB tmpfs mounted at ' + full if mounted else
+          f'no mount ({m.stderr.strip()}): RLIMIT_FSIZE 256 KiB with SIGXFSZ ignored') + ')')
     try:
         trace = os.path.join(full, 'crash.gltrace')
-        args = [a.app, 'exit', '20', '64']  # 20 frames, 64 KiB of incompressible data each
-        plain = subprocess.run(args, capture_output=True, text=True, timeout=WAIT)
-        r = record(a, trace, *args[1:], preexec_fn=None if mounted else limit)
+        plain = subprocess.run([a.app] + args, capture_output=True, text=True, timeout=WAIT)
+        r = record(a, trace, *args, preexec_fn=None if mounted else limit)
         rc, out, err = r.finish()
-        ck.check('disk full: the app exits 0', rc == 0, f'exit {rc}: {err.strip()}')
-        ck.check('disk full: the app prints what it prints untraced', out == plain.stdout and out.startswith('frames 20'),
+        ck.check(f'{what}: the app exits 0', rc == 0, f'exit {rc}: {err.strip()}')
+        ck.check(f'{what}: the app prints what it prints untraced',
+                 out == plain.stdout and out.startswith(f'frames {args[1]}'),
                  f'plain {plain.stdout!r}, traced {out!r}')
         reason = 'No space left on device' if mounted else 'File too large'
         lines = err.strip().splitlines()
-        ck.check(f'disk full: exactly one line on stderr, "gltrace: ...", naming the file, "{reason}" and that '
+        ck.check(f'{what}: exactly one line on stderr, "gltrace: ...", naming the file, "{reason}" and that '
                  f'tracing stopped', len(lines) == 1 and lines[0].startswith('gltrace: ') and trace in lines[0] and
                  reason in lines[0] and 'tracing stopped' in lines[0], err.strip())
         size = os.path.getsize(trace) if os.path.exists(trace) else -1
-        ck.check('disk full: the trace stays within the space there was', 0 < size <= 256 * 1024, f'{size} bytes')
-        recs = check_clean(ck, a, trace, False, 'disk full')
+        ck.check(f'{what}: the trace stays within the space there was, and is not empty',
+                 0 < size <= 256 * 1024, f'{size} bytes')
+        recs = check_clean(ck, a, trace, False, what)
         c = calls(recs)
         n = swaps(c)
-        ck.check('disk full: tracing stopped: fewer than the 20 frames are in the trace', n < 20, f'{n} frames')
-        check_frames(ck, c, n, False, 'disk full')
+        ck.check(f'{what}: tracing stopped: fewer than the {args[1]} frames are in the trace', n < int(args[1]),
+                 f'{n} frames')
+        check_frames(ck, c, n, False, what)
         print(f'     ({n} frames fit, {size} bytes)')
         if os.path.exists(trace):
             shutil.copy(trace, a.trace)  # kept for inspection
+        return c
     finally:
         if mounted:
             subprocess.run(['umount', full])

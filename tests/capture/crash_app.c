@@ -6,12 +6,13 @@
  * the parent, 1 a forked child, 2 the exiting thread), so a check can tell
  * from the trace whose frame a call belongs to. With KB > 0 a frame also
  * uploads KB KiB of pseudo-random (incompressible, but always the same)
- * bytes with glBufferData, to fill a disk quickly.
+ * bytes with glBufferData (UPLOADS times, default once), to fill a disk
+ * quickly.
  *
  * A "mid-frame" is the calls of frame N+1 up to, not including, the swap.
  *
  * usage: crash_app MODE ARGS
- *   exit N [KB]     N frames, tear down, return 0 from main; prints one
+ *   exit N [KB [UPLOADS]]  N frames, tear down, return 0 from main; prints one
  *                   line with the frame count and the last frame's pixel.
  *                   An atexit handler registered before the first GL call
  *                   (so it runs after the library's own) then calls glFlush
@@ -113,7 +114,7 @@ static void close_egl(void)
     eglTerminate(dpy);
 }
 
-static int kb_per_frame;
+static int kb_per_frame, uploads_per_frame = 1;
 static GLuint buf;
 
 /* Same bytes in every run (xorshift from a fixed seed). */
@@ -141,8 +142,8 @@ static void frame_start(int k, int role)
     glClearColor((float)(k % 8) / 8.0f, role * 0.5f, 0.25f, 1.0f);
     glClearStencil(k + 1000000 * role);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (kb_per_frame > 0)
-        upload(k);
+    for (int i = 0; kb_per_frame > 0 && i < uploads_per_frame; i++)
+        upload(k * uploads_per_frame + i);
 }
 
 static void frame(int k, int role)
@@ -173,7 +174,7 @@ static void *exiting_thread(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: crash_app exit N [KB] | thread-exit N [busy] | _exit N | signal N TERM|SEGV|ABRT |\n"
+    fprintf(stderr, "usage: crash_app exit N [KB [UPLOADS]] | thread-exit N [busy] | _exit N | signal N TERM|SEGV|ABRT |\n"
                     "       segfault N | fork N M | fork-exec N M | loop [N]\n");
     return 2;
 }
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
 
     if (strcmp(mode, "exit") == 0 && n >= 0) {
         kb_per_frame = argc > 3 ? atoi(argv[3]) : 0;
+        uploads_per_frame = argc > 4 ? atoi(argv[4]) : 1;
         atexit(late_calls);
         open_egl();
         frames(0, n, 0);
