@@ -36,7 +36,8 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t generation;
 static _Atomic int active;        /* threads recording in this session */
 static _Atomic int immediate;     /* every thread records from its next call (,wait) */
-static int meta_written;          /* the session's first record: gltraceMetadata */
+static pthread_mutex_t meta_mu = PTHREAD_MUTEX_INITIALIZER;
+static int meta_written;          /* the session's first record: gltraceMetadata (meta_mu) */
 #define MAX_MARK 4096
 static uint8_t ctx_marked[MAX_MARK];
 static uint64_t surf_marked[256];
@@ -68,16 +69,17 @@ int gt_switch_mark_surface(uint64_t surf)
 /* The thread starts recording: what the trace must know first. */
 static gt_tls *start_thread(gt_tls *t, uint32_t cur)
 {
-    pthread_mutex_lock(&mu);
-    int first = !meta_written;
-    meta_written = 1;
-    pthread_mutex_unlock(&mu);
     t->session = cur;
     t->switch_after = 0;
     t->seq_known = 0;
     atomic_fetch_add(&active, 1);
-    if (first)
+    /* The metadata takes seq 0: a thread that starts at the same time waits
+     * here until it is written, rather than announcing its context first. */
+    pthread_mutex_lock(&meta_mu);
+    if (!meta_written)
         gt_meta_emit_start(t);
+    meta_written = 1;
+    pthread_mutex_unlock(&meta_mu);
     uint64_t dpy = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentDisplay();
     uint64_t ctx = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentContext();
     uint64_t draw = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentSurface(EGL_DRAW);
@@ -147,11 +149,15 @@ void gt_switch_begin(int fresh, int at_once)
     if (fresh) { /* a new trace: it must name everything again */
         memset(ctx_marked, 0, sizeof ctx_marked);
         nsurf_marked = 0;
-        meta_written = 0;
         atomic_store(&gt_gl_meta_known, 0);
     }
     generation++;
     pthread_mutex_unlock(&mu);
+    if (fresh) {
+        pthread_mutex_lock(&meta_mu);
+        meta_written = 0;
+        pthread_mutex_unlock(&meta_mu);
+    }
     if (fresh) /* its records number from 0 */
         atomic_store(&gt_seq, 0);
     atomic_store(&active, 0);
