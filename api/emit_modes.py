@@ -1,5 +1,6 @@
-"""The per-command part of the error and timing modes, appended to
-gt_capture_gen.c by emit_capture.py:
+"""The per-command part of the error and timing modes, written by
+emit_capture.py: the wrappers into the gt_capture_wrap_K.c parts, the
+tables into gt_capture_gen.c:
 
   gt_er_NAME   (GLTRACE=error) the real call, then the driver's glGetError;
                an error goes to gt_error_report (capture/gt_errors.c) with
@@ -30,11 +31,11 @@ def _vals(c, pn):
 
 
 def error_wrapper(c, pn, params_decl, args_list):
-    if c.api == 'egl' or 'error' in c.hooks:
+    if not has_error_wrapper(c):
         return []
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
-    L = [f'static {decl} gt_er_{c.name}({params_decl(c)})', '{',
+    L = [f'{decl} gt_er_{c.name}({params_decl(c)})', '{',
          f'    {decl + " r = " if R else ""}gt_real.f.{c.name}({args_list(c)});',
          '    unsigned e = gt_real.f.glGetError();',
          '    if (GT_UNLIKELY(e != 0)) {',
@@ -51,7 +52,7 @@ def timing_wrapper(c, params_decl, args_list):
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
     real = f'gt_real.f.{c.name}({args_list(c)})'
-    return [f'static {decl} gt_tm_{c.name}({params_decl(c)})', '{',
+    return [f'{decl} gt_tm_{c.name}({params_decl(c)})', '{',
             '    gt_tm_thread *t = gt_tm_get();',
             '    if (GT_UNLIKELY(t == NULL))',
             f'        return {real};' if R else f'        {{ {real}; return; }}',
@@ -64,14 +65,35 @@ def timing_wrapper(c, params_decl, args_list):
             '}']
 
 
-def lines(cmds, pn, params_decl, args_list):
-    L = ['/* ------------------------------------------------ error and timing modes */', '']
-    for c in cmds:
-        if 'error' in c.hooks:
-            L.append(f'{c.ret.decl()} {c.hooks["error"]}({params_decl(c)});')
+def error_hook_protos(cmds, params_decl):
+    return [f'{c.ret.decl()} {c.hooks["error"]}({params_decl(c)});' for c in cmds if 'error' in c.hooks]
+
+
+def has_error_wrapper(c):
+    return c.api != 'egl' and 'error' not in c.hooks
+
+
+def wrappers(cmds, pn, params_decl, args_list):
+    """The wrappers of cmds (one part of the whole list)."""
+    L = []
     for c in cmds:
         L += error_wrapper(c, pn, params_decl, args_list)
         L += timing_wrapper(c, params_decl, args_list)
+    return L
+
+
+def protos(cmds, params_decl):
+    """Declarations of every wrapper, for the tables."""
+    L = []
+    for c in cmds:
+        if has_error_wrapper(c):
+            L.append(f'{c.ret.decl()} gt_er_{c.name}({params_decl(c)});')
+        L.append(f'{c.ret.decl()} gt_tm_{c.name}({params_decl(c)});')
+    return L
+
+
+def tables(cmds):
+    L = ['/* ------------------------------------------------ error and timing modes */', '']
     L.append('const gt_proc gt_err_wrap[GT_NFNS] = {')
     for c in cmds:
         if 'error' in c.hooks:

@@ -89,6 +89,8 @@ def main():
     ap.add_argument('--annotations', default=os.path.join(HERE, 'annotations.txt'))
     ap.add_argument('--out', help='folder for the generated sources')
     ap.add_argument('--assign-numbers', action='store_true')
+    ap.add_argument('--capture-parts', type=int, default=4,
+                    help='files the capture wrappers are spread over (gt_capture_wrap_K.c)')
     a = ap.parse_args()
 
     for p in [a.gl_xml] + a.egl_headers:
@@ -113,12 +115,14 @@ def main():
         sys.exit(f'gen_api.py: {e}')
     if not a.out:
         sys.exit('gen_api.py: --out DIR is required')
+    if not 1 <= a.capture_parts <= len(cmds):
+        sys.exit(f'gen_api.py: --capture-parts {a.capture_parts}: between 1 and {len(cmds)}')
     os.makedirs(a.out, exist_ok=True)
     ordered = sorted(cmds.values(), key=lambda c: c.name)
     synthetic = [(n, num) for n, num in rows if num >= 3000 and num < FIRST_NEW_NUMBER]
     emit_tables.write(a.out, ordered, gl_enums, egl_enums, rows, synthetic)
     enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
-    emit_capture.write(a.out, ordered, types, enums, rules.sizefns)
+    emit_capture.write(a.out, ordered, types, enums, rules.sizefns, a.capture_parts)
     emit_test.write(a.out, ordered)
     emit_replay.write(a.out, ordered, enums, rules.sizefn_replay)
 
