@@ -345,6 +345,9 @@ void gt_out_announce(const char *path); /* tells gltrace record the file exists 
 
 /* gt_flusher.c */
 int gt_flusher_start(const char *path, int level);
+/* Memory the buffers in flight may take (GLTRACE_BUFFER_MB; 512 MiB): a
+ * thread that would exceed it waits for the writer thread. Before start. */
+void gt_flusher_set_mem_cap(size_t bytes);
 void gt_flusher_register(gt_buffer *b);
 void gt_flusher_retire(gt_buffer *b);
 gt_buffer *gt_flusher_take_buffer(size_t min_cap); /* from the pool */

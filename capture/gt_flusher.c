@@ -24,7 +24,10 @@
 #include <unistd.h>
 
 #define BUF_SIZE (1u << 20)
-#define MEM_CAP ((size_t)512 << 20)
+#define POOL_MAX 16 /* free buffers kept for reuse; more go back to the system */
+
+/* Memory for buffers in flight (GLTRACE_BUFFER_MB, gt_flusher_set_mem_cap). */
+static size_t mem_cap = (size_t)512 << 20;
 
 _Atomic uint64_t gt_frame;
 
@@ -32,12 +35,18 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
 static gt_buffer *live;        /* every buffer a thread holds or retired */
 static gt_buffer *pool;        /* free BUF_SIZE buffers (via next_live) */
-static size_t mem_in_use;
+static size_t pool_n;
+static size_t mem_in_use;      /* every buffer's, the pool's included */
 static int wake_fd = -1;
 static gt_writer *writer;
 static pthread_t thread;
 static _Atomic int stop_req, done, broken, started, joined;
 static int serving; /* GLTRACE_LISTEN: writers come and go with hosts */
+
+void gt_flusher_set_mem_cap(size_t bytes)
+{
+    mem_cap = bytes;
+}
 
 static void free_buffer(gt_buffer *b)
 {
@@ -58,11 +67,24 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
     if (cap == BUF_SIZE && pool) {
         b = pool;
         pool = b->next_live;
+        pool_n--;
     } else {
-        /* Backpressure: wait for the flusher to give memory back. */
-        while (mem_in_use + cap > MEM_CAP && mem_in_use > 0 && !atomic_load(&broken) &&
-               atomic_load(&gt_tracing))
+        /* Backpressure: wait for the flusher to give memory back. Free
+         * buffers count against the cap too, so those go first: a pool
+         * left full by a burst would otherwise keep a larger buffer
+         * waiting for ever while the flusher has nothing to do. */
+        for (;;) {
+            while (pool && mem_in_use + cap > mem_cap) {
+                gt_buffer *f = pool;
+                pool = f->next_live;
+                pool_n--;
+                free_buffer(f);
+            }
+            if (mem_in_use + cap <= mem_cap || mem_in_use == 0 || atomic_load(&broken) ||
+                !atomic_load(&gt_tracing))
+                break;
             pthread_cond_wait(&pool_cv, &mu);
+        }
         b = calloc(1, sizeof *b);
         if (b && !(b->data = malloc(cap))) {
             free(b);
@@ -194,9 +216,10 @@ static size_t order_cap;
 
 static void recycle(gt_buffer *b)
 {
-    if (b->cap == BUF_SIZE && !atomic_load(&stop_req)) {
+    if (b->cap == BUF_SIZE && pool_n < POOL_MAX && !atomic_load(&stop_req)) {
         b->next_live = pool;
         pool = b;
+        pool_n++;
     } else {
         free_buffer(b);
     }

@@ -223,6 +223,18 @@ static int parse_snapshot_options(void)
         gt_log("GLTRACE_TEXTURES=%s is not 0 or 1; tracing is off", tx);
         return 0;
     }
+    /* Not a snapshot setting, but read with them: both paths that trace
+     * (a file, a host) need it before the first buffer. */
+    const char *mb = getenv("GLTRACE_BUFFER_MB");
+    if (mb && *mb) {
+        char *end;
+        unsigned long v = strtoul(mb, &end, 10);
+        if (*end || v < 4 || v > 65536 || mb[0] == '-') {
+            gt_log("GLTRACE_BUFFER_MB=%s is not a number of MiB from 4 to 65536; tracing is off", mb);
+            return 0;
+        }
+        gt_flusher_set_mem_cap((size_t)v << 20);
+    }
     return 1;
 }
 

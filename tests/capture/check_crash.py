@@ -525,6 +525,42 @@ def disk_full(ck, a):
              len(ups) >= 3, f'{len(ups)} glBufferData calls in the trace')
 
 
+def memory_cap(ck, a):
+    """Backpressure: with GLTRACE_BUFFER_MB=8 and a slow writer (zstd level
+    19), 12 uploads of 600 KiB, one per 1 MiB buffer, fill the 8 MiB; the
+    app waits for the writer. Then one upload of 2 MiB needs a buffer larger
+    than the pooled ones. The free buffers the burst left behind count
+    against the cap: the library must give them back rather than wait for
+    memory nobody will free (it hung here, the app with it)."""
+    trace = a.trace
+    args = ['exit', '1', '600', '12', '2048']
+    env = dict(traced_env(a, trace), GLTRACE_BUFFER_MB='8', GLTRACE_ZSTD_LEVEL='19')
+    if os.path.exists(trace):
+        os.remove(trace)
+    try:
+        p = subprocess.run([a.app, *args], env=env, capture_output=True, text=True, timeout=120)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        rc, out, err = None, '', 'still running after 120 s (killed)'
+    ck.check('memory cap: the app exits 0 and prints its line (no hang waiting for trace memory)',
+             rc == 0 and out.startswith('frames 1'), f'exit {rc}: {err.strip()[-400:]}')
+    ck.check('memory cap: nothing from the capture library on stderr', rc == 0 and not lib_lines(err), err[-400:])
+    if rc != 0:
+        return
+    recs = check_clean(ck, a, trace, True, 'memory cap')
+    sizes = [r['args'].get('size') for r in calls(recs) if r['fn'] == 'glBufferData']
+    ck.check('memory cap: every upload is in the trace: 12 of 600 KiB, then one of 2 MiB',
+             sizes == [600 * 1024] * 12 + [2048 * 1024], sizes)
+    # A value the library does not know: one line naming it, no tracing, the app unharmed.
+    os.remove(trace)
+    p = subprocess.run([a.app, 'exit', '1'], env=dict(traced_env(a, trace), GLTRACE_BUFFER_MB='12x'),
+                       capture_output=True, text=True, timeout=WAIT)
+    lines = lib_lines(p.stderr)
+    ck.check('GLTRACE_BUFFER_MB=12x: the app exits 0, one gltrace: line naming the value, no trace',
+             p.returncode == 0 and len(lines) == 1 and 'GLTRACE_BUFFER_MB=12x' in lines[0] and
+             not os.path.exists(trace), (p.returncode, p.stderr[-400:]))
+
+
 def full_disk_case(ck, a, args, what):
     """Records crash_app ARGS onto a 256 KiB disk; checks the trace is a
     clean prefix of the calls and tracing stopped with one line."""
@@ -587,6 +623,7 @@ SCENARIOS = {
     'fork_exec': fork_exec,
     'fork_before_init': fork_before_init,
     'disk_full': disk_full,
+    'memory_cap': memory_cap,
 }
 
 

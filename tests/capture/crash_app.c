@@ -12,7 +12,8 @@
  * A "mid-frame" is the calls of frame N+1 up to, not including, the swap.
  *
  * usage: crash_app MODE ARGS
- *   exit N [KB [UPLOADS]]  N frames, tear down, return 0 from main; prints one
+ *   exit N [KB [UPLOADS [LAST_KB]]]  N frames, then with LAST_KB one more
+ *                   upload of LAST_KB KiB; tear down, return 0 from main; prints one
  *                   line with the frame count and the last frame's pixel.
  *                   An atexit handler registered before the first GL call
  *                   (so it runs after the library's own) then calls glFlush
@@ -121,9 +122,14 @@ static GLuint buf;
 static void upload(int k)
 {
     static uint8_t *data;
+    static size_t have;
     size_t n = (size_t)kb_per_frame * 1024;
-    if (!data && !(data = malloc(n)))
-        exit(1);
+    if (n > have) {
+        free(data);
+        if (!(data = malloc(n)))
+            exit(1);
+        have = n;
+    }
     uint64_t x = 0x9E3779B97F4A7C15ull ^ (uint64_t)k;
     for (size_t i = 0; i < n; i += 8) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -174,7 +180,7 @@ static void *exiting_thread(void *arg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: crash_app exit N [KB [UPLOADS]] | thread-exit N [busy] | _exit N | signal N TERM|SEGV|ABRT |\n"
+    fprintf(stderr, "usage: crash_app exit N [KB [UPLOADS [LAST_KB]]] | thread-exit N [busy] | _exit N | signal N TERM|SEGV|ABRT |\n"
                     "       segfault N | fork N M | fork-exec N M | loop [N]\n");
     return 2;
 }
@@ -252,9 +258,14 @@ int main(int argc, char **argv)
     if (strcmp(mode, "exit") == 0 && n >= 0) {
         kb_per_frame = argc > 3 ? atoi(argv[3]) : 0;
         uploads_per_frame = argc > 4 ? atoi(argv[4]) : 1;
+        int last_kb = argc > 5 ? atoi(argv[5]) : 0;
         atexit(late_calls);
         open_egl();
         frames(0, n, 0);
+        if (last_kb > 0) {
+            kb_per_frame = last_kb;
+            upload(n * uploads_per_frame);
+        }
         uint8_t px[4] = {0};
         glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
         close_egl();
