@@ -64,36 +64,38 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
     }
     pthread_mutex_lock(&mu);
     gt_buffer *b = NULL;
-    if (cap == BUF_SIZE && pool) {
-        b = pool;
-        pool = b->next_live;
-        pool_n--;
-    } else {
-        /* Backpressure: wait for the flusher to give memory back. Free
-         * buffers count against the cap too, so those go first: a pool
-         * left full by a burst would otherwise keep a larger buffer
-         * waiting for ever while the flusher has nothing to do. */
-        for (;;) {
-            while (pool && mem_in_use + cap > mem_cap) {
-                gt_buffer *f = pool;
-                pool = f->next_live;
-                pool_n--;
-                free_buffer(f);
+    /* A pooled buffer when one fits; else a new one within the cap, waiting
+     * for the flusher to give memory back (backpressure). Free buffers
+     * count against the cap too, so a larger request frees them first: a
+     * pool left full by a burst would otherwise keep it waiting for ever
+     * while the flusher has nothing to do. */
+    for (;;) {
+        if (cap == BUF_SIZE && pool) {
+            b = pool;
+            pool = b->next_live;
+            pool_n--;
+            break;
+        }
+        if (mem_in_use + cap <= mem_cap || mem_in_use == 0 || atomic_load(&broken) || !atomic_load(&gt_tracing)) {
+            b = calloc(1, sizeof *b);
+            if (b && !(b->data = malloc(cap))) {
+                free(b);
+                b = NULL;
             }
-            if (mem_in_use + cap <= mem_cap || mem_in_use == 0 || atomic_load(&broken) ||
-                !atomic_load(&gt_tracing))
-                break;
-            pthread_cond_wait(&pool_cv, &mu);
+            if (b) {
+                b->cap = cap;
+                mem_in_use += cap;
+            }
+            break;
         }
-        b = calloc(1, sizeof *b);
-        if (b && !(b->data = malloc(cap))) {
-            free(b);
-            b = NULL;
+        if (pool) {
+            gt_buffer *f = pool;
+            pool = f->next_live;
+            pool_n--;
+            free_buffer(f);
+            continue;
         }
-        if (b) {
-            b->cap = cap;
-            mem_in_use += cap;
-        }
+        pthread_cond_wait(&pool_cv, &mu);
     }
     pthread_mutex_unlock(&mu);
     if (!b) {

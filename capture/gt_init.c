@@ -190,9 +190,11 @@ _Atomic int gt_opt_fb = GT_FB_SWAP;
 _Atomic int gt_opt_textures;
 int gt_opt_fb_depth;
 
-/* GLTRACE_FB and GLTRACE_TEXTURES. An unknown value turns tracing off with
- * one message: a trace without the snapshots asked for would mislead. */
-static int parse_snapshot_options(void)
+/* GLTRACE_FB, GLTRACE_FB_DEPTH, GLTRACE_TEXTURES and GLTRACE_BUFFER_MB,
+ * for both ways of tracing (a file, a host). An unknown value turns tracing
+ * off with one message: a trace without the snapshots asked for would
+ * mislead. */
+static int parse_trace_options(void)
 {
     const char *fb = getenv("GLTRACE_FB");
     if (!fb || !*fb || strcmp(fb, "swap") == 0)
@@ -223,8 +225,6 @@ static int parse_snapshot_options(void)
         gt_log("GLTRACE_TEXTURES=%s is not 0 or 1; tracing is off", tx);
         return 0;
     }
-    /* Not a snapshot setting, but read with them: both paths that trace
-     * (a file, a host) need it before the first buffer. */
     const char *mb = getenv("GLTRACE_BUFFER_MB");
     if (mb && *mb) {
         char *end;
@@ -240,7 +240,7 @@ static int parse_snapshot_options(void)
 
 static int start_full(void)
 {
-    if (!parse_snapshot_options())
+    if (!parse_trace_options())
         return 0;
     char path[PATH_MAX];
     if (gt_out_path(getenv("GLTRACE_OUT"), ".gltrace", path, sizeof path) != 0)
@@ -288,7 +288,7 @@ static int start_timing(void)
  * settings from the environment are where the host's start from. */
 static int start_listen(const char *spec)
 {
-    if (!parse_snapshot_options())
+    if (!parse_trace_options())
         return 0;
     gt_clock_init();
     gt_dispatch_select(GT_MODE_IDLE);

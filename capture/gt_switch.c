@@ -153,13 +153,12 @@ void gt_switch_begin(int fresh, int at_once)
     }
     generation++;
     pthread_mutex_unlock(&mu);
-    if (fresh) {
+    if (fresh) { /* its records number from 0, the metadata first */
         pthread_mutex_lock(&meta_mu);
         meta_written = 0;
         pthread_mutex_unlock(&meta_mu);
-    }
-    if (fresh) /* its records number from 0 */
         atomic_store(&gt_seq, 0);
+    }
     atomic_store(&active, 0);
     atomic_store(&gt_session, generation * 4 + S_ON);
     atomic_store(&gt_tracing, 1);
