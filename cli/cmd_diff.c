@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_compare_args.h"
 #include "gt_cli.h"
-#include "gt_compare_args.h"
 #include "gt_diff.h"
 
 static const char usage_text[] =
@@ -19,7 +19,7 @@ static const char usage_text[] =
     "Compares two PNG files, or two directories of PNGs paired by relative path.\n"
     "\n"
     "comparison:\n"
-    GT_COMPARE_USAGE
+    CLI_COMPARE_USAGE
     "  To compare renders of another driver: --mode perceptual (defaults as\n"
     "  above). A --max-diff budget forgives shading noise on highlights but\n"
     "  can also let a small missing object through (bench/diff/README.md).\n"
@@ -41,7 +41,7 @@ static const char usage_text[] =
 typedef struct args {
     const char *paths[2];
     int npaths;
-    gt_compare_args c;
+    cli_compare_args c;
     const char *diff_image, *diff_dir, *json, *junit, *html;
     unsigned jobs;
     int quiet, verbose;
@@ -62,8 +62,8 @@ static int option_value(args *a, const char *opt, const char *v)
 {
     unsigned long u;
     char err[256];
-    if (gt_compare_takes_value(opt)) {
-        if (gt_compare_value(&a->c, opt, v, err, sizeof err) != 0)
+    if (cli_compare_takes_value(opt)) {
+        if (cli_compare_value(&a->c, opt, v, err, sizeof err) != 0)
             return bad_arg("%s", err);
     } else if (!strcmp(opt, "--jobs") || !strcmp(opt, "-j")) {
         char *end;
@@ -92,7 +92,7 @@ static const char *const valued[] = {"--jobs", "-j", "--diff-image", "--diff-dir
 
 static int is_valued(const char *opt)
 {
-    if (gt_compare_takes_value(opt))
+    if (cli_compare_takes_value(opt))
         return 1;
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
         if (!strcmp(opt, valued[i]))
@@ -115,7 +115,7 @@ static int parse_args(args *a, int argc, char **argv)
         } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             fputs(usage_text, stdout);
             return 1;
-        } else if (gt_compare_flag(&a->c, s)) {
+        } else if (cli_compare_flag(&a->c, s)) {
         } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
             a->quiet = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
@@ -143,7 +143,7 @@ static int parse_args(args *a, int argc, char **argv)
     if (a->npaths != 2)
         return bad_arg("%s", a->npaths ? "missing ACTUAL" : "missing EXPECTED and ACTUAL");
     char err[256];
-    if (gt_compare_finish(&a->c, err, sizeof err) != 0)
+    if (cli_compare_finish(&a->c, err, sizeof err) != 0)
         return bad_arg("%s", err);
     return 0;
 }
@@ -241,7 +241,7 @@ int gt_cmd_diff(int argc, char **argv)
 {
     args a;
     memset(&a, 0, sizeof a);
-    gt_compare_args_init(&a.c);
+    cli_compare_args_init(&a.c);
     int rc = parse_args(&a, argc, argv);
     if (rc != 0)
         return rc > 0 ? 0 : 2;

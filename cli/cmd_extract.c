@@ -9,36 +9,19 @@
 #include <sys/stat.h>
 
 #include "gltrace.pb-c.h"
+#include "gt_callset.h"
 #include "gt_cli.h"
 #include "gt_diff.h"
 #include "gt_trace.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gltrace extract TRACE --out DIR [--frames A-B]\n"
+    fprintf(f, "usage: gltrace extract TRACE --out DIR [--frames SET]\n"
                "  writes each gltraceSnapshot record as DIR/frameNNNNNN-callNNNNNNNNN-WHAT.png\n"
                "  (WHAT: surface, attachmentN, or textureNAME-LEVEL-LAYER; frame = swaps before it).\n"
+               "  --frames SET: only those frames, as 3, 10-20, 10- or -20, or a list: 0,5-9\n"
                "  Float snapshots are clamped to 0..1 and integer ones to 0..255 for the PNG.\n"
                "  Prints one line per file; exit 0, or 2 with a message for an unusable trace.\n");
-}
-
-static int parse_range(const char *s, uint64_t *a, uint64_t *b)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (end == s || errno)
-        return -1;
-    *a = *b = x;
-    if (*end == '-') {
-        const char *t = end + 1;
-        *b = *t ? strtoull(t, &end, 10) : UINT64_MAX;
-        if (*t && (end == t || *end))
-            return -1;
-    } else if (*end) {
-        return -1;
-    }
-    return *a <= *b ? 0 : -1;
 }
 
 /* 8-bit RGBA, rows top first, from the recorded rows (bottom first). */
@@ -75,43 +58,80 @@ static int to_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *im
     return 0;
 }
 
-int gt_cmd_extract(int argc, char **argv)
+typedef struct extract_args {
+    const char *path, *out;
+    gt_callset frames; /* empty: every frame */
+} extract_args;
+
+/* -1 to go on, else the exit status (0 after --help, 2). */
+static int parse_args(int argc, char **argv, extract_args *a)
 {
-    const char *path = NULL, *out = NULL;
-    uint64_t fa = 0, fb_last = UINT64_MAX;
+    char err[512];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
+            a->out = argv[++i];
         } else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            if (parse_range(argv[++i], &fa, &fb_last) != 0) {
-                fprintf(stderr, "gltrace extract: --frames takes A-B, A- or A, not '%s'\n", argv[i]);
+            gt_callset_free(&a->frames);
+            if (gt_callset_parse("--frames", argv[++i], &a->frames, err, sizeof err) != 0) {
+                fprintf(stderr, "gltrace extract: %s\n", err);
                 return 2;
             }
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (argv[i][0] == '-' || path) {
+        } else if (argv[i][0] == '-' || a->path) {
             fprintf(stderr, "gltrace extract: unexpected argument '%s'\n", argv[i]);
             usage(stderr);
             return 2;
         } else {
-            path = argv[i];
+            a->path = argv[i];
         }
     }
-    if (!path || !out) {
+    if (!a->path || !a->out) {
         usage(stderr);
         return 2;
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "gltrace extract: cannot make %s: %s\n", out, strerror(errno));
-        return 2;
+    return -1;
+}
+
+/* DIR/frameNNNNNN-callNNNNNNNNN-WHAT.png of one snapshot record: 0, or -1
+ * after saying why. */
+static int write_snapshot(const extract_args *a, const gt_record *rec, uint64_t frame)
+{
+    Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec->size, rec->data);
+    gt_diff_image img = {0};
+    int rc = 0;
+    if (!m || !m->fb || to_image(m->fb, &img) != 0) {
+        fprintf(stderr, "gltrace extract: %s: snapshot record %" PRIu64 " (chunk at byte %" PRIu64
+                        ") is malformed\n", a->path, rec->seq, rec->offset);
+        rc = -1;
+    } else {
+        char what[64], file[4096], perr[GT_DIFF_ERR_MAX];
+        const Gltrace__GLMessage__FrameBuffer *f = m->fb;
+        uint32_t src = f->has_source ? f->source : 0;
+        if (src == 1)
+            snprintf(what, sizeof what, "attachment%u", f->attachment - 0x8CE0);
+        else if (src == 2)
+            snprintf(what, sizeof what, "texture%u-%d-%d", f->object, f->level, f->layer);
+        else
+            snprintf(what, sizeof what, "surface");
+        snprintf(file, sizeof file, "%s/frame%06" PRIu64 "-call%09" PRIu64 "-%s.png", a->out, frame, rec->seq, what);
+        if (gt_diff_png_write(file, &img, perr) != 0) {
+            fprintf(stderr, "gltrace extract: %s\n", perr);
+            rc = -1;
+        } else {
+            printf("%s\n", file);
+        }
     }
-    char err[GT_ERRLEN];
-    gt_reader *r = gt_reader_open(path, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "gltrace extract: %s\n", err);
-        return 2;
-    }
+    gt_diff_image_free(&img);
+    if (m)
+        gltrace__glmessage__free_unpacked(m, NULL);
+    return rc;
+}
+
+/* Every snapshot record of the chosen frames: 0, or 2. */
+static int extract(const extract_args *a, gt_reader *r)
+{
     gt_record rec;
     int rc, status = 0;
     uint64_t frame = 0, written = 0;
@@ -128,43 +148,41 @@ int gt_cmd_extract(int argc, char **argv)
             frame++;
             continue;
         }
-        if (fn != GT_FN_SNAPSHOT || frame < fa || frame > fb_last)
+        if (fn != GT_FN_SNAPSHOT || (a->frames.n && !gt_callset_contains(&a->frames, frame)))
             continue;
-        Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
-        gt_diff_image img = {0};
-        if (!m || !m->fb || to_image(m->fb, &img) != 0) {
-            fprintf(stderr, "gltrace extract: %s: snapshot record %" PRIu64 " (chunk at byte %" PRIu64
-                            ") is malformed\n", path, rec.seq, rec.offset);
+        if (write_snapshot(a, &rec, frame) != 0)
             status = 2;
-        } else {
-            char what[64], file[4096];
-            const Gltrace__GLMessage__FrameBuffer *f = m->fb;
-            uint32_t src = f->has_source ? f->source : 0;
-            if (src == 1)
-                snprintf(what, sizeof what, "attachment%u", f->attachment - 0x8CE0);
-            else if (src == 2)
-                snprintf(what, sizeof what, "texture%u-%d-%d", f->object, f->level, f->layer);
-            else
-                snprintf(what, sizeof what, "surface");
-            snprintf(file, sizeof file, "%s/frame%06" PRIu64 "-call%09" PRIu64 "-%s.png", out, frame, rec.seq, what);
-            char perr[GT_DIFF_ERR_MAX];
-            if (gt_diff_png_write(file, &img, perr) != 0) {
-                fprintf(stderr, "gltrace extract: %s\n", perr);
-                status = 2;
-            } else {
-                printf("%s\n", file);
-                written++;
-            }
-        }
-        gt_diff_image_free(&img);
-        if (m)
-            gltrace__glmessage__free_unpacked(m, NULL);
+        else
+            written++;
     }
     if (status == 0 && rc < 0) {
         fprintf(stderr, "gltrace extract: %s (the %" PRIu64 " snapshots before it were written)\n",
                 gt_reader_error(r), written);
         status = 2;
     }
+    return status;
+}
+
+int gt_cmd_extract(int argc, char **argv)
+{
+    extract_args a = {0};
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        goto done;
+    status = 2;
+    if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gltrace extract: cannot make %s: %s\n", a.out, strerror(errno));
+        goto done;
+    }
+    char err[GT_ERRLEN];
+    gt_reader *r = gt_reader_open(a.path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "gltrace extract: %s\n", err);
+        goto done;
+    }
+    status = extract(&a, r);
     gt_reader_close(r);
+done:
+    gt_callset_free(&a.frames);
     return status;
 }

@@ -41,7 +41,7 @@ static size_t utf8_len(const unsigned char *s)
 
 static const char replacement[] = "\xef\xbf\xbd";
 
-void diff_json_str(FILE *f, const char *s)
+void gt_diff_json_str(FILE *f, const char *s)
 {
     if (!s) {
         fputs("null", f);
@@ -74,7 +74,7 @@ void diff_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void diff_xml_str(FILE *f, const char *s)
+void gt_diff_xml_str(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {

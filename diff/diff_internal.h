@@ -62,14 +62,6 @@ int diff_ignores_isolated(const gt_diff_options *o);
  * within the budget of *o. */
 int diff_within_budget(const gt_diff_options *o, uint64_t diff, double percent);
 
-/* Writes s as a JSON string literal (with quotes); NULL gives null. Bytes
- * that are not valid UTF-8 become U+FFFD, since file names are bytes. */
-void diff_json_str(FILE *f, const char *s);
-
-/* Writes s escaped for XML/HTML text and attribute values (invalid UTF-8
- * and control characters become U+FFFD). */
-void diff_xml_str(FILE *f, const char *s);
-
 /* Writes a relative path percent-encoded for a URL (keeps '/'). */
 void diff_url_path(FILE *f, const char *s);
 

@@ -66,7 +66,7 @@ static void figure(html *h, const char *kind, const gt_diff_pair *p, const char 
         fputs("\">", f);
     } else {
         fputs("<div class=\"none\">", f);
-        diff_xml_str(f, src ? h->err : absent);
+        gt_diff_xml_str(f, src ? h->err : absent);
         fputs("</div>", f);
     }
     fputs("</figure>\n", f);
@@ -107,13 +107,13 @@ static void pair_section(html *h, const gt_diff_pair *p, size_t index)
     FILE *f = h->f;
     int lazy = p->status == GT_DIFF_PASS;
     fprintf(f, "<section class=\"pair %s\" id=\"pair%zu\" data-name=\"", cls[p->status], index);
-    diff_xml_str(f, p->name);
+    gt_diff_xml_str(f, p->name);
     fprintf(f, "\">\n<h2><span class=\"badge\">%s</span><span class=\"name\">", badge[p->status]);
-    diff_xml_str(f, p->name);
+    gt_diff_xml_str(f, p->name);
     fputs("</span></h2>\n", f);
     if (p->message[0]) {
         fputs("<p class=\"msg\">", f);
-        diff_xml_str(f, p->message);
+        gt_diff_xml_str(f, p->message);
         fputs("</p>\n", f);
     }
     metrics_table(f, p);

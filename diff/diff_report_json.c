@@ -74,13 +74,13 @@ int gt_diff_report_json(FILE *f, const gt_diff_batch *b, const gt_diff_options *
         const gt_diff_pair *p = &b->pairs[i];
         fputs(i ? ",\n    {" : "\n    {", f);
         fputs("\"name\": ", f);
-        diff_json_str(f, p->name);
+        gt_diff_json_str(f, p->name);
         fprintf(f, ", \"status\": \"%s\", \"message\": ", status_names[p->status]);
-        diff_json_str(f, p->message);
+        gt_diff_json_str(f, p->message);
         fputs(", \"expected\": ", f);
-        diff_json_str(f, p->expected);
+        gt_diff_json_str(f, p->expected);
         fputs(", \"actual\": ", f);
-        diff_json_str(f, p->actual);
+        gt_diff_json_str(f, p->actual);
         if (p->width)
             fprintf(f, ", \"width\": %u, \"height\": %u, \"actual_width\": %u, \"actual_height\": %u",
                     p->width, p->height, p->actual_width, p->actual_height);
@@ -90,7 +90,7 @@ int gt_diff_report_json(FILE *f, const gt_diff_batch *b, const gt_diff_options *
         else
             fputs("null", f);
         fputs(", \"diff_image\": ", f);
-        diff_json_str(f, p->diff_image);
+        gt_diff_json_str(f, p->diff_image);
         fputc('}', f);
     }
     fputs(b->n ? "\n  ]\n}\n" : "]\n}\n", f);

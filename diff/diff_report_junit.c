@@ -37,7 +37,7 @@ int gt_diff_report_junit(FILE *f, const gt_diff_batch *b, const gt_diff_options 
     for (size_t i = 0; i < b->n; i++) {
         const gt_diff_pair *p = &b->pairs[i];
         fputs("    <testcase classname=\"gltrace.diff\" name=\"", f);
-        diff_xml_str(f, p->name);
+        gt_diff_xml_str(f, p->name);
         fputc('"', f);
         if (p->status == GT_DIFF_PASS) {
             fputs(">\n      <system-out>", f);
@@ -47,17 +47,17 @@ int gt_diff_report_junit(FILE *f, const gt_diff_batch *b, const gt_diff_options 
         }
         const char *tag = p->status == GT_DIFF_FAIL ? "failure" : "error";
         fprintf(f, ">\n      <%s message=\"", tag);
-        diff_xml_str(f, p->message);
+        gt_diff_xml_str(f, p->message);
         fprintf(f, "\" type=\"%s\">", p->status == GT_DIFF_FAIL ? "difference" : "unreadable");
         fputs("expected: ", f);
-        diff_xml_str(f, p->expected ? p->expected : "(missing)");
+        gt_diff_xml_str(f, p->expected ? p->expected : "(missing)");
         fputs("&#10;actual: ", f);
-        diff_xml_str(f, p->actual ? p->actual : "(missing)");
+        gt_diff_xml_str(f, p->actual ? p->actual : "(missing)");
         fputs("&#10;", f);
         metrics_text(f, p);
         if (p->diff_image) {
             fputs("diff image: ", f);
-            diff_xml_str(f, p->diff_image);
+            gt_diff_xml_str(f, p->diff_image);
         }
         fprintf(f, "</%s>\n    </testcase>\n", tag);
     }

@@ -244,6 +244,19 @@ int gt_diff_report_junit(FILE *f, const gt_diff_batch *b,
 int gt_diff_report_html(const char *dir, const gt_diff_batch *b,
                         const gt_diff_options *o, char *err);
 
+/* ---- escaping ---------------------------------------------------------- */
+
+/* The escapers of the reports above, for other tools' reports (replay's)
+ * so that every report of the project escapes strings alike. */
+
+/* Writes s as a JSON string literal (with quotes); NULL gives null. Bytes
+ * that are not valid UTF-8 become U+FFFD, since file names are bytes. */
+void gt_diff_json_str(FILE *f, const char *s);
+
+/* Writes s escaped for XML/HTML text and attribute values (invalid UTF-8
+ * and control characters become U+FFFD). */
+void gt_diff_xml_str(FILE *f, const char *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +111,35 @@ typedef struct gt_replay_summary {
 int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *summary);
 
 void gt_replay_summary_free(gt_replay_summary *summary);
+
+/* ---- reports ------------------------------------------------------------ */
+
+typedef enum gt_replay_report_format {
+    GT_REPLAY_REPORT_JSON,  /* one object: counts, check results, a result per snapshot */
+    GT_REPLAY_REPORT_JUNIT, /* JUnit XML: a test case per snapshot, one for --check,
+                             * one for an error that stopped the replay */
+} gt_replay_report_format;
+
+/* Writes the report of the replay of `trace` that ended with exit status
+ * `rc` (0, 1 or 2, as gt_replay_run returns or the caller decided after
+ * it) to f. Returns 0, or -1 when f reports a write error. */
+int gt_replay_report_write(FILE *f, gt_replay_report_format format, const char *trace, int rc,
+                           const gt_replay_summary *s);
+
+/* Same, into the file `path` ("-": standard output, flushed). 0, or -1
+ * with "cannot write PATH: why" in err. */
+int gt_replay_report_save(const char *path, gt_replay_report_format format, const char *trace, int rc,
+                          const gt_replay_summary *s, char *err, size_t errlen);
+
+/* Frame times of a benchmark replay (summary->frame_ms), in milliseconds. */
+typedef struct gt_replay_frame_stats {
+    size_t frames;
+    double total_ms, fps;
+    double median_ms, p95_ms, min_ms, max_ms;
+} gt_replay_frame_stats;
+
+/* 0; -1 when no frame ended (no swap was replayed); -2 out of memory. */
+int gt_replay_frame_stats_get(const gt_replay_summary *s, gt_replay_frame_stats *st);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
-/* gt_compare_args.c: parsing of the comparison options shared by
- * `gltrace diff` and `gltrace replay` (see gt_compare_args.h). */
-#include "gt_compare_args.h"
+/* cli_compare_args.c: parsing of the comparison options shared by
+ * `gltrace diff` and `gltrace replay` (see cli_compare_args.h). */
+#include "cli_compare_args.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,7 +21,7 @@ static int fail(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
-void gt_compare_args_init(gt_compare_args *a)
+void cli_compare_args_init(cli_compare_args *a)
 {
     memset(a, 0, sizeof *a);
     gt_diff_options_init(&a->o);
@@ -95,7 +95,7 @@ static int parse_budget(const char *s, gt_diff_options *o)
 static const char *const valued[] = {"--mode", "--tolerance", "--threshold", "--radius",
                                      "--isolated", "--ignore", "--max-diff"};
 
-int gt_compare_takes_value(const char *opt)
+int cli_compare_takes_value(const char *opt)
 {
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
         if (!strcmp(opt, valued[i]))
@@ -103,7 +103,7 @@ int gt_compare_takes_value(const char *opt)
     return 0;
 }
 
-int gt_compare_flag(gt_compare_args *a, const char *opt)
+int cli_compare_flag(cli_compare_args *a, const char *opt)
 {
     if (!strcmp(opt, "--count-aa"))
         a->o.count_aa = 1;
@@ -115,7 +115,7 @@ int gt_compare_flag(gt_compare_args *a, const char *opt)
     return 1;
 }
 
-int gt_compare_value(gt_compare_args *a, const char *opt, const char *v, char *err, size_t len)
+int cli_compare_value(cli_compare_args *a, const char *opt, const char *v, char *err, size_t len)
 {
     unsigned long u;
     double d;
@@ -148,7 +148,7 @@ int gt_compare_value(gt_compare_args *a, const char *opt, const char *v, char *e
             return fail(err, len, "--isolated '%s': expected count or ignore", v);
         a->iso_given = 1;
     } else if (!strcmp(opt, "--ignore")) {
-        if (a->o.n_ignore == GT_COMPARE_MAX_IGNORE)
+        if (a->o.n_ignore == CLI_COMPARE_MAX_IGNORE)
             return fail(err, len, "too many --ignore regions (at most 64): '%s'", v);
         if (parse_rect(v, &a->ignore[a->o.n_ignore]) != 0)
             return fail(err, len, "--ignore '%s': expected X,Y,W,H in pixels", v);
@@ -162,7 +162,7 @@ int gt_compare_value(gt_compare_args *a, const char *opt, const char *v, char *e
     return 0;
 }
 
-int gt_compare_finish(gt_compare_args *a, char *err, size_t len)
+int cli_compare_finish(cli_compare_args *a, char *err, size_t len)
 {
     /* An option of one mode says which mode the user means... */
     int implied = a->tol_given ? GT_DIFF_TOLERANCE : -1;

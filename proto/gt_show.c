@@ -1,7 +1,7 @@
-/* gt_show.c: records as text or JSON, for dump and info. Values are shown
- * by the kind the API description gives each parameter (enum names, hex
- * handles, booleans); records of functions we do not know are shown from
- * what the message itself says. */
+/* gt_show.c: records as text or JSON, for dump, info and a viewer. Values
+ * are shown by the kind the API description gives each parameter (enum
+ * names, hex handles, booleans); records of functions we do not know are
+ * shown from what the message itself says. */
 #include "gt_show.h"
 
 #include <inttypes.h>

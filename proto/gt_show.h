@@ -1,4 +1,6 @@
-/* gt_show.h: printing records and metadata (text or JSON) for the CLI. */
+/* gt_show.h: a trace record, or the metadata, as text or JSON: what
+ * `gltrace dump` and `info` print, and what a viewer can serve. No GL: values
+ * are named from the API description's tables (gt_api.h). */
 #ifndef GT_SHOW_H
 #define GT_SHOW_H
 

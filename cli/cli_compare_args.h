@@ -1,18 +1,18 @@
-/* gt_compare_args.h: the image-comparison options `gltrace diff` and
+/* cli_compare_args.h: the image-comparison options `gltrace diff` and
  * `gltrace replay` share, parsed one way for both so the two commands mean
  * the same by them. Error style: functions return -1 and write one line
  * (without the command's name) into err. */
-#ifndef GT_COMPARE_ARGS_H
-#define GT_COMPARE_ARGS_H
+#ifndef CLI_COMPARE_ARGS_H
+#define CLI_COMPARE_ARGS_H
 
 #include <stddef.h>
 
 #include "gt_diff.h"
 
-#define GT_COMPARE_MAX_IGNORE 64
+#define CLI_COMPARE_MAX_IGNORE 64
 
 /* The options' help, as both commands print it. */
-#define GT_COMPARE_USAGE                                                                  \
+#define CLI_COMPARE_USAGE                                                                  \
     "  --mode MODE        exact (default), tolerance, perceptual or position\n"          \
     "  --tolerance N      largest per-channel difference that passes, 0..255\n"          \
     "                     (tolerance and position modes; default 0)\n"                   \
@@ -31,26 +31,26 @@
     "  Giving --tolerance or --threshold without --mode selects the tolerance\n"         \
     "  or perceptual mode.\n"
 
-typedef struct gt_compare_args {
+typedef struct cli_compare_args {
     gt_diff_options o;
-    gt_diff_rect ignore[GT_COMPARE_MAX_IGNORE];
+    gt_diff_rect ignore[CLI_COMPARE_MAX_IGNORE];
     int mode_given, tol_given, thr_given, rad_given, iso_given;
     int given;             /* any comparison option at all */
-} gt_compare_args;
+} cli_compare_args;
 
-void gt_compare_args_init(gt_compare_args *a);
+void cli_compare_args_init(cli_compare_args *a);
 
 /* 1 when `opt` is a comparison option that takes a value. */
-int gt_compare_takes_value(const char *opt);
+int cli_compare_takes_value(const char *opt);
 
 /* Takes a flag (--count-aa, --ignore-alpha): 1 when it is one, else 0. */
-int gt_compare_flag(gt_compare_args *a, const char *opt);
+int cli_compare_flag(cli_compare_args *a, const char *opt);
 
 /* Takes `opt` with its value: 0, or -1 (err says what is wrong). */
-int gt_compare_value(gt_compare_args *a, const char *opt, const char *v, char *err, size_t len);
+int cli_compare_value(cli_compare_args *a, const char *opt, const char *v, char *err, size_t len);
 
 /* After all options: the mode an option implies when none was given, and
  * options that cannot apply to the mode refused. 0, or -1 with err. */
-int gt_compare_finish(gt_compare_args *a, char *err, size_t len);
+int cli_compare_finish(cli_compare_args *a, char *err, size_t len);
 
 #endif
