@@ -5,6 +5,8 @@
  * only with queries valid for the current context's version, so the app's
  * error state is never touched. */
 #include "gt_capture.h"
+#include "gt_enums.h"
+#include "gt_get_counts.h"
 #include "gt_texel.h"
 
 #include <stdio.h>
@@ -27,49 +29,21 @@ static GLint query(const char *name, GLenum pname)
 
 /* ---------------------------------------------------------------- enums */
 
+/* How many values each pname carries is data, api/get_counts.tsv, which
+ * the generator turns into these cases. A count asked of the driver is
+ * asked only from the GLES major version (`since`) that defines its pname. */
+#define FIXED(name, n) \
+    case name:         \
+        return n;
+#define COUNTED(name, count_name, since) \
+    case name:                           \
+        return since <= 1 || t->es_major >= since ? query("", count_name) : -1;
+
 long gt_size_pname(gt_tls *t, intptr_t pname)
 {
     switch ((GLenum)pname) {
-    case 0x0BA2: /* GL_VIEWPORT */
-    case 0x0C10: /* GL_SCISSOR_BOX */
-    case 0x0C22: /* GL_COLOR_CLEAR_VALUE */
-    case 0x0C23: /* GL_COLOR_WRITEMASK */
-    case 0x8005: /* GL_BLEND_COLOR */
-    case 0x0B00: /* GL_CURRENT_COLOR */
-    case 0x0B53: /* GL_LIGHT_MODEL_AMBIENT */
-    case 0x1200: case 0x1201: case 0x1202: case 0x1600: /* AMBIENT DIFFUSE SPECULAR EMISSION */
-    case 0x1602: /* GL_AMBIENT_AND_DIFFUSE */
-    case 0x1203: /* GL_POSITION */
-    case 0x2201: /* GL_TEXTURE_ENV_COLOR */
-    case 0x0B66: /* GL_FOG_COLOR */
-    case 0x1004: /* GL_TEXTURE_BORDER_COLOR */
-    case 0x0B03: /* GL_CURRENT_TEXTURE_COORDS */
-        return 4;
-    case 0x1204: /* GL_SPOT_DIRECTION */
-    case 0x8129: /* GL_POINT_DISTANCE_ATTENUATION */
-    case 0x8267: /* GL_COMPUTE_WORK_GROUP_SIZE */
-        return 3;
-    case 0x0B70: /* GL_DEPTH_RANGE */
-    case 0x0D3A: /* GL_MAX_VIEWPORT_DIMS */
-    case 0x846E: /* GL_ALIASED_LINE_WIDTH_RANGE */
-    case 0x846D: /* GL_ALIASED_POINT_SIZE_RANGE */
-    case 0x0B12: /* GL_SMOOTH_POINT_SIZE_RANGE */
-    case 0x0B22: /* GL_SMOOTH_LINE_WIDTH_RANGE */
-        return 2;
-    case 0x92BE: /* GL_PRIMITIVE_BOUNDING_BOX */
-        return 8;
-    case 0x0BA6: /* GL_MODELVIEW_MATRIX */
-    case 0x0BA7: /* GL_PROJECTION_MATRIX */
-    case 0x0BA8: /* GL_TEXTURE_MATRIX */
-        return 16;
-    case 0x86A3: /* GL_COMPRESSED_TEXTURE_FORMATS */
-        return query("", 0x86A2); /* GL_NUM_COMPRESSED_TEXTURE_FORMATS */
-    case 0x8DF8: /* GL_SHADER_BINARY_FORMATS */
-        return t->es_major >= 2 ? query("", 0x8DF9) : -1;
-    case 0x87FF: /* GL_PROGRAM_BINARY_FORMATS */
-        return t->es_major >= 3 ? query("", 0x87FE) : -1;
+        GT_GET_VALUES(FIXED, COUNTED)
     default:
-        /* Every other query of GLES and its extensions returns one value. */
         return 1;
     }
 }
@@ -78,16 +52,13 @@ long gt_size_indexed(gt_tls *t, intptr_t target)
 {
     (void)t;
     switch ((GLenum)target) {
-    case 0x0BA2: /* GL_VIEWPORT (indexed) */
-    case 0x0C10: /* GL_SCISSOR_BOX */
-    case 0x0C23: /* GL_COLOR_WRITEMASK */
-        return 4;
-    case 0x0B70: /* GL_DEPTH_RANGE */
-        return 2;
+        GT_GET_INDEXED_VALUES(FIXED)
     default:
         return 1;
     }
 }
+#undef FIXED
+#undef COUNTED
 
 long gt_size_clearbuffer(gt_tls *t, intptr_t buffer)
 {
