@@ -138,12 +138,9 @@ def write_capture(out, rows, enums, defs):
         f.write('\n'.join(L))
 
 
-def table_rows(rows, enums, defs, getp):
-    """One entry per value: the tsv's rows and gl.xml's GLES glGet pnames."""
-    listed = {enums[r.name]: r for r in rows}
-    names_of = {}
-    for name, value in enums.items():
-        names_of.setdefault(value, []).append(name)
+def choose_names(rows, enums, defs, getp):
+    """value -> the name its table entry goes by: the tsv's, else among
+    gl.xml's GLES glGet pnames of that value, a core one without suffix."""
     def rank(name):
         core = defs[name][0] or defs[name][1]
         return (0 if core else 1, name != base(name), name)
@@ -154,10 +151,19 @@ def table_rows(rows, enums, defs, getp):
             cur = chosen.get(enums[name])
             if cur is None or rank(name) < rank(cur):
                 chosen[enums[name]] = name
-    chosen.update({v: r.name for v, r in listed.items()})
+    chosen.update({enums[r.name]: r.name for r in rows})
+    return chosen
+
+
+def table_rows(rows, enums, defs, getp):
+    """One entry per value: the tsv's rows and gl.xml's GLES glGet pnames,
+    with what defines them."""
+    listed = {enums[r.name]: r for r in rows}
+    names_of = {}
+    for name, value in enums.items():
+        names_of.setdefault(value, []).append(name)
     out = []
-    for v in sorted(chosen):
-        name = chosen[v]
+    for v, name in sorted(choose_names(rows, enums, defs, getp).items()):
         # The same pname under an extension's suffix (NUM_PROGRAM_BINARY_FORMATS_OES).
         kin = [n for n in names_of[v] if base(n) == base(name) or n in getp]
         gles1 = min([defs[n][0] for n in kin if n in defs and defs[n][0]] or [0])
@@ -165,8 +171,7 @@ def table_rows(rows, enums, defs, getp):
         exts = []
         for n in kin:
             exts += [x for x in defs.get(n, (0, 0, []))[2] if x not in exts]
-        r = listed.get(v)
-        out.append((v, name, r, any(n in getp for n in kin), gles1, gles, exts))
+        out.append((v, name, listed.get(v), any(n in getp for n in kin), gles1, gles, exts))
     return out
 
 
