@@ -19,6 +19,8 @@ sys.path.insert(0, HERE)
 
 import annotations  # noqa: E402
 import emit_capture  # noqa: E402
+import emit_enums  # noqa: E402
+import emit_get_counts  # noqa: E402
 import emit_tables  # noqa: E402
 import emit_replay  # noqa: E402
 import emit_test  # noqa: E402
@@ -87,6 +89,7 @@ def main():
                     default=['/usr/include/EGL/egl.h', '/usr/include/EGL/eglext.h'])
     ap.add_argument('--numbers', default=os.path.join(HERE, 'functions.tsv'))
     ap.add_argument('--annotations', default=os.path.join(HERE, 'annotations.txt'))
+    ap.add_argument('--get-counts', default=os.path.join(HERE, 'get_counts.tsv'))
     ap.add_argument('--out', help='folder for the generated sources')
     ap.add_argument('--assign-numbers', action='store_true')
     ap.add_argument('--capture-parts', type=int, default=4,
@@ -125,6 +128,9 @@ def main():
     emit_capture.write(a.out, ordered, types, enums, rules.sizefns, a.capture_parts)
     emit_test.write(a.out, ordered)
     emit_replay.write(a.out, ordered, enums, rules.sizefn_replay)
+    gl_root = emit_enums.load(a.gl_xml)
+    emit_enums.write(a.out, gl_root)
+    emit_get_counts.write(a.out, gl_root, a.get_counts)
 
 
 if __name__ == '__main__':

@@ -11,6 +11,7 @@
  * element buffer, base vertex added, the restart index left out), and for
  * instanced arrays the instance count over the divisor. */
 #include "gt_capture.h"
+#include "gt_enums.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
 #include "gt_trace.h"
@@ -84,9 +85,9 @@ static const draw_layout *layout_of(unsigned idx)
 static long index_size(GLenum type)
 {
     switch (type) {
-    case 0x1401: return 1; /* UNSIGNED_BYTE */
-    case 0x1403: return 2; /* UNSIGNED_SHORT */
-    case 0x1405: return 4; /* UNSIGNED_INT */
+    case GL_UNSIGNED_BYTE: return 1;
+    case GL_UNSIGNED_SHORT: return 2;
+    case GL_UNSIGNED_INT: return 4;
     default: return 0;
     }
 }
@@ -102,7 +103,7 @@ static GLint get_int(GLenum pname)
  * (address only) while an element buffer is bound. */
 long gt_size_indices(gt_tls *t, intptr_t count, intptr_t type)
 {
-    if (t->cs && get_int(0x8895)) /* ELEMENT_ARRAY_BUFFER_BINDING */
+    if (t->cs && get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
         return -1;
     long n = index_size((GLenum)type);
     return count > 0 && n ? (long)count * n : 0;
@@ -135,18 +136,19 @@ static int element_range(gt_tls *t, range *r, long count, GLenum type, const voi
     long size = index_size(type);
     if (count <= 0 || !size)
         return 0;
-    int restart = t->es_major >= 3 && gt_real.f.glIsEnabled(0x8D69); /* PRIMITIVE_RESTART_FIXED_INDEX */
-    if (!get_int(0x8895)) {
+    int restart = t->es_major >= 3 && gt_real.f.glIsEnabled(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+    if (!get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
         scan(r, indices, count, size, base, restart);
         return 0;
     }
     if (t->es_major < 3)
         return -1; /* GLES 2 cannot read a buffer back */
-    const void *p = gt_real.f.glMapBufferRange(0x8893, (GLintptr)(uintptr_t)indices, count * size, 0x0001);
+    const void *p = gt_real.f.glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)(uintptr_t)indices, count * size,
+                                               GL_MAP_READ_BIT);
     if (!p)
         return -1;
     scan(r, p, count, size, base, restart);
-    gt_real.f.glUnmapBuffer(0x8893);
+    gt_real.f.glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
     return 0;
 }
 
@@ -163,16 +165,16 @@ typedef struct array {
 static long type_size(GLenum type)
 {
     switch (type) {
-    case 0x1400: case 0x1401: return 1;                       /* BYTE UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2; /* SHORT USHORT HALF_FLOAT(_OES) */
-    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4; /* INT UINT FLOAT FIXED */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: case GL_HALF_FLOAT_OES: return 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_FIXED: return 4;
     default: return 0;
     }
 }
 
 static long elem_bytes(const array *a)
 {
-    if (a->type == 0x8D9F || a->type == 0x8368) /* INT_2_10_10_10_REV, UNSIGNED_ */
+    if (a->type == GL_INT_2_10_10_10_REV || a->type == GL_UNSIGNED_INT_2_10_10_10_REV)
         return 4;
     return a->size * type_size((GLenum)a->type);
 }
@@ -206,32 +208,32 @@ static void emit_array(gt_tls *t, const array *a, int64_t lo, int64_t hi)
 /* The enabled client arrays of a GLES 2/3 context. */
 static int generic_arrays(gt_tls *t, array *out)
 {
-    if (t->es_major >= 3 && get_int(0x85B5)) /* VERTEX_ARRAY_BINDING: no client arrays in a VAO */
+    if (t->es_major >= 3 && get_int(GL_VERTEX_ARRAY_BINDING)) /* no client arrays in a VAO */
         return 0;
-    int n = 0, max = get_int(0x8869); /* MAX_VERTEX_ATTRIBS */
+    int n = 0, max = get_int(GL_MAX_VERTEX_ATTRIBS);
     for (int i = 0; i < max && n < MAX_ARRAYS; i++) {
         GLint v = 0;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8622, &v); /* ENABLED */
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &v);
         if (!v)
             continue;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x889F, &v); /* BUFFER_BINDING */
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &v);
         if (v)
             continue;
         array *a = &out[n++];
         memset(a, 0, sizeof *a);
         a->index = i;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8623, &a->size);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8625, &a->type);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x886A, &a->normalized);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, 0x8624, &a->stride);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &a->size);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &a->type);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED, &a->normalized);
+        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &a->stride);
         GLint integer = 0;
         if (t->es_major >= 3) {
-            gt_real.f.glGetVertexAttribiv((GLuint)i, 0x88FD, &integer);
-            gt_real.f.glGetVertexAttribiv((GLuint)i, 0x88FE, &a->divisor);
+            gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
+            gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &a->divisor);
         }
         a->setter = integer ? GT_NUM_glVertexAttribIPointer : GT_NUM_glVertexAttribPointer;
         void *ptr = NULL;
-        gt_real.f.glGetVertexAttribPointerv((GLuint)i, 0x8645, &ptr);
+        gt_real.f.glGetVertexAttribPointerv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
         a->ptr = ptr;
     }
     return n;
@@ -243,10 +245,14 @@ static const struct {
     GLenum cap, size, type, stride, ptr, binding;
     int fixed_size, setter;
 } gles1[] = {
-    {0x8074, 0x807A, 0x807B, 0x807C, 0x808E, 0x8896, 0, GT_NUM_glVertexPointer},
-    {0x8075, 0, 0x807E, 0x807F, 0x808F, 0x8897, 3, GT_NUM_glNormalPointer},
-    {0x8076, 0x8081, 0x8082, 0x8083, 0x8090, 0x8898, 0, GT_NUM_glColorPointer},
-    {0x8B9C, 0, 0x898A, 0x898B, 0x898C, 0x8B9F, 1, GT_NUM_glPointSizePointerOES},
+    {GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, GL_VERTEX_ARRAY_STRIDE,
+     GL_VERTEX_ARRAY_POINTER, GL_VERTEX_ARRAY_BUFFER_BINDING, 0, GT_NUM_glVertexPointer},
+    {GL_NORMAL_ARRAY, 0, GL_NORMAL_ARRAY_TYPE, GL_NORMAL_ARRAY_STRIDE,
+     GL_NORMAL_ARRAY_POINTER, GL_NORMAL_ARRAY_BUFFER_BINDING, 3, GT_NUM_glNormalPointer},
+    {GL_COLOR_ARRAY, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, GL_COLOR_ARRAY_STRIDE,
+     GL_COLOR_ARRAY_POINTER, GL_COLOR_ARRAY_BUFFER_BINDING, 0, GT_NUM_glColorPointer},
+    {GL_POINT_SIZE_ARRAY_OES, 0, GL_POINT_SIZE_ARRAY_TYPE_OES, GL_POINT_SIZE_ARRAY_STRIDE_OES,
+     GL_POINT_SIZE_ARRAY_POINTER_OES, GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES, 1, GT_NUM_glPointSizePointerOES},
 };
 
 static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum ptr, GLenum binding,
@@ -259,7 +265,7 @@ static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum
     a->size = fixed ? fixed : get_int(size);
     a->type = get_int(type);
     a->stride = get_int(stride);
-    a->normalized = cap == 0x8075 || cap == 0x8076; /* normals and colours of integer types are */
+    a->normalized = cap == GL_NORMAL_ARRAY || cap == GL_COLOR_ARRAY; /* normals and colours of integer types are */
     a->setter = setter;
     a->unit = unit;
     void *p = NULL;
@@ -275,10 +281,12 @@ static int gles1_arrays(array *out)
         n += gles1_one(gles1[i].cap, gles1[i].size, gles1[i].type, gles1[i].stride, gles1[i].ptr,
                        gles1[i].binding, gles1[i].fixed_size, gles1[i].setter, 0, &out[n]);
     /* Texture coordinates: one array per unit, chosen by the client active texture. */
-    GLint active = get_int(0x84E1), units = get_int(0x84E2);
+    GLint active = get_int(GL_CLIENT_ACTIVE_TEXTURE), units = get_int(GL_MAX_TEXTURE_UNITS);
     for (GLint u = 0; u < units && u < 32 && n < MAX_ARRAYS; u++) {
-        gt_real.f.glClientActiveTexture((GLenum)(0x84C0 + u));
-        n += gles1_one(0x8078, 0x8088, 0x8089, 0x808A, 0x8092, 0x889A, 0, GT_NUM_glTexCoordPointer, u, &out[n]);
+        gt_real.f.glClientActiveTexture((GLenum)(GL_TEXTURE0 + u));
+        n += gles1_one(GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
+                       GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_POINTER,
+                       GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 0, GT_NUM_glTexCoordPointer, u, &out[n]);
     }
     if (units > 0)
         gt_real.f.glClientActiveTexture((GLenum)active);
@@ -358,6 +366,6 @@ void gt_hook_draw_end(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t re
 void gt_hook_client_pointer(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
-    if (t->cs && !t->cs->client_ptrs && !get_int(0x8894)) /* ARRAY_BUFFER_BINDING */
+    if (t->cs && !t->cs->client_ptrs && !get_int(GL_ARRAY_BUFFER_BINDING))
         t->cs->client_ptrs = 1;
 }

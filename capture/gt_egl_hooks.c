@@ -2,6 +2,7 @@
  * calls: context ids, frames, metadata, and eglGetProcAddress. */
 #define _GNU_SOURCE
 #include "gt_capture.h"
+#include "gt_enums.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
 #include "gt_trace.h"
@@ -117,11 +118,11 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
     t->es_major = 0;
     if (t->cs && !t->cs->es_major) {
         /* The version decides which state queries the fixups may make. */
-        const char *v = (const char *)gt_real.f.glGetString(0x1F02); /* GL_VERSION */
+        const char *v = (const char *)gt_real.f.glGetString(GL_VERSION);
         const char *num = v ? strpbrk(v, "0123456789") : NULL;
         t->cs->es_major = num ? num[0] - '0' : 0;
         t->cs->es_minor = num && num[1] == '.' && num[2] >= '0' && num[2] <= '9' ? num[2] - '0' : 0;
-        const char *ext = (const char *)gt_real.f.glGetString(0x1F03); /* GL_EXTENSIONS */
+        const char *ext = (const char *)gt_real.f.glGetString(GL_EXTENSIONS);
         if (t->cs->es_major == 2) {
             /* Extensions that add GLES 3's pixel-store state to GLES 2. */
             t->cs->unpack_subimage = ext && strstr(ext, "GL_EXT_unpack_subimage") != NULL;
@@ -146,9 +147,11 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
 /* The config's attributes as an EGL_NONE-terminated list, so that replay
  * can choose a matching config without the window system. */
 static const EGLint config_keys[] = {
-    0x3020, 0x3021, 0x3022, 0x3023, 0x3024, 0x3025, 0x3026, 0x3027, 0x3028, 0x3029,
-    0x302D, 0x3031, 0x3032, 0x3033, 0x3034, 0x3039, 0x303A, 0x303B, 0x303C, 0x303D,
-    0x303E, 0x303F, 0x3040, 0x3042};
+    EGL_BUFFER_SIZE, EGL_ALPHA_SIZE, EGL_BLUE_SIZE, EGL_GREEN_SIZE, EGL_RED_SIZE, EGL_DEPTH_SIZE,
+    EGL_STENCIL_SIZE, EGL_CONFIG_CAVEAT, EGL_CONFIG_ID, EGL_LEVEL, EGL_NATIVE_RENDERABLE, EGL_SAMPLES,
+    EGL_SAMPLE_BUFFERS, EGL_SURFACE_TYPE, EGL_TRANSPARENT_TYPE, EGL_BIND_TO_TEXTURE_RGB,
+    EGL_BIND_TO_TEXTURE_RGBA, EGL_MIN_SWAP_INTERVAL, EGL_MAX_SWAP_INTERVAL, EGL_LUMINANCE_SIZE,
+    EGL_ALPHA_MASK_SIZE, EGL_COLOR_BUFFER_TYPE, EGL_RENDERABLE_TYPE, EGL_CONFORMANT};
 #define NKEYS (sizeof config_keys / sizeof config_keys[0])
 
 static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
@@ -162,7 +165,7 @@ static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
             out[n++] = v;
         }
     }
-    out[n++] = 0x3038; /* EGL_NONE */
+    out[n++] = EGL_NONE;
     return n;
 }
 
@@ -198,7 +201,8 @@ static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret)
     EGLint attrs[2 * NKEYS + 1];
     size_t n = config_attribs(args[0], args[1], attrs);
     EGLint version = 0;
-    gt_real.f.eglQueryContext((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ret, 0x3098, &version);
+    gt_real.f.eglQueryContext((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ret, EGL_CONTEXT_CLIENT_VERSION,
+                              &version);
     gt_span s = {0};
     gt_span_raw(&s, attrs, (long)n, sizeof attrs[0]);
     uint8_t *p = gt_syn_begin(t, GT_FN_CONTEXT, 128 + gt_span_room(&s));
@@ -220,8 +224,8 @@ void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, 
 {
     EGLint w = wp ? *wp : 0, h = hp ? *hp : 0;
     if (w <= 0 || h <= 0) {
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3057, &w);
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3056, &h);
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_WIDTH, &w);
+        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_HEIGHT, &h);
     }
     if (wp)
         *wp = w, *hp = h;
@@ -249,8 +253,8 @@ void gt_announce_surface(gt_tls *t, uint64_t dpy, uint64_t surf)
         return;
     EGLint cid = 0, n = 0;
     EGLConfig cfg = NULL;
-    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, 0x3028, &cid); /* CONFIG_ID */
-    const EGLint want[] = {0x3028, cid, 0x3038};
+    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_CONFIG_ID, &cid);
+    const EGLint want[] = {EGL_CONFIG_ID, cid, EGL_NONE};
     if (!gt_real.f.eglChooseConfig((EGLDisplay)(uintptr_t)dpy, want, &cfg, 1, &n) || n < 1)
         cfg = NULL;
     gt_surface_record(t, dpy, surf, (uint64_t)(uintptr_t)cfg, GT_FN_CURRENT, NULL, NULL);

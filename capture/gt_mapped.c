@@ -8,33 +8,28 @@
  * call it belongs to, so replay writes the bytes before the driver reads
  * them. */
 #include "gt_capture.h"
+#include "gt_enums.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
 #include "gt_trace.h"
-
-#define MAP_READ 0x0001u
-#define MAP_WRITE 0x0002u
-#define MAP_FLUSH_EXPLICIT 0x0010u
-#define MAP_PERSISTENT 0x0040u
-#define WRITE_ONLY_OES 0x88B9u
 
 /* The binding query of a buffer target, 0 for an unknown target. */
 static GLenum binding_of(GLenum target)
 {
     switch (target) {
-    case 0x8892: return 0x8894; /* ARRAY_BUFFER */
-    case 0x8893: return 0x8895; /* ELEMENT_ARRAY_BUFFER */
-    case 0x88EB: return 0x88ED; /* PIXEL_PACK_BUFFER */
-    case 0x88EC: return 0x88EF; /* PIXEL_UNPACK_BUFFER */
-    case 0x8A11: return 0x8A28; /* UNIFORM_BUFFER */
-    case 0x8C8E: return 0x8C8F; /* TRANSFORM_FEEDBACK_BUFFER */
-    case 0x8F36: return 0x8F36; /* COPY_READ_BUFFER */
-    case 0x8F37: return 0x8F37; /* COPY_WRITE_BUFFER */
-    case 0x90D2: return 0x90D3; /* SHADER_STORAGE_BUFFER */
-    case 0x8F3F: return 0x8F43; /* DRAW_INDIRECT_BUFFER */
-    case 0x90EE: return 0x90EF; /* DISPATCH_INDIRECT_BUFFER */
-    case 0x92C0: return 0x92C1; /* ATOMIC_COUNTER_BUFFER */
-    case 0x8C2A: return 0x8C2A; /* TEXTURE_BUFFER */
+    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
+    case GL_ELEMENT_ARRAY_BUFFER: return GL_ELEMENT_ARRAY_BUFFER_BINDING;
+    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
+    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
+    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
+    case GL_TRANSFORM_FEEDBACK_BUFFER: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
+    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER_BINDING;
+    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER_BINDING;
+    case GL_SHADER_STORAGE_BUFFER: return GL_SHADER_STORAGE_BUFFER_BINDING;
+    case GL_DRAW_INDIRECT_BUFFER: return GL_DRAW_INDIRECT_BUFFER_BINDING;
+    case GL_DISPATCH_INDIRECT_BUFFER: return GL_DISPATCH_INDIRECT_BUFFER_BINDING;
+    case GL_ATOMIC_COUNTER_BUFFER: return GL_ATOMIC_COUNTER_BUFFER_BINDING;
+    case GL_TEXTURE_BUFFER: return GL_TEXTURE_BUFFER_BINDING;
     default: return 0;
     }
 }
@@ -74,7 +69,7 @@ static gt_map *find(gt_ctx_state *cs, uint32_t buffer)
 
 static void forget(gt_ctx_state *cs, gt_map *m)
 {
-    if (m->access & MAP_PERSISTENT)
+    if (m->access & GL_MAP_PERSISTENT_BIT)
         cs->npersistent--;
     *m = cs->maps[--cs->nmaps];
 }
@@ -89,16 +84,16 @@ void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
     gt_map m = {.target = (uint32_t)args[0], .ptr = (uint8_t *)(uintptr_t)ret};
     if (idx == GT_IDX_glMapBufferOES) {
         GLint size = 0;
-        gt_real.f.glGetBufferParameteriv((GLenum)args[0], 0x8764 /* BUFFER_SIZE */, &size);
+        gt_real.f.glGetBufferParameteriv((GLenum)args[0], GL_BUFFER_SIZE, &size);
         m.length = size;
-        m.access = args[1] == WRITE_ONLY_OES ? MAP_WRITE : MAP_READ | MAP_WRITE;
+        m.access = args[1] == GL_WRITE_ONLY_OES ? GL_MAP_WRITE_BIT : GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
     } else {
         m.offset = (int64_t)args[1];
         m.length = (int64_t)args[2];
         m.access = (uint32_t)args[3];
     }
     m.buffer = bound_buffer((GLenum)m.target);
-    if (!(m.access & MAP_WRITE))
+    if (!(m.access & GL_MAP_WRITE_BIT))
         return; /* nothing the app writes */
     gt_map *old = find(cs, m.buffer);
     if (old)
@@ -109,7 +104,7 @@ void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
         return;
     }
     cs->maps[cs->nmaps++] = m;
-    if (m.access & MAP_PERSISTENT)
+    if (m.access & GL_MAP_PERSISTENT_BIT)
         cs->npersistent++;
 }
 
@@ -135,7 +130,7 @@ void gt_hook_unmap(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
     gt_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
     if (!m)
         return;
-    if (!(m->access & MAP_FLUSH_EXPLICIT))
+    if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
         emit(t, m, 0, m->length);
     forget(t->cs, m);
 }
@@ -146,7 +141,7 @@ void gt_mapped_flush_persistent(gt_tls *t)
 {
     for (int i = 0; i < t->cs->nmaps; i++) {
         const gt_map *m = &t->cs->maps[i];
-        if ((m->access & MAP_PERSISTENT) && !(m->access & MAP_FLUSH_EXPLICIT))
+        if ((m->access & GL_MAP_PERSISTENT_BIT) && !(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
             emit(t, m, 0, m->length);
     }
 }

@@ -3,6 +3,7 @@
  * Off the hot path, so plain malloc'd scratch buffers are fine here. */
 #define _GNU_SOURCE
 #include "gt_capture.h"
+#include "gt_enums.h"
 #include "gt_trace.h"
 
 #include <fcntl.h>
@@ -156,13 +157,13 @@ void gt_meta_emit_gl(gt_tls *t)
     mbuf m = {0};
     /* Only queries valid for the context, so that the app's GL error state
      * is untouched: ES 1 ("OpenGL ES-CM 1.x") has no shading language. */
-    const char *version = (const char *)get(0x1F02); /* GL_VERSION */
-    mb_str_field(&m, 6, (const char *)get(0x1F00));   /* GL_VENDOR */
-    mb_str_field(&m, 7, (const char *)get(0x1F01));   /* GL_RENDERER */
+    const char *version = (const char *)get(GL_VERSION);
+    mb_str_field(&m, 6, (const char *)get(GL_VENDOR));
+    mb_str_field(&m, 7, (const char *)get(GL_RENDERER));
     mb_str_field(&m, 8, version);
     if (version && !strstr(version, "ES-CM") && !strstr(version, "ES-CL"))
-        mb_str_field(&m, 9, (const char *)get(0x8B8C)); /* GL_SHADING_LANGUAGE_VERSION */
-    mb_str_field(&m, 16, (const char *)get(0x1F03));  /* GL_EXTENSIONS */
+        mb_str_field(&m, 9, (const char *)get(GL_SHADING_LANGUAGE_VERSION));
+    mb_str_field(&m, 16, (const char *)get(GL_EXTENSIONS));
     emit_metadata(t, &m);
 }
 

@@ -5,6 +5,8 @@
  * only with queries valid for the current context's version, so the app's
  * error state is never touched. */
 #include "gt_capture.h"
+#include "gt_enums.h"
+#include "gt_get_counts.h"
 #include "gt_texel.h"
 
 #include <stdio.h>
@@ -27,49 +29,21 @@ static GLint query(const char *name, GLenum pname)
 
 /* ---------------------------------------------------------------- enums */
 
+/* How many values each pname carries is data, api/get_counts.tsv, which
+ * the generator turns into these cases. A count asked of the driver is
+ * asked only from the GLES major version (`since`) that defines its pname. */
+#define FIXED(name, n) \
+    case name:         \
+        return n;
+#define COUNTED(name, count_name, since) \
+    case name:                           \
+        return since <= 1 || t->es_major >= since ? query("", count_name) : -1;
+
 long gt_size_pname(gt_tls *t, intptr_t pname)
 {
     switch ((GLenum)pname) {
-    case 0x0BA2: /* GL_VIEWPORT */
-    case 0x0C10: /* GL_SCISSOR_BOX */
-    case 0x0C22: /* GL_COLOR_CLEAR_VALUE */
-    case 0x0C23: /* GL_COLOR_WRITEMASK */
-    case 0x8005: /* GL_BLEND_COLOR */
-    case 0x0B00: /* GL_CURRENT_COLOR */
-    case 0x0B53: /* GL_LIGHT_MODEL_AMBIENT */
-    case 0x1200: case 0x1201: case 0x1202: case 0x1600: /* AMBIENT DIFFUSE SPECULAR EMISSION */
-    case 0x1602: /* GL_AMBIENT_AND_DIFFUSE */
-    case 0x1203: /* GL_POSITION */
-    case 0x2201: /* GL_TEXTURE_ENV_COLOR */
-    case 0x0B66: /* GL_FOG_COLOR */
-    case 0x1004: /* GL_TEXTURE_BORDER_COLOR */
-    case 0x0B03: /* GL_CURRENT_TEXTURE_COORDS */
-        return 4;
-    case 0x1204: /* GL_SPOT_DIRECTION */
-    case 0x8129: /* GL_POINT_DISTANCE_ATTENUATION */
-    case 0x8267: /* GL_COMPUTE_WORK_GROUP_SIZE */
-        return 3;
-    case 0x0B70: /* GL_DEPTH_RANGE */
-    case 0x0D3A: /* GL_MAX_VIEWPORT_DIMS */
-    case 0x846E: /* GL_ALIASED_LINE_WIDTH_RANGE */
-    case 0x846D: /* GL_ALIASED_POINT_SIZE_RANGE */
-    case 0x0B12: /* GL_SMOOTH_POINT_SIZE_RANGE */
-    case 0x0B22: /* GL_SMOOTH_LINE_WIDTH_RANGE */
-        return 2;
-    case 0x92BE: /* GL_PRIMITIVE_BOUNDING_BOX */
-        return 8;
-    case 0x0BA6: /* GL_MODELVIEW_MATRIX */
-    case 0x0BA7: /* GL_PROJECTION_MATRIX */
-    case 0x0BA8: /* GL_TEXTURE_MATRIX */
-        return 16;
-    case 0x86A3: /* GL_COMPRESSED_TEXTURE_FORMATS */
-        return query("", 0x86A2); /* GL_NUM_COMPRESSED_TEXTURE_FORMATS */
-    case 0x8DF8: /* GL_SHADER_BINARY_FORMATS */
-        return t->es_major >= 2 ? query("", 0x8DF9) : -1;
-    case 0x87FF: /* GL_PROGRAM_BINARY_FORMATS */
-        return t->es_major >= 3 ? query("", 0x87FE) : -1;
+        GT_GET_VALUES(FIXED, COUNTED)
     default:
-        /* Every other query of GLES and its extensions returns one value. */
         return 1;
     }
 }
@@ -78,21 +52,18 @@ long gt_size_indexed(gt_tls *t, intptr_t target)
 {
     (void)t;
     switch ((GLenum)target) {
-    case 0x0BA2: /* GL_VIEWPORT (indexed) */
-    case 0x0C10: /* GL_SCISSOR_BOX */
-    case 0x0C23: /* GL_COLOR_WRITEMASK */
-        return 4;
-    case 0x0B70: /* GL_DEPTH_RANGE */
-        return 2;
+        GT_GET_INDEXED_VALUES(FIXED)
     default:
         return 1;
     }
 }
+#undef FIXED
+#undef COUNTED
 
 long gt_size_clearbuffer(gt_tls *t, intptr_t buffer)
 {
     (void)t;
-    return (GLenum)buffer == 0x1800 /* GL_COLOR */ ? 4 : 1;
+    return (GLenum)buffer == GL_COLOR ? 4 : 1;
 }
 
 long gt_size_label(gt_tls *t, intptr_t label, intptr_t length)
@@ -133,24 +104,24 @@ static long image_bytes(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, i
     long bpp = gt_size_texel(t, format, type);
     if (bpp < 0)
         return -1;
-    long align = query("", pack ? 0x0D05 : 0x0CF5); /* PACK / UNPACK_ALIGNMENT */
+    long align = query("", pack ? GL_PACK_ALIGNMENT : GL_UNPACK_ALIGNMENT);
     long row_len = 0, skip_px = 0, skip_rows = 0, img_h = 0, skip_img = 0;
     if (t->es_major >= 3) {
-        if (query("", pack ? 0x88ED : 0x88EF)) /* PIXEL_PACK / UNPACK_BUFFER_BINDING */
+        if (query("", pack ? GL_PIXEL_PACK_BUFFER_BINDING : GL_PIXEL_UNPACK_BUFFER_BINDING))
             return -1;
-        row_len = query("", pack ? 0x0D02 : 0x0CF2);
-        skip_px = query("", pack ? 0x0D04 : 0x0CF4);
-        skip_rows = query("", pack ? 0x0D03 : 0x0CF3);
+        row_len = query("", pack ? GL_PACK_ROW_LENGTH : GL_UNPACK_ROW_LENGTH);
+        skip_px = query("", pack ? GL_PACK_SKIP_PIXELS : GL_UNPACK_SKIP_PIXELS);
+        skip_rows = query("", pack ? GL_PACK_SKIP_ROWS : GL_UNPACK_SKIP_ROWS);
         if (!pack && images) {
-            img_h = query("", 0x806E);    /* UNPACK_IMAGE_HEIGHT */
-            skip_img = query("", 0x806D); /* UNPACK_SKIP_IMAGES */
+            img_h = query("", GL_UNPACK_IMAGE_HEIGHT);
+            skip_img = query("", GL_UNPACK_SKIP_IMAGES);
         }
     } else if (t->es_major == 2 && t->cs && (pack ? t->cs->pack_subimage : t->cs->unpack_subimage)) {
         /* GLES 2 with EXT_unpack_subimage / NV_pack_subimage: no pixel
          * buffers, no images, but row length and skips. */
-        row_len = query("", pack ? 0x0D02 : 0x0CF2);
-        skip_px = query("", pack ? 0x0D04 : 0x0CF4);
-        skip_rows = query("", pack ? 0x0D03 : 0x0CF3);
+        row_len = query("", pack ? GL_PACK_ROW_LENGTH : GL_UNPACK_ROW_LENGTH);
+        skip_px = query("", pack ? GL_PACK_SKIP_PIXELS : GL_UNPACK_SKIP_PIXELS);
+        skip_rows = query("", pack ? GL_PACK_SKIP_ROWS : GL_UNPACK_SKIP_ROWS);
     }
     if (align <= 0)
         align = 4;
@@ -178,14 +149,14 @@ long gt_size_pack(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_
 
 long gt_size_unpack_bytes(gt_tls *t, intptr_t bytes)
 {
-    if (t->es_major >= 3 && query("", 0x88EF))
+    if (t->es_major >= 3 && query("", GL_PIXEL_UNPACK_BUFFER_BINDING))
         return -1;
     return bytes < 0 ? 0 : (long)bytes;
 }
 
 long gt_size_pack_bytes(gt_tls *t, intptr_t bytes)
 {
-    if (t->es_major >= 3 && query("", 0x88ED))
+    if (t->es_major >= 3 && query("", GL_PIXEL_PACK_BUFFER_BINDING))
         return -1;
     return bytes < 0 ? 0 : (long)bytes;
 }
@@ -229,36 +200,37 @@ static gt_proc real_fn(_Atomic int *slot, const char *name)
 static long uniform_components(GLenum type)
 {
     switch (type) {
-    case 0x1406: case 0x1404: case 0x1405: case 0x8B56: /* FLOAT INT UNSIGNED_INT BOOL */
-    case 0x140E: case 0x140F:                           /* INT64_NV UNSIGNED_INT64_NV */
-    case 0x92DB:                                        /* UNSIGNED_INT_ATOMIC_COUNTER */
+    case GL_FLOAT: case GL_INT: case GL_UNSIGNED_INT: case GL_BOOL:
+    case GL_INT64_NV: case GL_UNSIGNED_INT64_NV:
+    case GL_UNSIGNED_INT_ATOMIC_COUNTER:
         return 1;
-    case 0x8B50: case 0x8B53: case 0x8DC6: case 0x8B57: /* FLOAT_VEC2 INT_VEC2 UNSIGNED_INT_VEC2 BOOL_VEC2 */
-    case 0x8FE9: case 0x8FF5:                           /* INT64_VEC2_NV UNSIGNED_INT64_VEC2_NV */
+    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2:
+    case GL_INT64_VEC2_NV: case GL_UNSIGNED_INT64_VEC2_NV:
         return 2;
-    case 0x8B51: case 0x8B54: case 0x8DC7: case 0x8B58: /* ..._VEC3 */
-    case 0x8FEA: case 0x8FF6:
+    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3:
+    case GL_INT64_VEC3_NV: case GL_UNSIGNED_INT64_VEC3_NV:
         return 3;
-    case 0x8B52: case 0x8B55: case 0x8DC8: case 0x8B59: /* ..._VEC4 */
-    case 0x8FEB: case 0x8FF7:
-    case 0x8B5A:                                        /* FLOAT_MAT2 */
+    case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_BOOL_VEC4:
+    case GL_INT64_VEC4_NV: case GL_UNSIGNED_INT64_VEC4_NV:
+    case GL_FLOAT_MAT2:
         return 4;
-    case 0x8B65: case 0x8B67: return 6;                 /* FLOAT_MAT2x3 FLOAT_MAT3x2 */
-    case 0x8B66: case 0x8B69: return 8;                 /* FLOAT_MAT2x4 FLOAT_MAT4x2 */
-    case 0x8B5B: return 9;                              /* FLOAT_MAT3 */
-    case 0x8B68: case 0x8B6A: return 12;                /* FLOAT_MAT3x4 FLOAT_MAT4x3 */
-    case 0x8B5C: return 16;                             /* FLOAT_MAT4 */
+    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return 6;
+    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return 8;
+    case GL_FLOAT_MAT3: return 9;
+    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return 12;
+    case GL_FLOAT_MAT4: return 16;
     default:
         break;
     }
-    /* Samplers and images: one integer, the unit. */
-    if ((type >= 0x8B5D && type <= 0x8B64) ||  /* SAMPLER_1D .. SAMPLER_2D_RECT_SHADOW */
-        (type >= 0x8DC0 && type <= 0x8DC5) ||  /* SAMPLER_1D_ARRAY .. SAMPLER_CUBE_SHADOW */
-        (type >= 0x8DC9 && type <= 0x8DD8) ||  /* INT_ and UNSIGNED_INT_SAMPLER_* */
-        (type >= 0x900C && type <= 0x900F) ||  /* *SAMPLER_CUBE_MAP_ARRAY* */
-        (type >= 0x904C && type <= 0x906C) ||  /* IMAGE_* */
-        (type >= 0x9108 && type <= 0x910D) ||  /* *SAMPLER_2D_MULTISAMPLE* */
-        type == 0x8D66 || type == 0x8BE7)      /* SAMPLER_EXTERNAL_OES, SAMPLER_EXTERNAL_2D_Y2Y_EXT */
+    /* Samplers and images: one integer, the unit. The ranges are runs of
+     * gl.xml's values. */
+    if ((type >= GL_SAMPLER_1D && type <= GL_SAMPLER_2D_RECT_SHADOW) ||
+        (type >= GL_SAMPLER_1D_ARRAY && type <= GL_SAMPLER_CUBE_SHADOW) ||
+        (type >= GL_INT_SAMPLER_1D && type <= GL_UNSIGNED_INT_SAMPLER_BUFFER) ||
+        (type >= GL_SAMPLER_CUBE_MAP_ARRAY && type <= GL_UNSIGNED_INT_SAMPLER_CUBE_MAP_ARRAY) ||
+        (type >= GL_IMAGE_1D && type <= GL_UNSIGNED_INT_IMAGE_2D_MULTISAMPLE_ARRAY) ||
+        (type >= GL_SAMPLER_2D_MULTISAMPLE && type <= GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY) ||
+        type == GL_SAMPLER_EXTERNAL_OES || type == GL_SAMPLER_EXTERNAL_2D_Y2Y_EXT)
         return 1;
     return -1;
 }
@@ -271,7 +243,7 @@ static int linked_program(GLuint program, get_programiv_fn get_iv)
     if (!is_program || !get_iv || !program || !is_program(program))
         return 0;
     GLint linked = 0;
-    get_iv(program, 0x8B82 /* GL_LINK_STATUS */, &linked);
+    get_iv(program, GL_LINK_STATUS, &linked);
     return linked != 0;
 }
 
@@ -307,8 +279,8 @@ long gt_size_uniform_get(gt_tls *t, intptr_t program_, intptr_t location_)
     if (location < 0 || !linked_program(program, get_iv))
         return 0;
     GLint count = 0, max_len = 0;
-    get_iv(program, 0x8B86 /* GL_ACTIVE_UNIFORMS */, &count);
-    get_iv(program, 0x8B87 /* GL_ACTIVE_UNIFORM_MAX_LENGTH */, &max_len);
+    get_iv(program, GL_ACTIVE_UNIFORMS, &count);
+    get_iv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_len);
     char small[256];
     char *name = max_len <= (GLint)sizeof small ? small : malloc((size_t)max_len);
     if (!name)
@@ -359,17 +331,17 @@ long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t
         return -1;
     GLuint program = (GLuint)program_;
     switch ((GLenum)pname) {
-    case 0x8A3F: /* GL_UNIFORM_BLOCK_BINDING */
-    case 0x8A40: /* GL_UNIFORM_BLOCK_DATA_SIZE */
-    case 0x8A41: /* GL_UNIFORM_BLOCK_NAME_LENGTH */
-    case 0x8A42: /* GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS */
-    case 0x8A43: /* GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES */
-    case 0x8A44: /* GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER */
-    case 0x8A45: /* GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER */
-    case 0x8A46: /* GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER */
-    case 0x84F0: /* GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER */
-    case 0x84F1: /* GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER */
-    case 0x90EC: /* GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER */
+    case GL_UNIFORM_BLOCK_BINDING:
+    case GL_UNIFORM_BLOCK_DATA_SIZE:
+    case GL_UNIFORM_BLOCK_NAME_LENGTH:
+    case GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS:
+    case GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER:
+    case GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER:
         break;
     default:
         return -1; /* not a pname known here */
@@ -383,13 +355,13 @@ long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t
     if (!program || !is_program(program))
         return 0;
     GLint blocks = 0;
-    get_iv(program, 0x8A36 /* GL_ACTIVE_UNIFORM_BLOCKS */, &blocks);
+    get_iv(program, GL_ACTIVE_UNIFORM_BLOCKS, &blocks);
     if (blocks <= 0 || block_ < 0 || block_ >= blocks)
         return 0;
-    if ((GLenum)pname != 0x8A43)
+    if ((GLenum)pname != GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES)
         return 1;
     GLint n = 0;
-    block_iv(program, (GLuint)block_, 0x8A42 /* GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS */, &n);
+    block_iv(program, (GLuint)block_, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &n);
     return n < 0 ? 0 : n;
 }
 

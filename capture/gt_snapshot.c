@@ -8,6 +8,7 @@
  * after, and only calls valid for the context's version are made, so the
  * app sees no difference, not even in glGetError. */
 #include "gt_capture.h"
+#include "gt_enums.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
@@ -21,6 +22,14 @@ static GLint get_int(GLenum pname)
 {
     GLint v = 0;
     gt_real.f.glGetIntegerv(pname, &v);
+    return v;
+}
+
+/* One parameter of the attachment `att` of the framebuffer bound to `target`. */
+static GLint attachment_param(GLenum target, GLenum att, GLenum pname)
+{
+    GLint v = 0;
+    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, pname, &v);
     return v;
 }
 
@@ -69,11 +78,11 @@ static uint32_t tex_target(uint32_t name)
 static GLenum texture_binding_query(GLenum target)
 {
     switch (target) {
-    case 0x0DE1: return 0x8069; /* TEXTURE_2D */
-    case 0x8513: return 0x8514; /* CUBE_MAP */
-    case 0x806F: return 0x806A; /* 3D */
-    case 0x8C1A: return 0x8C1D; /* 2D_ARRAY */
-    case 0x9009: return 0x900A; /* CUBE_MAP_ARRAY */
+    case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
+    case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
+    case GL_TEXTURE_3D: return GL_TEXTURE_BINDING_3D;
+    case GL_TEXTURE_2D_ARRAY: return GL_TEXTURE_BINDING_2D_ARRAY;
+    case GL_TEXTURE_CUBE_MAP_ARRAY: return GL_TEXTURE_BINDING_CUBE_MAP_ARRAY;
     default: return 0;
     }
 }
@@ -88,9 +97,9 @@ static int texture_size(gt_tls *t, uint32_t tex, int32_t level, int32_t face, GL
         return -1;
     GLint old = get_int(q);
     gt_real.f.glBindTexture(target, tex);
-    GLenum level_target = target == 0x8513 && face ? (GLenum)face : target;
-    gt_real.f.glGetTexLevelParameteriv(level_target, level, 0x1000, w);
-    gt_real.f.glGetTexLevelParameteriv(level_target, level, 0x1001, h);
+    GLenum level_target = target == GL_TEXTURE_CUBE_MAP && face ? (GLenum)face : target;
+    gt_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_WIDTH, w);
+    gt_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_HEIGHT, h);
     gt_real.f.glBindTexture(target, (GLuint)old);
     return 0;
 }
@@ -108,53 +117,53 @@ typedef struct saved {
 static void save_and_set(gt_tls *t, saved *s)
 {
     memset(s, 0, sizeof *s);
-    s->align = get_int(0x0D05);
-    gt_real.f.glPixelStorei(0x0D05, 1);
+    s->align = get_int(GL_PACK_ALIGNMENT);
+    gt_real.f.glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (t->es_major >= 3) {
-        s->row_len = get_int(0x0D02);
-        s->skip_rows = get_int(0x0D03);
-        s->skip_px = get_int(0x0D04);
-        s->pack_buf = get_int(0x88ED);
-        s->read_fbo = get_int(0x8CAA);
-        s->read_buf = get_int(0x0C02);
-        gt_real.f.glPixelStorei(0x0D02, 0);
-        gt_real.f.glPixelStorei(0x0D03, 0);
-        gt_real.f.glPixelStorei(0x0D04, 0);
+        s->row_len = get_int(GL_PACK_ROW_LENGTH);
+        s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
+        s->skip_px = get_int(GL_PACK_SKIP_PIXELS);
+        s->pack_buf = get_int(GL_PIXEL_PACK_BUFFER_BINDING);
+        s->read_fbo = get_int(GL_READ_FRAMEBUFFER_BINDING);
+        s->read_buf = get_int(GL_READ_BUFFER);
+        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         if (s->pack_buf)
-            gt_real.f.glBindBuffer(0x88EB, 0);
+            gt_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     } else if (t->es_major == 2) {
-        s->read_fbo = get_int(0x8CA6);
+        s->read_fbo = get_int(GL_FRAMEBUFFER_BINDING);
     }
     if (t->es_major == 2 && t->cs && t->cs->pack_subimage) { /* NV_pack_subimage */
-        s->row_len = get_int(0x0D02);
-        s->skip_rows = get_int(0x0D03);
-        s->skip_px = get_int(0x0D04);
-        gt_real.f.glPixelStorei(0x0D02, 0);
-        gt_real.f.glPixelStorei(0x0D03, 0);
-        gt_real.f.glPixelStorei(0x0D04, 0);
+        s->row_len = get_int(GL_PACK_ROW_LENGTH);
+        s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
+        s->skip_px = get_int(GL_PACK_SKIP_PIXELS);
+        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
     }
 }
 
 static void restore(gt_tls *t, const saved *s)
 {
-    gt_real.f.glPixelStorei(0x0D05, s->align);
+    gt_real.f.glPixelStorei(GL_PACK_ALIGNMENT, s->align);
     if (t->es_major >= 3 && s->other)
         gt_real.f.glReadBuffer((GLenum)s->other_read_buf); /* still bound for reading */
     if (t->es_major >= 3) {
-        gt_real.f.glPixelStorei(0x0D02, s->row_len);
-        gt_real.f.glPixelStorei(0x0D03, s->skip_rows);
-        gt_real.f.glPixelStorei(0x0D04, s->skip_px);
+        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
         if (s->pack_buf)
-            gt_real.f.glBindBuffer(0x88EB, (GLuint)s->pack_buf);
-        gt_real.f.glBindFramebuffer(0x8CA8, (GLuint)s->read_fbo);
+            gt_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
+        gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
         gt_real.f.glReadBuffer((GLenum)s->read_buf);
     } else if (t->es_major == 2) {
-        gt_real.f.glBindFramebuffer(0x8D40, (GLuint)s->read_fbo);
+        gt_real.f.glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->read_fbo);
     }
     if (t->es_major == 2 && t->cs && t->cs->pack_subimage) {
-        gt_real.f.glPixelStorei(0x0D02, s->row_len);
-        gt_real.f.glPixelStorei(0x0D03, s->skip_rows);
-        gt_real.f.glPixelStorei(0x0D04, s->skip_px);
+        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
     }
 }
 
@@ -163,14 +172,14 @@ static void restore(gt_tls *t, const saved *s)
 static void bind_read(gt_tls *t, saved *s, GLuint fbo, GLenum att)
 {
     if (t->es_major >= 3) {
-        gt_real.f.glBindFramebuffer(0x8CA8, fbo);
+        gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
         if ((GLint)fbo != s->read_fbo && !s->other) {
             s->other = 1;
-            s->other_read_buf = get_int(0x0C02);
+            s->other_read_buf = get_int(GL_READ_BUFFER);
         }
         gt_real.f.glReadBuffer(att);
     } else if (t->es_major == 2) {
-        gt_real.f.glBindFramebuffer(0x8D40, fbo);
+        gt_real.f.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     }
 }
 
@@ -217,9 +226,10 @@ static void read_record(gt_tls *t, const snap *d)
     *p++ = 0x1a, p = gt_put_varint(p, px);
     /* RGBA8 as BGRA where that is the framebuffer's own layout: a copy in
      * the driver instead of a conversion pixel by pixel (gt_texel.h). */
-    if (d->format == 0x1908 && d->type == 0x1401 && t->es_major >= 2 && get_int(0x8B9B) == 0x80E1 &&
-        get_int(0x8B9A) == 0x1401) { /* IMPLEMENTATION_COLOR_READ_FORMAT/TYPE: BGRA_EXT, UNSIGNED_BYTE */
-        gt_real.f.glReadPixels(0, 0, d->w, d->h, 0x80E1, 0x1401, p);
+    if (d->format == GL_RGBA && d->type == GL_UNSIGNED_BYTE && t->es_major >= 2 &&
+        get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
+        get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE) {
+        gt_real.f.glReadPixels(0, 0, d->w, d->h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, p);
         gt_texel_swap_red_blue(p, (size_t)d->w * (size_t)d->h);
     } else {
         gt_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
@@ -231,17 +241,16 @@ static void read_record(gt_tls *t, const snap *d)
  * floats, integers as integers; everything else as RGBA8). */
 static void choose_format(gt_tls *t, GLuint fbo, GLenum att, snap *d)
 {
-    d->format = 0x1908, d->type = 0x1401, d->bpp = 4; /* RGBA, UNSIGNED_BYTE */
+    d->format = GL_RGBA, d->type = GL_UNSIGNED_BYTE, d->bpp = 4;
     if (t->es_major < 3 || !fbo)
         return;
-    GLint ct = 0;
-    gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA8, att, 0x8211, &ct); /* COMPONENT_TYPE */
-    if (ct == 0x1406)
-        d->type = 0x1406, d->bpp = 16;                      /* FLOAT */
-    else if (ct == 0x1404)
-        d->format = 0x8D99, d->type = 0x1404, d->bpp = 16;  /* RGBA_INTEGER, INT */
-    else if (ct == 0x1405)
-        d->format = 0x8D99, d->type = 0x1405, d->bpp = 16;  /* RGBA_INTEGER, UNSIGNED_INT */
+    GLint ct = attachment_param(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE);
+    if (ct == GL_FLOAT)
+        d->type = GL_FLOAT, d->bpp = 16;
+    else if (ct == GL_INT)
+        d->format = GL_RGBA_INTEGER, d->type = GL_INT, d->bpp = 16;
+    else if (ct == GL_UNSIGNED_INT)
+        d->format = GL_RGBA_INTEGER, d->type = GL_UNSIGNED_INT, d->bpp = 16;
 }
 
 /* ---------------------------------------------------------------- surfaces */
@@ -255,22 +264,22 @@ static void read_depth_stencil(gt_tls *t, GLuint fbo, const snap *color)
         return;
     GLint depth = 0, stencil = 0;
     if (!fbo) {
-        depth = get_int(0x0D56);   /* DEPTH_BITS */
-        stencil = get_int(0x0D57); /* STENCIL_BITS */
+        depth = get_int(GL_DEPTH_BITS);
+        stencil = get_int(GL_STENCIL_BITS);
     } else {
-        GLenum target = t->es_major >= 3 ? 0x8CA8 : 0x8D40;
-        gt_real.f.glGetFramebufferAttachmentParameteriv(target, 0x8D00, 0x8CD0, &depth);   /* DEPTH_ATTACHMENT */
-        gt_real.f.glGetFramebufferAttachmentParameteriv(target, 0x8D20, 0x8CD0, &stencil); /* STENCIL_ATTACHMENT */
+        GLenum target = t->es_major >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+        depth = attachment_param(target, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
+        stencil = attachment_param(target, GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
     }
     snap d = *color;
     if (depth && t->cs->read_depth) {
-        d.format = 0x1902, d.type = 0x1405, d.bpp = 4; /* DEPTH_COMPONENT, UNSIGNED_INT */
-        d.attachment = fbo ? 0x8D00 : 0x1801;          /* DEPTH_ATTACHMENT, DEPTH */
+        d.format = GL_DEPTH_COMPONENT, d.type = GL_UNSIGNED_INT, d.bpp = 4;
+        d.attachment = fbo ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
         read_record(t, &d);
     }
     if (stencil && t->cs->read_stencil) {
-        d.format = 0x1901, d.type = 0x1401, d.bpp = 1; /* STENCIL_INDEX, UNSIGNED_BYTE */
-        d.attachment = fbo ? 0x8D20 : 0x1802;          /* STENCIL_ATTACHMENT, STENCIL */
+        d.format = GL_STENCIL_INDEX, d.type = GL_UNSIGNED_BYTE, d.bpp = 1;
+        d.attachment = fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL;
         read_record(t, &d);
     }
 }
@@ -279,9 +288,9 @@ void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
 {
     saved s;
     save_and_set(t, &s);
-    bind_read(t, &s, 0, 0x0405); /* BACK */
-    snap d = {.w = w, .h = h, .source = SRC_SURFACE, .attachment = 0x0405, .surface = surface};
-    choose_format(t, 0, 0x0405, &d);
+    bind_read(t, &s, 0, GL_BACK);
+    snap d = {.w = w, .h = h, .source = SRC_SURFACE, .attachment = GL_BACK, .surface = surface};
+    choose_format(t, 0, GL_BACK, &d);
     read_record(t, &d);
     read_depth_stencil(t, 0, &d);
     restore(t, &s);
@@ -291,33 +300,30 @@ void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
 
 static int attachment_size(gt_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h, snap *d)
 {
-    GLint type = 0, name = 0;
-    GLenum target = t->es_major >= 3 ? 0x8CA8 : 0x8D40;
-    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, 0x8CD0, &type); /* OBJECT_TYPE */
+    GLenum target = t->es_major >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    GLint type = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
     if (type == 0)
         return -1; /* NONE: nothing attached */
-    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, 0x8CD1, &name); /* OBJECT_NAME */
+    GLint name = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
     d->object = fbo;
-    if (type == 0x8D41) { /* RENDERBUFFER */
-        GLint old = get_int(0x8CA7);
-        gt_real.f.glBindRenderbuffer(0x8D41, (GLuint)name);
-        gt_real.f.glGetRenderbufferParameteriv(0x8D41, 0x8D42, w);
-        gt_real.f.glGetRenderbufferParameteriv(0x8D41, 0x8D43, h);
-        gt_real.f.glBindRenderbuffer(0x8D41, (GLuint)old);
+    if (type == GL_RENDERBUFFER) {
+        GLint old = get_int(GL_RENDERBUFFER_BINDING);
+        gt_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        gt_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+        gt_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+        gt_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
         return 0;
     }
-    GLint level = 0, face = 0, layer = 0;
-    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, 0x8CD2, &level);
-    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, 0x8CD3, &face);
-    if (t->es_major >= 3)
-        gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, 0x8CD4, &layer);
+    GLint level = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL);
+    GLint face = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE);
+    GLint layer = t->es_major >= 3 ? attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER) : 0;
     d->level = level;
-    d->layer = face ? face - 0x8515 : layer;
+    d->layer = face ? face - GL_TEXTURE_CUBE_MAP_POSITIVE_X : layer;
     if (texture_size(t, (uint32_t)name, level, face, w, h) == 0)
         return 0;
     /* The level's size is not known here (GLES < 3.1): the viewport's extent. */
     GLint vp[4] = {0};
-    gt_real.f.glGetIntegerv(0x0BA2, vp);
+    gt_real.f.glGetIntegerv(GL_VIEWPORT, vp);
     *w = vp[0] + vp[2];
     *h = vp[1] + vp[3];
     return 0;
@@ -329,19 +335,19 @@ void gt_snapshot_draw_buffers(gt_tls *t)
 {
     if (t->es_major < 2) {
         GLint vp[4] = {0};
-        gt_real.f.glGetIntegerv(0x0BA2, vp);
+        gt_real.f.glGetIntegerv(GL_VIEWPORT, vp);
         saved s;
         save_and_set(t, &s);
-        snap d = {.w = vp[0] + vp[2], .h = vp[1] + vp[3], .source = SRC_SURFACE, .attachment = 0x0405};
-        choose_format(t, 0, 0x0405, &d);
+        snap d = {.w = vp[0] + vp[2], .h = vp[1] + vp[3], .source = SRC_SURFACE, .attachment = GL_BACK};
+        choose_format(t, 0, GL_BACK, &d);
         read_record(t, &d);
         restore(t, &s);
         return;
     }
-    GLuint fbo = (GLuint)get_int(0x8CA6); /* (DRAW_)FRAMEBUFFER_BINDING */
+    GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING); /* DRAW_FRAMEBUFFER_BINDING in GLES 3 */
     if (!fbo) {
         EGLDisplay dpy = gt_real.f.eglGetCurrentDisplay();
-        EGLSurface surf = gt_real.f.eglGetCurrentSurface(0x3059); /* EGL_DRAW */
+        EGLSurface surf = gt_real.f.eglGetCurrentSurface(EGL_DRAW);
         EGLint w = 0, h = 0;
         if (!surf)
             return; /* surfaceless context with no framebuffer: nothing drawn to read */
@@ -349,16 +355,17 @@ void gt_snapshot_draw_buffers(gt_tls *t)
          * the window's: a draw before a resize is taken reads that. EGL is
          * asked only for a surface the table does not hold. */
         if (!gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h) &&
-            (!gt_real.f.eglQuerySurface(dpy, surf, 0x3057, &w) || !gt_real.f.eglQuerySurface(dpy, surf, 0x3056, &h)))
+            (!gt_real.f.eglQuerySurface(dpy, surf, EGL_WIDTH, &w) ||
+             !gt_real.f.eglQuerySurface(dpy, surf, EGL_HEIGHT, &h)))
             return;
         gt_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
         return;
     }
-    int n = t->es_major >= 3 ? get_int(0x8CDF) : 1; /* MAX_COLOR_ATTACHMENTS */
+    int n = t->es_major >= 3 ? get_int(GL_MAX_COLOR_ATTACHMENTS) : 1;
     saved s;
     save_and_set(t, &s);
-    bind_read(t, &s, fbo, 0x8CE0);
-    if (t->es_major >= 3 && get_int(0x80A8)) { /* SAMPLE_BUFFERS: not readable */
+    bind_read(t, &s, fbo, GL_COLOR_ATTACHMENT0);
+    if (t->es_major >= 3 && get_int(GL_SAMPLE_BUFFERS)) { /* not readable */
         restore(t, &s);
         static _Atomic int told;
         if (!atomic_exchange(&told, 1))
@@ -366,7 +373,7 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         return;
     }
     for (int i = 0; i < n && i < 32; i++) {
-        GLenum att = 0x8CE0 + (GLenum)i;
+        GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
         snap d = {.source = SRC_ATTACHMENT, .attachment = att};
         GLint w = 0, h = 0;
         if (attachment_size(t, fbo, att, &w, &h, &d) != 0)
@@ -391,20 +398,18 @@ void gt_snapshot_note_render_targets(gt_tls *t)
     gt_ctx_state *cs = t->cs;
     if (t->es_major < 3)
         return;
-    GLuint fbo = (GLuint)get_int(0x8CA6);
+    GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING);
     if (!fbo)
         return;
-    int n = get_int(0x8CDF);
+    int n = get_int(GL_MAX_COLOR_ATTACHMENTS);
     for (int i = 0; i < n && i < 32; i++) {
-        GLenum att = 0x8CE0 + (GLenum)i;
-        GLint type = 0, name = 0, level = 0, face = 0, layer = 0;
-        gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA9, att, 0x8CD0, &type);
-        if (type != 0x1702) /* TEXTURE */
+        GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
+        if (attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_TEXTURE)
             continue;
-        gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA9, att, 0x8CD1, &name);
-        gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA9, att, 0x8CD2, &level);
-        gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA9, att, 0x8CD3, &face);
-        gt_real.f.glGetFramebufferAttachmentParameteriv(0x8CA9, att, 0x8CD4, &layer);
+        GLint name = attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
+        GLint level = attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL);
+        GLint face = attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE);
+        GLint layer = attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER);
         int known = 0;
         for (int k = 0; k < cs->nrendered && !known; k++)
             known = cs->rendered[k].tex == (uint32_t)name && cs->rendered[k].level == level &&
@@ -433,26 +438,27 @@ void gt_snapshot_rendered_textures(gt_tls *t)
     save_and_set(t, &s);
     if (!cs->snap_fbo)
         gt_real.f.glGenFramebuffers(1, &cs->snap_fbo);
-    gt_real.f.glBindFramebuffer(0x8CA8, cs->snap_fbo);
+    gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, cs->snap_fbo);
     for (int k = 0; k < cs->nrendered; k++) {
         uint32_t tex = cs->rendered[k].tex, target = tex_target(tex), face = cs->rendered[k].target;
         int32_t level = cs->rendered[k].level, layer = cs->rendered[k].layer;
         GLint w = 0, h = 0;
         if (texture_size(t, tex, level, (int32_t)face, &w, &h) != 0)
             continue;
-        if (target == 0x0DE1 || target == 0x8513)
-            gt_real.f.glFramebufferTexture2D(0x8CA8, 0x8CE0, face ? face : target, tex, level);
+        if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP)
+            gt_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face ? face : target, tex,
+                                             level);
         else
-            gt_real.f.glFramebufferTextureLayer(0x8CA8, 0x8CE0, tex, level, layer);
-        if (gt_real.f.glCheckFramebufferStatus(0x8CA8) != 0x8CD5) /* COMPLETE */
+            gt_real.f.glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
+        if (gt_real.f.glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
             continue;
-        gt_real.f.glReadBuffer(0x8CE0);
-        snap d = {.w = w, .h = h, .source = SRC_TEXTURE, .attachment = 0x8CE0, .object = tex,
-                  .level = level, .layer = face ? (int32_t)face - 0x8515 : layer};
-        choose_format(t, cs->snap_fbo, 0x8CE0, &d);
+        gt_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
+        snap d = {.w = w, .h = h, .source = SRC_TEXTURE, .attachment = GL_COLOR_ATTACHMENT0, .object = tex,
+                  .level = level, .layer = face ? (int32_t)face - GL_TEXTURE_CUBE_MAP_POSITIVE_X : layer};
+        choose_format(t, cs->snap_fbo, GL_COLOR_ATTACHMENT0, &d);
         read_record(t, &d);
     }
-    gt_real.f.glFramebufferTexture2D(0x8CA8, 0x8CE0, 0x0DE1, 0, 0);
+    gt_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     restore(t, &s);
     cs->nrendered = 0;
 }
