@@ -209,6 +209,32 @@ def record_sample(ck, args, process_name, flags=()):
     return recs
 
 
+def record_variant(ck, args, plain, suffix, flags, label):
+    """The app recorded again with `gltrace record` options flags, into the
+    trace's name with -suffix: checked to exit 0 printing what the plain run
+    printed, and to read back cleanly. Returns the records."""
+    trace = args.trace[:-len('.gltrace')] + f'-{suffix}.gltrace' if args.trace.endswith('.gltrace') \
+        else f'{args.trace}-{suffix}'
+    rec = record(args.gltrace, trace, [args.app], flags=flags)
+    name = os.path.basename(args.app)
+    ck.check(f'{label}: {name} exits 0 and prints what the plain run prints',
+             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
+             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
+             f'recorded {rec.stdout.strip()!r}')
+    d, recs = gt.read_dump(ck, args.gltrace, trace)
+    ck.check(f'{label}: gltrace dump --json reads the trace cleanly', d.returncode == 0 and not d.stderr.strip(),
+             f'exit {d.returncode}: {d.stderr.strip()}')
+    return recs
+
+
+def snap_summary(s, *more):
+    """The fields of a gltraceSnapshot record that say which picture it is
+    (and the fields named in more)."""
+    fb = s.get('fb', {})
+    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
+                                   'height', 'bytes', 'fnv1a', *more)}
+
+
 def links(ck, what, producers, consumers, key, ret_key='ret'):
     """Each producer's return value is the `key` argument of the matching
     consumer (same position), and there is at least one pair."""

@@ -97,12 +97,6 @@ def simulate(w, h, mirror):
     return after
 
 
-def snap_summary(s):
-    fb = s.get('fb', {})
-    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
-                                   'height', 'bytes', 'fnv1a', 'surface')}
-
-
 def walk(recs):
     """The draws (each with the snapshots right after it, the framebuffer
     bound and the app's glReadPixels before the next draw) and the swaps
@@ -147,7 +141,7 @@ def check_draw(ck, k, ev, fbo, model):
     label = f'{"framebuffer object" if on_fbo else "pbuffer"} draw {step}'
     ck.check(f'{label}: drawn with {"the framebuffer object" if on_fbo else "the pbuffer (framebuffer 0)"} bound',
              ev['fbo'] == (fbo if on_fbo else 0), ev['fbo'])
-    got = [snap_summary(s) for s in ev['snaps']]
+    got = [at.snap_summary(s, 'surface') for s in ev['snaps']]
     want = [{'source': src, 'attachment': att, 'object': fbo if on_fbo else 0, 'level': 0, 'layer': 0,
              'format': fmt, 'type': typ, 'width': w, 'height': h, 'bytes': w * h * bpp}
             for src, att, (fmt, typ, bpp) in (FBO_SNAPS if on_fbo else SURFACE_SNAPS)]
@@ -193,7 +187,7 @@ def check_draw(ck, k, ev, fbo, model):
 
 def check_swap(ck, sw, last_surface, surface):
     snaps = [s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']
-    got = [snap_summary(s) for s in snaps]
+    got = [at.snap_summary(s, 'surface') for s in snaps]
     ck.check('right before eglSwapBuffers: gltraceSurface, then the colour, depth and stencil snapshots of the'
              ' pbuffer (GL_BACK RGBA/UNSIGNED_BYTE, GL_DEPTH DEPTH_COMPONENT/UNSIGNED_INT, GL_STENCIL'
              ' STENCIL_INDEX/UNSIGNED_BYTE, 64x48) of the surface eglCreatePbufferSurface returned',
@@ -202,7 +196,8 @@ def check_swap(ck, sw, last_surface, surface):
              [{'source': src, 'attachment': att, 'object': 0, 'level': 0, 'layer': 0, 'format': fmt, 'type': typ,
                'width': W, 'height': H, 'bytes': W * H * bpp, 'surface': surface}
               for src, att, (fmt, typ, bpp) in SURFACE_SNAPS],
-             [(s.get('fn'), snap_summary(s) if s.get('fn') == 'gltraceSnapshot' else None) for s in sw['before']])
+             [(s.get('fn'), at.snap_summary(s, 'surface') if s.get('fn') == 'gltraceSnapshot' else None)
+              for s in sw['before']])
     ck.check("... equal (FNV-1a) to the pbuffer's snapshots after its last draw, which the app read back",
              {g['attachment']: g['fnv1a'] for g in got} == last_surface,
              {'swap': {g['attachment']: g['fnv1a'] for g in got}, 'last draw': last_surface})
@@ -239,18 +234,9 @@ def check_every_color_followed(ck, recs):
 
 def check_without_depth(ck, args, plain, color_snaps):
     """Recorded with --fb=draw alone: the colour snapshots, nothing more."""
-    trace = args.trace[:-len('.gltrace')] + '-nodepth.gltrace' if args.trace.endswith('.gltrace') \
-        else args.trace + '-nodepth'
-    rec = at.record(args.gltrace, trace, [args.app], flags=['--fb=draw'])
-    ck.check('without --fb-depth: depth_stencil exits 0 and prints what the plain run prints',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
-             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
-             f'recorded {rec.stdout.strip()!r}')
-    d, recs = gt.read_dump(ck, args.gltrace, trace)
-    ck.check('without --fb-depth: gltrace dump --json reads the trace cleanly',
-             d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
+    recs = at.record_variant(ck, args, plain, 'nodepth', ['--fb=draw'], 'without --fb-depth')
     snaps = gt.named(recs, 'gltraceSnapshot')
-    others = [snap_summary(s) for s in snaps if s.get('fb', {}).get('format') != 'GL_RGBA']
+    others = [at.snap_summary(s, 'surface') for s in snaps if s.get('fb', {}).get('format') != 'GL_RGBA']
     ck.check('without --fb-depth: no depth or stencil snapshots', snaps and not others, others[:3])
     got = [(s['fb'].get('attachment'), s['fb'].get('fnv1a')) for s in snaps]
     ck.check('without --fb-depth: the same colour snapshots as with it, in the same order', got == color_snaps,

@@ -80,12 +80,6 @@ def expected_ints(f, d):
     return b''.join(struct.pack('<4i', *px[x, y]) for y in range(H) for x in range(W))
 
 
-def snap_summary(s):
-    fb = s.get('fb', {})
-    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
-                                   'height', 'bytes', 'fnv1a')}
-
-
 def walk(recs, fbo):
     """Follows the framebuffer bindings and read buffers through the trace:
     returns the draws (each with the snapshots right after it and the app's
@@ -128,7 +122,7 @@ def walk(recs, fbo):
 def check_draw(ck, f, d, ev, fbo):
     label = f'frame {f} draw {d} ({ev["draw"]["fn"]})'
     snaps = ev['snaps']
-    got = [snap_summary(s) for s in snaps]
+    got = [at.snap_summary(s) for s in snaps]
     want = [{'source': 'attachment', 'attachment': ATTS[i], 'object': fbo, 'level': 0, 'layer': LAYERS[i],
              'format': READ[i][0], 'type': READ[i][1], 'width': W, 'height': H, 'bytes': W * H * READ[i][2]}
             for i in range(4)]
@@ -184,8 +178,8 @@ def check_draw(ck, f, d, ev, fbo):
 def check_swap(ck, f, sw, textures, att_of, surface):
     label = f'frame {f} eglSwapBuffers'
     snaps = [s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']
-    tex = [snap_summary(s) for s in snaps if s['fb'].get('source') == 'texture']
-    surf = [snap_summary(s) for s in snaps if s['fb'].get('source') == 'surface']
+    tex = [at.snap_summary(s) for s in snaps if s['fb'].get('source') == 'texture']
+    surf = [at.snap_summary(s) for s in snaps if s['fb'].get('source') == 'surface']
     ck.check(f'{label}: right before it only gltraceSurface, the texture snapshots, then the surface snapshot',
              [s.get('fn') for s in sw['before']] == ['gltraceSurface'] + ['gltraceSnapshot'] * len(snaps) and
              [s['fb'].get('source') for s in snaps] == ['texture'] * len(tex) + ['surface'],
@@ -220,18 +214,9 @@ def check_swap(ck, f, sw, textures, att_of, surface):
 
 def check_swap_run(ck, args, plain, draw_surfaces):
     """The default --fb=swap: one surface snapshot before each swap, nothing else."""
-    trace = args.trace[:-len('.gltrace')] + '-swap.gltrace' if args.trace.endswith('.gltrace') \
-        else args.trace + '-swap'
-    rec = at.record(args.gltrace, trace, [args.app], flags=['--fb=swap'])
-    ck.check('--fb=swap: fbo_snapshots exits 0 and prints what the plain run prints',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
-             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
-             f'recorded {rec.stdout.strip()!r}')
-    d, recs = gt.read_dump(ck, args.gltrace, trace)
-    ck.check('--fb=swap: gltrace dump --json reads the trace cleanly', d.returncode == 0 and not d.stderr.strip(),
-             f'exit {d.returncode}: {d.stderr.strip()}')
+    recs = at.record_variant(ck, args, plain, 'swap', ['--fb=swap'], '--fb=swap')
     snaps = gt.named(recs, 'gltraceSnapshot')
-    others = [snap_summary(s) for s in snaps if s.get('fb', {}).get('source') != 'surface']
+    others = [at.snap_summary(s) for s in snaps if s.get('fb', {}).get('source') != 'surface']
     ck.check('--fb=swap: no attachment or texture snapshots', snaps and not others, others[:4])
     before = [recs[i - 1].get('fn') == 'gltraceSnapshot' and recs[i - 1]['fb'].get('source') == 'surface'
               for i, r in enumerate(recs) if r.get('fn') == 'eglSwapBuffers']
