@@ -7,6 +7,8 @@ import subprocess
 import sys
 import tempfile
 
+import gltest as gt
+
 api, gl_xml, egl_inc = sys.argv[1:4]
 src = open(os.path.join(api, 'annotations.txt')).read().splitlines()
 headers = [os.path.join(egl_inc, 'EGL', h) for h in ('egl.h', 'eglext.h')]
@@ -21,28 +23,20 @@ def run(lines):
                               capture_output=True, text=True)
 
 
-failures = 0
+ck = gt.Checker('api.missing_annotation_fails_build')
 # 1. Without the line for glReadPixels' pixels, the build must fail naming it.
-cut = [l for l in src if not l.startswith('ptr glReadPixels')]
-r = run(cut)
-if r.returncode == 0 or 'glReadPixels parameter pixels' not in r.stderr:
-    print('FAIL: missing glReadPixels annotation not reported:', r.returncode, r.stderr[-500:])
-    failures += 1
+r = run([l for l in src if not l.startswith('ptr glReadPixels')])
+ck.check('a missing glReadPixels annotation fails the build, naming the parameter',
+         r.returncode != 0 and 'glReadPixels parameter pixels' in r.stderr, (r.returncode, r.stderr[-500:]))
 # 2. Without the EGL attribute-list rule, every EGL attrib_list is named.
-cut = [l for l in src if not l.startswith('ptr egl*                    attrib_list')]
-r = run(cut)
-if r.returncode == 0 or 'eglCreateContext parameter attrib_list' not in r.stderr:
-    print('FAIL: missing EGL attrib_list annotation not reported:', r.returncode, r.stderr[-500:])
-    failures += 1
+r = run([l for l in src if not l.startswith('ptr egl*                    attrib_list')])
+ck.check('a missing EGL attrib_list annotation fails the build, naming eglCreateContext\'s',
+         r.returncode != 0 and 'eglCreateContext parameter attrib_list' in r.stderr, (r.returncode, r.stderr[-500:]))
 # 3. An exact rule naming a parameter the command lacks is an error.
 r = run(['ptr glReadPixels pixels out nosuchparam*4'] + src)
-if r.returncode == 0 or 'nosuchparam' not in r.stderr:
-    print('FAIL: bad parameter name in a count not reported:', r.returncode, r.stderr[-500:])
-    failures += 1
+ck.check('a count naming a parameter the command lacks fails the build, naming it',
+         r.returncode != 0 and 'nosuchparam' in r.stderr, (r.returncode, r.stderr[-500:]))
 # 4. The real file builds.
 r = run(src)
-if r.returncode != 0:
-    print('FAIL: the real annotation file does not build:', r.stderr[-800:])
-    failures += 1
-print(f'{4 - failures} passed, {failures} failed')
-sys.exit(1 if failures else 0)
+ck.check('the real annotation file builds', r.returncode == 0, r.stderr[-800:])
+ck.exit()

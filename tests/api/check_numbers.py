@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Function numbers never change: api/functions.tsv keeps Android's numbers
-(same name, same number), gives no number twice (but Android's own alias),
-and, across the whole git history of the file, no row was ever removed or
-altered (rows are only appended)."""
+"""Function numbers never change: api/functions.tsv starts with every row
+frozen in tests/api/function_numbers.tsv, unchanged and in order (Android's
+numbers first: same name, same number), gives no number twice (but the
+alias the table declares, Android's own), and, across the whole git history
+of the file, no row was ever removed or altered (rows are only appended)."""
 import argparse
-import os
 import subprocess
-import sys
+
+import gltest as gt
 
 ap = argparse.ArgumentParser()
-ap.add_argument('--table', required=True)
-ap.add_argument('--android', required=True)
-ap.add_argument('--repo', required=True)
+ap.add_argument('--table', required=True, help='api/functions.tsv')
+ap.add_argument('--frozen', required=True, help='tests/api/function_numbers.tsv')
+ap.add_argument('--repo', required=True, help='the repository, for the history of the table')
 a = ap.parse_args()
+ck = gt.Checker('api.function_numbers_append_only')
 
 
 def rows(text):
@@ -24,27 +26,26 @@ def rows(text):
     return out
 
 
-errors = []
+def first_difference(got, want):
+    return next((f'row {i}: {g} where {w} was frozen' for i, (g, w) in enumerate(zip(got, want)) if g != w),
+                f'{len(got)} rows, {len(want)} frozen')
+
+
 table_text = open(a.table).read()
 ours = rows(table_text)
+frozen = rows(open(a.frozen).read())
+ck.check(f'api/functions.tsv starts with the {len(frozen)} frozen rows, unchanged and in order',
+         ours[:len(frozen)] == frozen, first_difference(ours, frozen))
+print(f'{len(ours) - len(frozen)} rows appended since the last freeze')
+
 # Numbers the table itself declares shared ("#alias N"): Android's own alias.
 declared = {int(l.split()[1]) for l in table_text.splitlines() if l.startswith('#alias ')}
-by_name = dict(ours)
-if os.path.exists(a.android):
-    android = rows(open(a.android).read())
-    for name, num in android:
-        if by_name.get(name) != num:
-            errors.append(f'{name}: Android number {num}, ours {by_name.get(name)}')
-    android_nums = {n for _, n in android}
-    print(f'{len(android)} Android numbers checked')
-else:
-    print(f'note: {a.android} not present; checking history only')
-    android_nums = set()
-seen = {}
+seen, twice = {}, []
 for name, num in ours:
-    if num in seen and num not in android_nums and num not in declared:
-        errors.append(f'number {num} given to both {seen[num]} and {name}')
+    if num in seen and num not in declared:
+        twice.append(f'number {num} given to both {seen[num]} and {name}')
     seen.setdefault(num, name)
+ck.check('no number is given twice but a declared alias', not twice, twice)
 
 # Append-only across history: every version's rows are a prefix of the next.
 try:
@@ -53,17 +54,16 @@ try:
 except (OSError, subprocess.CalledProcessError) as e:
     revs = []
     print(f'note: no git history available ({e}); history not checked')
-prev = None
+prev, changed = None, []
 for rev in revs:
     text = subprocess.run(['git', '-C', a.repo, 'show', f'{rev}:api/functions.tsv'],
                           capture_output=True, text=True).stdout
     cur = rows(text)
     if prev is not None and cur[:len(prev)] != prev:
-        errors.append(f'commit {rev[:12]} changed or removed existing rows of api/functions.tsv')
+        changed.append(f'commit {rev[:12]} changed or removed existing rows of api/functions.tsv')
     prev = cur
 if prev is not None and ours[:len(prev)] != prev:
-    errors.append('the working copy changed or removed rows committed before')
-print(f'{len(ours)} numbers, {len(revs)} committed versions checked')
-for e in errors:
-    print('FAIL:', e)
-sys.exit(1 if errors else 0)
+    changed.append('the working copy changed or removed rows committed before')
+ck.check(f'{len(revs)} committed versions of api/functions.tsv, each only appending to the one before',
+         not changed, changed)
+ck.exit()

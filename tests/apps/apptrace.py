@@ -6,41 +6,15 @@ time order, the current context of GL calls, the text dump saying what the
 JSON says and `info` agreeing with the dump. Each check_<app>.py adds the
 app's own call sequence and arguments.
 
-Checks never stop at the first failure: every result is printed, so one run
-shows everything that is wrong. Standard library only."""
+Running, reading traces and the Checker are tests/lib/gltest.py's.
+Standard library only."""
 import argparse
 import json
-import re
 import os
-import subprocess
+import re
 import sys
 
-TIMEOUT = 120  # seconds; only a hang reaches it, the samples take well under one
-
-
-class Checker:
-    """Collects named results; exit() ends the script with 0 only if all passed."""
-
-    def __init__(self, title):
-        self.title = title
-        self.passed = 0
-        self.failed = []
-
-    def check(self, what, cond, detail=''):
-        if cond:
-            self.passed += 1
-            print('ok   ' + what)
-        else:
-            self.failed.append(what)
-            text = detail if isinstance(detail, str) else repr(detail)
-            print('FAIL ' + what + (': ' + text[:3000] if text else ''))
-        return bool(cond)
-
-    def exit(self):
-        print(f'{self.title}: {self.passed} passed, {len(self.failed)} failed')
-        for f in self.failed:
-            print('  failed: ' + f)
-        sys.exit(1 if self.failed else 0)
+import gltest as gt
 
 
 def parse_args(need_app=True):
@@ -56,50 +30,12 @@ def parse_args(need_app=True):
     return args
 
 
-def run(argv, **kw):
-    return subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, **kw)
-
-
 def record(gltrace, trace, argv, wrap=(), flags=()):
     """`gltrace record [flags...] -o trace -- argv...`, optionally inside wrap
     (e.g. xvfb-run)."""
     if os.path.exists(trace):
         os.remove(trace)  # a stale trace must not pass for a new one
-    return run([*wrap, gltrace, 'record', *flags, '-o', trace, '--', *argv])
-
-
-def dump_json(ck, gltrace, trace):
-    """`gltrace dump --json`: (the process, the records). Every line must be
-    one JSON object; a line that is not is a failed check, not a crash."""
-    d = run([gltrace, 'dump', '--json', '--full', trace])
-    recs, bad = [], []
-    for n, line in enumerate(d.stdout.splitlines(), 1):
-        try:
-            recs.append(json.loads(line))
-        except ValueError as e:
-            bad.append(f'line {n}: {e}: {line[:200]}')
-    ck.check('every line of dump --json is a JSON object', not bad and all(isinstance(r, dict) for r in recs), bad[:3])
-    return d, recs
-
-
-def info(ck, gltrace, trace):
-    i = run([gltrace, 'info', trace])
-    try:
-        obj = json.loads(i.stdout)
-    except ValueError:
-        obj = None
-    ck.check('gltrace info prints one JSON object and exits 0', i.returncode == 0 and isinstance(obj, dict),
-             f'exit {i.returncode}, stdout {i.stdout[:300]!r}, stderr {i.stderr[:300]!r}')
-    return obj if isinstance(obj, dict) else {}
-
-
-def fnv1a(data):
-    """FNV-1a of bytes, as 8 hex digits: the fingerprint the sample apps
-    print of what they read back and `gltrace dump` shows of snapshots."""
-    h = 2166136261
-    for b in data:
-        h = ((h ^ b) * 16777619) & 0xffffffff
-    return f'{h:08x}'
+    return gt.run([*wrap, gltrace, 'record', *flags, '-o', trace, '--', *argv])
 
 
 def out_data(r, key):
@@ -110,27 +46,6 @@ def out_data(r, key):
     if isinstance(d, dict) and 'hex' in d:
         return bytes.fromhex(d['hex'])
     return d
-
-
-def calls(recs):
-    """The app's own calls: everything but the records gltrace adds (metadata,
-    markers, snapshots, surfaces, mapped and client-array data)."""
-    return [r for r in recs if not r.get('fn', '').startswith('gltrace') and r.get('fn') != 'glVertexAttribPointerData']
-
-
-def named(recs, fn):
-    return [r for r in recs if r.get('fn') == fn]
-
-
-def args_of(recs, fn, i=0):
-    """The args of the i-th call of fn ({} when there is none, so that a
-    missing call fails the checks that look at it instead of raising)."""
-    found = named(recs, fn)
-    return found[i].get('args', {}) if len(found) > i else {}
-
-
-def all_args(recs, fn):
-    return [r.get('args', {}) for r in named(recs, fn)]
 
 
 def first_difference(got, expected):
@@ -210,9 +125,9 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
     fields = ('seq', 'tid', 'ctx', 't', 'dur', 'fn')
     ck.check('every record has seq, tid, ctx, t, dur, fn; every call has args',
              all(all(isinstance(r.get(f), str if f == 'fn' else int) for f in fields) for r in recs) and
-             all(isinstance(r.get('args'), dict) for r in calls(recs)),
+             all(isinstance(r.get('args'), dict) for r in gt.calls(recs)),
              next((r for r in recs if not all(f in r for f in fields)), ''))
-    app = calls(recs)
+    app = gt.calls(recs)
     ck.check('durations are not negative', all(r['dur'] >= 0 for r in app))
     backwards = []
     last = {}
@@ -228,7 +143,7 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
     ck.check('"ctx" is the context the thread made current (ids 0, 1, ... in eglCreateContext order; -1 for none)',
              not wrong, wrong[:2])
 
-    text = run([gltrace, 'dump', '--full', trace])
+    text = gt.run([gltrace, 'dump', '--full', trace])
     lines = text.stdout.splitlines()
     by_seq = {}
     for line in lines:
@@ -241,11 +156,11 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
              f'exit {text.returncode}, {len(lines)} lines for {len(recs)} records, first mismatch '
              f'(expected, got): {wrong[:1]}')
 
-    inf = info(ck, gltrace, trace)
-    frames = len(named(app, 'eglSwapBuffers'))
+    inf = gt.read_info(ck, gltrace, trace)
+    frames = len(gt.named(app, 'eglSwapBuffers'))
     tids = {r['tid'] for r in recs}
     ctxs = {r['ctx'] for r in recs if r['ctx'] >= 0}
-    markers = len(named(recs, 'gltraceUncovered'))
+    markers = len(gt.named(recs, 'gltraceUncovered'))
     got = {k: inf.get(k) for k in ('calls', 'frames', 'threads', 'contexts', 'uncovered_markers')}
     want = {'calls': len(app), 'frames': frames, 'threads': len(tids), 'contexts': len(ctxs),
             'uncovered_markers': markers}
@@ -264,7 +179,7 @@ def record_sample(ck, args, process_name, flags=()):
     flags, such as --fb=draw); checks both exit 0 and print the same frame
     fingerprint (recording must not change what the app draws); reads the
     trace back. Returns the records ([] if there are none)."""
-    plain = run([args.app])
+    plain = gt.run([args.app])
     ck.check(f'{process_name} exits 0 when run plainly', plain.returncode == 0,
              f'exit {plain.returncode}: {plain.stderr.strip()}')
     rec = record(args.gltrace, args.trace, [args.app], flags=flags)
@@ -279,7 +194,7 @@ def record_sample(ck, args, process_name, flags=()):
     print('app output: ' + rec.stdout.strip().replace('\n', ' | '))
     if not ck.check('the trace file was written', os.path.isfile(args.trace), args.trace):
         return []
-    d, recs = dump_json(ck, args.gltrace, args.trace)
+    d, recs = gt.read_dump(ck, args.gltrace, args.trace)
     ck.check('gltrace dump --json reads the whole trace cleanly (exit 0, nothing on stderr)',
              d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
     common(ck, args.gltrace, args.trace, recs, process_name, argv0=args.app)
@@ -292,6 +207,32 @@ def record_sample(ck, args, process_name, flags=()):
         ck.check("each surface's last snapshot has the pixels the app read back after its last swap",
                  sorted(last.values()) == sorted(printed), f'snapshots {last}, app printed {printed}')
     return recs
+
+
+def record_variant(ck, args, plain, suffix, flags, label):
+    """The app recorded again with `gltrace record` options flags, into the
+    trace's name with -suffix: checked to exit 0 printing what the plain run
+    printed, and to read back cleanly. Returns the records."""
+    trace = args.trace[:-len('.gltrace')] + f'-{suffix}.gltrace' if args.trace.endswith('.gltrace') \
+        else f'{args.trace}-{suffix}'
+    rec = record(args.gltrace, trace, [args.app], flags=flags)
+    name = os.path.basename(args.app)
+    ck.check(f'{label}: {name} exits 0 and prints what the plain run prints',
+             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
+             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
+             f'recorded {rec.stdout.strip()!r}')
+    d, recs = gt.read_dump(ck, args.gltrace, trace)
+    ck.check(f'{label}: gltrace dump --json reads the trace cleanly', d.returncode == 0 and not d.stderr.strip(),
+             f'exit {d.returncode}: {d.stderr.strip()}')
+    return recs
+
+
+def snap_summary(s, *more):
+    """The fields of a gltraceSnapshot record that say which picture it is
+    (and the fields named in more)."""
+    fb = s.get('fb', {})
+    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
+                                   'height', 'bytes', 'fnv1a', *more)}
 
 
 def links(ck, what, producers, consumers, key, ret_key='ret'):
@@ -309,7 +250,7 @@ SHADER = ['glCreateShader', 'glShaderSource', 'glCompileShader', 'glGetShaderiv'
 
 def check_display(ck, c):
     """The display: surfaceless, and the one every EGL call then uses."""
-    dpy = named(c, 'eglGetPlatformDisplay') + named(c, 'eglGetPlatformDisplayEXT')
+    dpy = gt.named(c, 'eglGetPlatformDisplay') + gt.named(c, 'eglGetPlatformDisplayEXT')
     if not ck.check('one eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA) that returns a display',
                     len(dpy) == 1 and dpy[0]['args'].get('platform') == 'EGL_PLATFORM_SURFACELESS_MESA' and
                     dpy[0].get('ret') not in (None, '0x0'), dpy[:2]):
@@ -318,7 +259,7 @@ def check_display(ck, c):
     ck.check('every EGL call is on the display eglGetPlatformDisplay returned',
              users and all(r['args']['dpy'] == dpy[0]['ret'] for r in users),
              [r for r in users if r['args']['dpy'] != dpy[0]['ret']][:1])
-    ck.check('eglInitialize returns true', [r.get('ret') for r in named(c, 'eglInitialize')] == [True])
+    ck.check('eglInitialize returns true', [r.get('ret') for r in gt.named(c, 'eglInitialize')] == [True])
 
 
 def check_egl_open(ck, c, label=''):
@@ -326,18 +267,18 @@ def check_egl_open(ck, c, label=''):
     link up, and success everywhere. label prefixes the check names."""
     p = label + ': ' if label else ''
     ck.check(p + 'eglBindAPI(EGL_OPENGL_ES_API) returns true',
-             named(c, 'eglBindAPI') and all(r.get('ret') is True and r['args'].get('api') == 'EGL_OPENGL_ES_API'
-                                            for r in named(c, 'eglBindAPI')), named(c, 'eglBindAPI'))
-    made = named(c, 'eglCreateContext')
-    current = [r for r in named(c, 'eglMakeCurrent') if r['args'].get('ctx') != '0x0']
+             gt.named(c, 'eglBindAPI') and all(r.get('ret') is True and r['args'].get('api') == 'EGL_OPENGL_ES_API'
+                                               for r in gt.named(c, 'eglBindAPI')), gt.named(c, 'eglBindAPI'))
+    made = gt.named(c, 'eglCreateContext')
+    current = [r for r in gt.named(c, 'eglMakeCurrent') if r['args'].get('ctx') != '0x0']
     links(ck, p + "eglCreateContext's return is the ctx of the eglMakeCurrent that follows", made, current, 'ctx')
-    surfs = named(c, 'eglCreatePbufferSurface')
+    surfs = gt.named(c, 'eglCreatePbufferSurface')
     links(ck, p + "eglCreatePbufferSurface's return is eglMakeCurrent's draw surface", surfs, current, 'draw')
     if len(surfs) == 1:
-        swaps = named(c, 'eglSwapBuffers')
+        swaps = gt.named(c, 'eglSwapBuffers')
         links(ck, p + '... and the surface eglSwapBuffers presents', surfs * len(swaps), swaps, 'surface')
-    links(ck, p + 'eglDestroyContext destroys the context made', made, named(c, 'eglDestroyContext'), 'ctx')
-    links(ck, p + 'eglDestroySurface destroys the surface made', surfs, named(c, 'eglDestroySurface'), 'surface')
+    links(ck, p + 'eglDestroyContext destroys the context made', made, gt.named(c, 'eglDestroyContext'), 'ctx')
+    links(ck, p + 'eglDestroySurface destroys the surface made', surfs, gt.named(c, 'eglDestroySurface'), 'surface')
     ck.check(p + 'eglMakeCurrent, eglSwapBuffers and the EGL tear-down return true',
              all(r.get('ret') is True for fn in ('eglMakeCurrent', 'eglSwapBuffers', 'eglDestroyContext',
-                                                 'eglDestroySurface', 'eglTerminate') for r in named(c, fn)))
+                                                 'eglDestroySurface', 'eglTerminate') for r in gt.named(c, fn)))

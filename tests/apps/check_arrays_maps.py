@@ -9,7 +9,9 @@ records with the bytes written through each kind of buffer map.
 usage: check_arrays_maps.py --gltrace GLTRACE --app ARRAYS_MAPS --trace OUT.gltrace"""
 import struct
 
+import gltest as gt
 import apptrace as at
+
 
 NV = 10
 POS = b''.join(struct.pack('<2f', i / 16 - 0.5, (i % 3) / 4 - 0.25) for i in range(NV))
@@ -33,7 +35,7 @@ def expect_arrays(lo, hi, off=None):
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('arrays_maps')
+    ck = gt.Checker('arrays_maps')
     recs = at.record_sample(ck, args, 'arrays_maps')
     if not recs:
         ck.exit()
@@ -85,7 +87,7 @@ def main():
              [d['fn'] for d in client_draws])
 
     maps = [(r['args']['target'], r['args']['offset'], r['args']['data'].get('data', {}).get('hex'))
-            for r in at.named(recs, 'gltraceMappedData')]
+            for r in gt.named(recs, 'gltraceMappedData')]
 
     def written(k, start, n):
         return bytes((k * 40 + i) & 255 for i in range(start, start + n)).hex()
@@ -93,7 +95,7 @@ def main():
                 ('GL_ARRAY_BUFFER', 20, written(2, 4, 8)),
                 ('GL_ARRAY_BUFFER', 36, written(2, 20, 12)),
                 ('GL_ARRAY_BUFFER', 48, written(4, 0, 16))]
-    persistent = 'persistent=1' in at.run([args.app]).stdout
+    persistent = 'persistent=1' in gt.run([args.app]).stdout
     if persistent:
         expected.append(('GL_ARRAY_BUFFER', 0, TRI.hex()))
     ck.check('mapped writes: whole range at unmap (invalidate-buffer, unsynchronized), only the flushed '

@@ -18,7 +18,9 @@ import os
 import re
 import struct
 
+import gltest as gt
 import apptrace as at
+
 
 W, H = 64, 48          # the pbuffer
 FBO_W, FBO_H = 40, 32  # the framebuffer object
@@ -61,7 +63,7 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN +
 EGL_DEPTH_SIZE, EGL_STENCIL_SIZE, EGL_NONE = 0x3025, 0x3026, 0x3038
 
 
-fnv1a, out_data = at.fnv1a, at.out_data
+fnv1a, out_data = gt.fnv1a, at.out_data
 
 
 def simulate(w, h, mirror):
@@ -93,12 +95,6 @@ def simulate(w, h, mirror):
                               'GL_INVERT': ~s & 0xff}[op]
         after.append((list(depth), list(stencil), list(color)))
     return after
-
-
-def snap_summary(s):
-    fb = s.get('fb', {})
-    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
-                                   'height', 'bytes', 'fnv1a', 'surface')}
 
 
 def walk(recs):
@@ -145,7 +141,7 @@ def check_draw(ck, k, ev, fbo, model):
     label = f'{"framebuffer object" if on_fbo else "pbuffer"} draw {step}'
     ck.check(f'{label}: drawn with {"the framebuffer object" if on_fbo else "the pbuffer (framebuffer 0)"} bound',
              ev['fbo'] == (fbo if on_fbo else 0), ev['fbo'])
-    got = [snap_summary(s) for s in ev['snaps']]
+    got = [at.snap_summary(s, 'surface') for s in ev['snaps']]
     want = [{'source': src, 'attachment': att, 'object': fbo if on_fbo else 0, 'level': 0, 'layer': 0,
              'format': fmt, 'type': typ, 'width': w, 'height': h, 'bytes': w * h * bpp}
             for src, att, (fmt, typ, bpp) in (FBO_SNAPS if on_fbo else SURFACE_SNAPS)]
@@ -191,7 +187,7 @@ def check_draw(ck, k, ev, fbo, model):
 
 def check_swap(ck, sw, last_surface, surface):
     snaps = [s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']
-    got = [snap_summary(s) for s in snaps]
+    got = [at.snap_summary(s, 'surface') for s in snaps]
     ck.check('right before eglSwapBuffers: gltraceSurface, then the colour, depth and stencil snapshots of the'
              ' pbuffer (GL_BACK RGBA/UNSIGNED_BYTE, GL_DEPTH DEPTH_COMPONENT/UNSIGNED_INT, GL_STENCIL'
              ' STENCIL_INDEX/UNSIGNED_BYTE, 64x48) of the surface eglCreatePbufferSurface returned',
@@ -200,7 +196,8 @@ def check_swap(ck, sw, last_surface, surface):
              [{'source': src, 'attachment': att, 'object': 0, 'level': 0, 'layer': 0, 'format': fmt, 'type': typ,
                'width': W, 'height': H, 'bytes': W * H * bpp, 'surface': surface}
               for src, att, (fmt, typ, bpp) in SURFACE_SNAPS],
-             [(s.get('fn'), snap_summary(s) if s.get('fn') == 'gltraceSnapshot' else None) for s in sw['before']])
+             [(s.get('fn'), at.snap_summary(s, 'surface') if s.get('fn') == 'gltraceSnapshot' else None)
+              for s in sw['before']])
     ck.check("... equal (FNV-1a) to the pbuffer's snapshots after its last draw, which the app read back",
              {g['attachment']: g['fnv1a'] for g in got} == last_surface,
              {'swap': {g['attachment']: g['fnv1a'] for g in got}, 'last draw': last_surface})
@@ -237,18 +234,9 @@ def check_every_color_followed(ck, recs):
 
 def check_without_depth(ck, args, plain, color_snaps):
     """Recorded with --fb=draw alone: the colour snapshots, nothing more."""
-    trace = args.trace[:-len('.gltrace')] + '-nodepth.gltrace' if args.trace.endswith('.gltrace') \
-        else args.trace + '-nodepth'
-    rec = at.record(args.gltrace, trace, [args.app], flags=['--fb=draw'])
-    ck.check('without --fb-depth: depth_stencil exits 0 and prints what the plain run prints',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
-             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
-             f'recorded {rec.stdout.strip()!r}')
-    d, recs = at.dump_json(ck, args.gltrace, trace)
-    ck.check('without --fb-depth: gltrace dump --json reads the trace cleanly',
-             d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
-    snaps = at.named(recs, 'gltraceSnapshot')
-    others = [snap_summary(s) for s in snaps if s.get('fb', {}).get('format') != 'GL_RGBA']
+    recs = at.record_variant(ck, args, plain, 'nodepth', ['--fb=draw'], 'without --fb-depth')
+    snaps = gt.named(recs, 'gltraceSnapshot')
+    others = [at.snap_summary(s, 'surface') for s in snaps if s.get('fb', {}).get('format') != 'GL_RGBA']
     ck.check('without --fb-depth: no depth or stencil snapshots', snaps and not others, others[:3])
     got = [(s['fb'].get('attachment'), s['fb'].get('fnv1a')) for s in snaps]
     ck.check('without --fb-depth: the same colour snapshots as with it, in the same order', got == color_snaps,
@@ -259,7 +247,7 @@ def check_replay(ck, args, snap_seqs):
     report = args.trace + '.replay.json'
     if os.path.exists(report):
         os.remove(report)
-    rp = at.run([args.gltrace, 'replay', args.trace, '--json', report, '--no-progress'])
+    rp = gt.run([args.gltrace, 'replay', args.trace, '--json', report, '--no-progress'])
     ck.check('gltrace replay of the --fb-depth trace exits 0 (every snapshot matched)', rp.returncode == 0,
              f'exit {rp.returncode}: {rp.stderr.strip()}')
     try:
@@ -279,12 +267,12 @@ def check_replay(ck, args, snap_seqs):
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('depth_stencil')
+    ck = gt.Checker('depth_stencil')
     recs = at.record_sample(ck, args, 'depth_stencil', flags=['--fb=draw', '--fb-depth'])
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
     at.check_sequence(ck, 'the calls depth_stencil made, in its order', [r['fn'] for r in c], EXPECTED)
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
@@ -292,7 +280,7 @@ def main():
 
     attribs = out_data((n('eglChooseConfig') or [{}])[0], 'attrib_list') or []
     asked = dict(zip(attribs[0::2], attribs[1::2])) if isinstance(attribs, list) else {}
-    created = config_attribs((at.named(recs, 'gltraceSurface') or [{}])[0])
+    created = config_attribs((gt.named(recs, 'gltraceSurface') or [{}])[0])
     ck.check('a config with depth 24 and stencil 8 asked for, and the pbuffer made with one (gltraceSurface)',
              asked.get(EGL_DEPTH_SIZE) == 24 and asked.get(EGL_STENCIL_SIZE) == 8 and
              created.get(EGL_DEPTH_SIZE) == 24 and created.get(EGL_STENCIL_SIZE) == 8,
@@ -314,10 +302,10 @@ def main():
              [r['args'] for r in n('glRenderbufferStorage') + n('glFramebufferRenderbuffer')])
     ck.check('depth test GL_LESS and stencil test on; cleared to depth 1.0 and stencil 0',
              [r['args'].get('cap') for r in n('glEnable')] == ['GL_DEPTH_TEST', 'GL_STENCIL_TEST'] and
-             at.all_args(c, 'glDepthFunc') == [{'func': 'GL_LESS'}] and
+             gt.all_args(c, 'glDepthFunc') == [{'func': 'GL_LESS'}] and
              [r['args'].get('d') for r in n('glClearDepthf')] == [1, 1] and
              [r['args'].get('s') for r in n('glClearStencil')] == [0, 0],
-             [at.all_args(c, fn) for fn in ('glEnable', 'glDepthFunc', 'glClearDepthf', 'glClearStencil')])
+             [gt.all_args(c, fn) for fn in ('glEnable', 'glDepthFunc', 'glClearDepthf', 'glClearStencil')])
     stencil = [(r['args'].get('func'), r['args'].get('ref'), r['args'].get('mask')) for r in n('glStencilFunc')]
     ops = [(r['args'].get('fail'), r['args'].get('zfail'), r['args'].get('zpass')) for r in n('glStencilOp')]
     z = [r['args'].get('v0') for r in n('glUniform1f')]
@@ -339,14 +327,14 @@ def main():
     surface = (n('eglCreatePbufferSurface') or [{}])[0].get('ret')
     check_swap(ck, swaps[0], last[len(STEPS) - 1], surface)
     check_every_color_followed(ck, recs)
-    snaps = at.named(recs, 'gltraceSnapshot')
+    snaps = gt.named(recs, 'gltraceSnapshot')
     placed = sum(len(e['snaps']) for e in draws) + \
         sum(1 for s in swaps[0]['before'] if s.get('fn') == 'gltraceSnapshot')
     ck.check(f'no other snapshots: 3 after each of the {2 * len(STEPS)} draws, 3 before the swap',
              len(snaps) == placed == 3 * (2 * len(STEPS) + 1), f'{len(snaps)} in all, {placed} placed')
 
     # What the app printed: its last reads of each target, as the snapshots have them.
-    plain = at.run([args.app])
+    plain = gt.run([args.app])
     m = re.search(r'surface \d+x\d+ color=(\w{8}) depth=(\w{8}) stencil=(\w{8}) '
                   r'fbo \d+x\d+ color=(\w{8}) depth=(\w{8}) stencil=(\w{8})', plain.stdout)
     printed = list(m.groups()) if m else None

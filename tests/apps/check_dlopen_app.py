@@ -8,7 +8,9 @@ exists nowhere.
 usage: check_dlopen_app.py --gltrace GLTRACE --app DLOPEN_APP --trace OUT.gltrace"""
 import shutil
 
+import gltest as gt
 import apptrace as at
+
 
 UNKNOWN = 'glNoSuchFunctionGLTRACE'
 EXPECTED = ['eglGetProcAddress', 'eglGetProcAddress', 'eglGetPlatformDisplayEXT', 'eglInitialize'] + at.EGL_OPEN + [
@@ -20,19 +22,19 @@ EXPECTED = ['eglGetProcAddress', 'eglGetProcAddress', 'eglGetPlatformDisplayEXT'
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('dlopen_app')
+    ck = gt.Checker('dlopen_app')
     readelf = shutil.which('readelf')
     if ck.check('readelf is installed (binutils, from build-essential)', readelf):
-        d = at.run([readelf, '-d', args.app])
+        d = gt.run([readelf, '-d', args.app])
         needed = [line for line in d.stdout.splitlines() if '(NEEDED)' in line]
         ck.check('the premise: dlopen_app does not link libEGL or libGLES (readelf -d)',
                  d.returncode == 0 and needed and not any('libEGL' in x or 'libGLES' in x for x in needed), needed)
     recs = at.record_sample(ck, args, 'dlopen_app')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
-    a = lambda fn, i=0: at.args_of(c, fn, i)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
+    a = lambda fn, i=0: gt.args_of(c, fn, i)  # noqa: E731
     at.check_sequence(ck, 'the calls dlopen_app made through dlopen/dlsym, in its order', [r['fn'] for r in c],
                       EXPECTED)
     at.check_display(ck, c)
@@ -50,7 +52,7 @@ def main():
                                                                          'numAttachments': 1} and
              disc.get('attachments') not in (None, '0x0'), disc)
 
-    marks = at.named(recs, 'gltraceUncovered')
+    marks = gt.named(recs, 'gltraceUncovered')
     ck.check(f'exactly one gltraceUncovered marker, naming {UNKNOWN}',
              [m.get('marker') for m in marks] == [UNKNOWN], marks)
     if marks and len(gpa) >= 1 and n('eglGetPlatformDisplayEXT'):
@@ -58,7 +60,7 @@ def main():
                  'eglGetPlatformDisplayEXT), on the same thread',
                  gpa[0]['seq'] < marks[0]['seq'] < n('eglGetPlatformDisplayEXT')[0]['seq'] and
                  marks[0]['tid'] == gpa[0]['tid'], marks[0])
-    inf = at.info(ck, args.gltrace, args.trace)
+    inf = gt.read_info(ck, args.gltrace, args.trace)
     ck.check('gltrace info counts one uncovered marker and one frame',
              inf.get('uncovered_markers') == 1 and inf.get('frames') == 1,
              {k: inf.get(k) for k in ('uncovered_markers', 'frames')})
@@ -71,7 +73,7 @@ def main():
     ck.check('glEnable/glDisable(GL_SCISSOR_TEST) around glScissor(16, 16, 32, 32)',
              a('glEnable') == {'cap': 'GL_SCISSOR_TEST'} and a('glDisable') == {'cap': 'GL_SCISSOR_TEST'} and
              a('glScissor') == {'x': 16, 'y': 16, 'width': 32, 'height': 32})
-    ck.check('glClear(GL_COLOR_BUFFER_BIT) twice', at.all_args(c, 'glClear') == [{'mask': 0x4000}] * 2)
+    ck.check('glClear(GL_COLOR_BUFFER_BIT) twice', gt.all_args(c, 'glClear') == [{'mask': 0x4000}] * 2)
     ck.check('glGetError returns GL_NO_ERROR', [r.get('ret') for r in n('glGetError')] == ['GL_NO_ERROR'],
              n('glGetError'))
     ck.exit()

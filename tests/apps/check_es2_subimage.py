@@ -6,21 +6,23 @@ GLES 3 (a 3x2 upload from a 7-wide image skipping 2 pixels and 1 row is 76
 bytes, not 24; the read of 3x2 into a 5-wide image skipping 1 pixel and 1 row is 56).
 
 usage: check_es2_subimage.py --gltrace GLTRACE --app ES2_SUBIMAGE --trace OUT.gltrace"""
+
+import gltest as gt
 import apptrace as at
 
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('es2_subimage')
+    ck = gt.Checker('es2_subimage')
     recs = at.record_sample(ck, args, 'es2_subimage')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
+    c = gt.calls(recs)
     src = bytes((i * 5 + 3) & 255 for i in range(7 * 4 * 4))
-    tex = at.args_of(c, 'glTexImage2D').get('pixels', {}).get('data')
+    tex = gt.args_of(c, 'glTexImage2D').get('pixels', {}).get('data')
     ck.check('glTexImage2D records the 76 bytes the driver reads (row length 7, skip 2 pixels, 1 row)',
              tex == {'bytes': 76, 'hex': src[:76].hex()}, tex)
-    rp = at.args_of(c, 'glReadPixels').get('pixels', {}).get('data', {})
+    rp = gt.args_of(c, 'glReadPixels').get('pixels', {}).get('data', {})
     ck.check('glReadPixels records the 56 bytes the driver writes (row length 5, skip 1 pixel, 1 row)',
              rp.get('bytes') == 56, rp)
     if rp.get('bytes') == 56:

@@ -6,7 +6,9 @@ next (shader and program names, uniform locations, EGL handles).
 usage: check_es2_triangle.py --gltrace GLTRACE --app ES2_TRIANGLE --trace OUT.gltrace"""
 import struct
 
+import gltest as gt
 import apptrace as at
+
 
 FRAMES = 3
 FRAME = ['glClearColor', 'glClear', 'glUniform2f', 'glUniform4f', 'glDrawArrays', 'eglSwapBuffers']
@@ -22,13 +24,13 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN + at.SHADER
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('es2_triangle')
+    ck = gt.Checker('es2_triangle')
     recs = at.record_sample(ck, args, 'es2_triangle')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
-    a = lambda fn, i=0: at.args_of(c, fn, i)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
+    a = lambda fn, i=0: gt.args_of(c, fn, i)  # noqa: E731
     at.check_sequence(ck, 'the calls es2_triangle made, in its order', [r['fn'] for r in c], EXPECTED)
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
@@ -61,11 +63,11 @@ def main():
              n('glGetUniformLocation')[1:2] * FRAMES, n('glUniform4f'), 'location')
     ck.check('glUniform2f moves the triangle: (0, 0), (0.0625, 0), (0.125, 0)',
              [(r['args'].get('v0'), r['args'].get('v1')) for r in n('glUniform2f')] ==
-             [(0, 0), (0.0625, 0), (0.125, 0)], at.all_args(c, 'glUniform2f'))
+             [(0, 0), (0.0625, 0), (0.125, 0)], gt.all_args(c, 'glUniform2f'))
     ck.check('glUniform4f colour (1, 0.5, 0, 1) every frame',
              len(n('glUniform4f')) == FRAMES and
              all(tuple(r['args'].get(k) for k in ('v0', 'v1', 'v2', 'v3')) == (1, 0.5, 0, 1) for r in n('glUniform4f')),
-             at.all_args(c, 'glUniform4f')[:1])
+             gt.all_args(c, 'glUniform4f')[:1])
 
     ck.check('glGenBuffers(1); glBindBuffer(GL_ARRAY_BUFFER, a buffer name)',
              a('glGenBuffers').get('n') == 1 and a('glBindBuffer').get('target') == 'GL_ARRAY_BUFFER' and
@@ -86,10 +88,10 @@ def main():
     ck.check('glClearColor per frame: red 0, 0.25, 0.5 over (0.5, 0.75, 1)',
              clears == [(0, 0.5, 0.75, 1), (0.25, 0.5, 0.75, 1), (0.5, 0.5, 0.75, 1)], clears)
     ck.check('glClear(GL_COLOR_BUFFER_BIT = 0x4000) every frame',
-             at.all_args(c, 'glClear') == [{'mask': 0x4000}] * FRAMES, at.all_args(c, 'glClear'))
+             gt.all_args(c, 'glClear') == [{'mask': 0x4000}] * FRAMES, gt.all_args(c, 'glClear'))
     ck.check('glDrawArrays(GL_TRIANGLES, 0, 3) every frame',
-             at.all_args(c, 'glDrawArrays') == [{'mode': 'GL_TRIANGLES', 'first': 0, 'count': 3}] * FRAMES,
-             at.all_args(c, 'glDrawArrays'))
+             gt.all_args(c, 'glDrawArrays') == [{'mode': 'GL_TRIANGLES', 'first': 0, 'count': 3}] * FRAMES,
+             gt.all_args(c, 'glDrawArrays'))
     rp = a('glReadPixels')
     ck.check('glReadPixels(0, 0, 64, 64, GL_RGBA, GL_UNSIGNED_BYTE, buffer)',
              {k: rp.get(k) for k in ('x', 'y', 'width', 'height', 'format', 'type')} ==

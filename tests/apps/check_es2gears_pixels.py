@@ -14,14 +14,13 @@ import shutil
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
+import gltest as gt
+import pngio
 import apptrace as at
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'diff'))
-import pngio  # noqa: E402  (tests/diff's stdlib PNG reader)
 
 W = H = 300  # es2gears_x11's default window, at the top left (no window manager)
 
@@ -53,7 +52,7 @@ def png_rgb(path):
 
 def main():
     args = at.parse_args(need_app=False)
-    ck = at.Checker('es2gears_pixels')
+    ck = gt.Checker('es2gears_pixels')
     xvfb, gears = shutil.which('Xvfb'), shutil.which('es2gears_x11')
     if not ck.check('Xvfb and es2gears_x11 are installed (ci/setup.sh)', xvfb and gears):
         ck.exit()
@@ -65,7 +64,7 @@ def main():
             time.sleep(1)
             if os.path.exists(args.trace):
                 os.remove(args.trace)
-            env = dict(os.environ, DISPLAY=display)
+            env = gt.gl_env(DISPLAY=display)
             rec = subprocess.Popen([args.gltrace, 'record', '-o', args.trace, '--', gears], env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             time.sleep(2)
@@ -84,19 +83,19 @@ def main():
             server.terminate()
             server.wait()
     ck.check('gltrace record says the program was stopped by SIGTERM', 'killed by signal 15' in err, err[-300:])
-    d, recs = at.dump_json(ck, args.gltrace, args.trace)
+    d, recs = gt.read_dump(ck, args.gltrace, args.trace)
     snaps = [r['fb'] for r in recs if r['fn'] == 'gltraceSnapshot']
     # SIGTERM may land between the last snapshot and its swap: one more snapshot than swaps.
     ck.check(f'a {W}x{H} RGBA8 snapshot before every eglSwapBuffers',
-             len(snaps) - len(at.named(recs, 'eglSwapBuffers')) in (0, 1) and len(snaps) >= 3 and
+             len(snaps) - len(gt.named(recs, 'eglSwapBuffers')) in (0, 1) and len(snaps) >= 3 and
              all((s['width'], s['height'], s['format'], s['type']) == (W, H, 'GL_RGBA', 'GL_UNSIGNED_BYTE')
                  for s in snaps), len(snaps))
     if len(snaps) < 2:
         ck.exit()
     window = [row[:W] for row in screen[:H]]
-    frames = len(at.named(recs, 'eglSwapBuffers'))
+    frames = len(gt.named(recs, 'eglSwapBuffers'))
     with tempfile.TemporaryDirectory() as out:
-        x = at.run([args.gltrace, 'extract', args.trace, '--out', out, '--frames', f'{frames - 2}-'])
+        x = gt.run([args.gltrace, 'extract', args.trace, '--out', out, '--frames', f'{frames - 2}-'])
         files = sorted(os.listdir(out))
         ck.check('gltrace extract writes the snapshots of the last two frames (and of one not presented) as PNGs',
                  x.returncode == 0 and len(files) == len(snaps) - (frames - 2), (x.returncode, x.stderr, files))

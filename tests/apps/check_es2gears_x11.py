@@ -9,7 +9,9 @@ counts agree across the dump and gltrace info.
 usage: check_es2gears_x11.py --gltrace GLTRACE --trace OUT.gltrace"""
 import shutil
 
+import gltest as gt
 import apptrace as at
+
 
 SECONDS = '3'
 EGL_SETUP = ['eglGetDisplay', 'eglInitialize', 'eglChooseConfig', 'eglCreateContext', 'eglCreateWindowSurface',
@@ -18,7 +20,7 @@ EGL_SETUP = ['eglGetDisplay', 'eglInitialize', 'eglChooseConfig', 'eglCreateCont
 
 def main():
     args = at.parse_args(need_app=False)
-    ck = at.Checker('es2gears_x11')
+    ck = gt.Checker('es2gears_x11')
     xvfb, gears = shutil.which('xvfb-run'), shutil.which('es2gears_x11')
     if not ck.check('xvfb-run and es2gears_x11 are installed (ci/setup.sh installs xvfb, xauth and mesa-utils)',
                     xvfb and gears, f'xvfb-run: {xvfb or "missing"}, es2gears_x11: {gears or "missing"}'):
@@ -31,7 +33,7 @@ def main():
     ck.check('gltrace record says the program was killed by SIGTERM', 'killed by signal 15' in r.stderr,
              r.stderr.strip()[-500:])
 
-    d, recs = at.dump_json(ck, args.gltrace, args.trace)
+    d, recs = gt.read_dump(ck, args.gltrace, args.trace)
     clean = d.returncode == 0 and not d.stderr.strip()
     truncated = d.returncode != 0 and args.trace in d.stderr and 'offset' in d.stderr
     ck.check('gltrace dump reads the killed app\'s trace cleanly, or reports a truncated tail with file and offset',
@@ -41,19 +43,19 @@ def main():
     if not recs:
         ck.exit()
     at.common(ck, args.gltrace, args.trace, recs, 'es2gears_x11', argv0=gears)
-    c = at.calls(recs)
+    c = gt.calls(recs)
     names = [x['fn'] for x in c]
     first = {fn: names.index(fn) for fn in EGL_SETUP if fn in names}
-    draws = at.named(c, 'glDrawArrays')
+    draws = gt.named(c, 'glDrawArrays')
     ck.check('the EGL set-up, in this order, before the first draw: ' + ', '.join(EGL_SETUP),
              len(first) == len(EGL_SETUP) and sorted(first.values()) == list(first.values()) and draws and
              max(first.values()) < names.index('glDrawArrays'), first)
-    made, win = at.named(c, 'eglCreateContext'), at.named(c, 'eglCreateWindowSurface')
-    cur = at.named(c, 'eglMakeCurrent')
+    made, win = gt.named(c, 'eglCreateContext'), gt.named(c, 'eglCreateWindowSurface')
+    cur = gt.named(c, 'eglMakeCurrent')
     ck.check('eglCreateContext and eglCreateWindowSurface return what eglMakeCurrent makes current',
              made and win and cur and cur[0]['args'].get('ctx') == made[0].get('ret') and
              cur[0]['args'].get('draw') == win[0].get('ret') and win[0].get('ret') != '0x0', cur[:1])
-    swaps = at.named(c, 'eglSwapBuffers')
+    swaps = gt.named(c, 'eglSwapBuffers')
     ck.check('several frames: at least 3 eglSwapBuffers, each presenting the window surface and returning true',
              len(swaps) >= 3 and win and all(s['args'].get('surface') == win[0].get('ret') and s.get('ret') is True
                                              for s in swaps), len(swaps))

@@ -4,6 +4,8 @@ makes, in order, with their arguments, and the names that flow from one call
 to the next (program, uniform block, buffers, texture, framebuffer, syncs).
 
 usage: check_es3_scene.py --gltrace GLTRACE --app ES3_SCENE --trace OUT.gltrace"""
+
+import gltest as gt
 import apptrace as at
 
 FRAMES = 3
@@ -32,13 +34,13 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN +
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('es3_scene')
+    ck = gt.Checker('es3_scene')
     recs = at.record_sample(ck, args, 'es3_scene')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
-    a = lambda fn, i=0: at.args_of(c, fn, i)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
+    a = lambda fn, i=0: gt.args_of(c, fn, i)  # noqa: E731
     at.check_sequence(ck, 'the calls es3_scene made, in its order', [r['fn'] for r in c], EXPECTED)
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
@@ -71,25 +73,25 @@ def main():
              a('glGenVertexArrays').get('n') == 1 and a('glBindVertexArray').get('array', 0) > 0 and
              a('glGenBuffers').get('n') == 4, [a('glGenVertexArrays'), a('glBindVertexArray'), a('glGenBuffers')])
     binds = [(b.get('target'), d.get('target'), d.get('size'), d.get('usage'))
-             for b, d in zip(at.all_args(c, 'glBindBuffer'), at.all_args(c, 'glBufferData'))]
+             for b, d in zip(gt.all_args(c, 'glBindBuffer'), gt.all_args(c, 'glBufferData'))]
     ck.check('buffers: 32-byte quad and 24-byte offsets (GL_ARRAY_BUFFER), 12-byte indices (GL_ELEMENT_ARRAY_BUFFER),'
              ' 32-byte uniform block (GL_UNIFORM_BUFFER, GL_DYNAMIC_DRAW)',
              binds == [('GL_ARRAY_BUFFER', 'GL_ARRAY_BUFFER', 32, 'GL_STATIC_DRAW'),
                        ('GL_ARRAY_BUFFER', 'GL_ARRAY_BUFFER', 24, 'GL_STATIC_DRAW'),
                        ('GL_ELEMENT_ARRAY_BUFFER', 'GL_ELEMENT_ARRAY_BUFFER', 12, 'GL_STATIC_DRAW'),
                        ('GL_UNIFORM_BUFFER', 'GL_UNIFORM_BUFFER', 32, 'GL_DYNAMIC_DRAW')], binds)
-    names = [b.get('buffer') for b in at.all_args(c, 'glBindBuffer')]
+    names = [b.get('buffer') for b in gt.all_args(c, 'glBindBuffer')]
     ck.check('four distinct buffer names bound', len(set(names)) == 4 and all(x and x > 0 for x in names), names)
     ck.check('glBindBufferBase(GL_UNIFORM_BUFFER, 2, the uniform buffer)',
              a('glBindBufferBase') == {'target': 'GL_UNIFORM_BUFFER', 'index': 2,
                                        'buffer': names[-1] if names else None},
              a('glBindBufferBase'))
     ck.check('glVertexAttribPointer for attribute 0 and 1 (vec2 floats from offset 0)',
-             at.all_args(c, 'glVertexAttribPointer') ==
+             gt.all_args(c, 'glVertexAttribPointer') ==
              [{'index': i, 'size': 2, 'type': 'GL_FLOAT', 'normalized': False, 'stride': 0, 'pointer': '0x0'}
-              for i in (0, 1)], at.all_args(c, 'glVertexAttribPointer'))
+              for i in (0, 1)], gt.all_args(c, 'glVertexAttribPointer'))
     ck.check('glVertexAttribDivisor(1, 1): attribute 1 per instance',
-             at.all_args(c, 'glVertexAttribDivisor') == [{'index': 1, 'divisor': 1}])
+             gt.all_args(c, 'glVertexAttribDivisor') == [{'index': 1, 'divisor': 1}])
 
     ck.check('glActiveTexture(GL_TEXTURE0); glBindTexture(GL_TEXTURE_2D, a name)',
              a('glActiveTexture') == {'texture': 'GL_TEXTURE0'} and a('glBindTexture').get('target') == 'GL_TEXTURE_2D'
@@ -104,9 +106,9 @@ def main():
               'format': 'GL_RGBA', 'type': 'GL_UNSIGNED_BYTE'} and ts.get('pixels') != '0x0', ts)
     # glTexParameteri's param is a GLint in the registry: GL_NEAREST is the number 0x2600.
     ck.check('glTexParameteri: min and mag filter GL_NEAREST (0x2600)',
-             at.all_args(c, 'glTexParameteri') ==
+             gt.all_args(c, 'glTexParameteri') ==
              [{'target': 'GL_TEXTURE_2D', 'pname': p, 'param': 0x2600}
-              for p in ('GL_TEXTURE_MIN_FILTER', 'GL_TEXTURE_MAG_FILTER')], at.all_args(c, 'glTexParameteri'))
+              for p in ('GL_TEXTURE_MIN_FILTER', 'GL_TEXTURE_MAG_FILTER')], gt.all_args(c, 'glTexParameteri'))
 
     rb = a('glBindRenderbuffer').get('renderbuffer')
     ck.check('glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 64, 48) on a bound renderbuffer',
@@ -120,7 +122,7 @@ def main():
     ck.check('glCheckFramebufferStatus(GL_FRAMEBUFFER) returns GL_FRAMEBUFFER_COMPLETE',
              [(r['args'].get('target'), r.get('ret')) for r in n('glCheckFramebufferStatus')] ==
              [('GL_FRAMEBUFFER', 'GL_FRAMEBUFFER_COMPLETE')], n('glCheckFramebufferStatus'))
-    fb_binds = [(b.get('target'), b.get('framebuffer')) for b in at.all_args(c, 'glBindFramebuffer')]
+    fb_binds = [(b.get('target'), b.get('framebuffer')) for b in gt.all_args(c, 'glBindFramebuffer')]
     ck.check('framebuffer bindings: the FBO to draw into, the FBO to read and the window to draw on for each blit,'
              ' the window to read back',
              fb_binds == [('GL_FRAMEBUFFER', fbo)] + [('GL_FRAMEBUFFER', fbo), ('GL_READ_FRAMEBUFFER', fbo),
@@ -128,23 +130,23 @@ def main():
              [('GL_READ_FRAMEBUFFER', 0)], fb_binds)
 
     ck.check('glViewport(0, 0, 64, 48) each frame',
-             at.all_args(c, 'glViewport') == [{'x': 0, 'y': 0, 'width': 64, 'height': 48}] * FRAMES,
-             at.all_args(c, 'glViewport'))
+             gt.all_args(c, 'glViewport') == [{'x': 0, 'y': 0, 'width': 64, 'height': 48}] * FRAMES,
+             gt.all_args(c, 'glViewport'))
     clears = [tuple(r['args'].get(k) for k in ('red', 'green', 'blue', 'alpha')) for r in n('glClearColor')]
     ck.check('glClearColor per frame: red 0, 0.125, 0.25',
              clears == [(0, 0, 0.25, 1), (0.125, 0, 0.25, 1), (0.25, 0, 0.25, 1)], clears)
-    sub = at.all_args(c, 'glBufferSubData')
+    sub = gt.all_args(c, 'glBufferSubData')
     ck.check('glBufferSubData(GL_UNIFORM_BUFFER, 0, 32 bytes) each frame',
              [{k: s.get(k) for k in ('target', 'offset', 'size')} for s in sub] ==
              [{'target': 'GL_UNIFORM_BUFFER', 'offset': 0, 'size': 32}] * FRAMES, sub)
     ck.check('glDrawElementsInstanced(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, offset 0, 3 instances) each frame',
-             at.all_args(c, 'glDrawElementsInstanced') ==
+             gt.all_args(c, 'glDrawElementsInstanced') ==
              [{'mode': 'GL_TRIANGLES', 'count': 6, 'type': 'GL_UNSIGNED_SHORT', 'indices': '0x0',
-               'instancecount': 3}] * FRAMES, at.all_args(c, 'glDrawElementsInstanced'))
+               'instancecount': 3}] * FRAMES, gt.all_args(c, 'glDrawElementsInstanced'))
     ck.check('glBlitFramebuffer 64x48 to 128x96, GL_COLOR_BUFFER_BIT, GL_NEAREST, each frame',
-             at.all_args(c, 'glBlitFramebuffer') ==
+             gt.all_args(c, 'glBlitFramebuffer') ==
              [{'srcX0': 0, 'srcY0': 0, 'srcX1': 64, 'srcY1': 48, 'dstX0': 0, 'dstY0': 0, 'dstX1': 128, 'dstY1': 96,
-               'mask': 0x4000, 'filter': 'GL_NEAREST'}] * FRAMES, at.all_args(c, 'glBlitFramebuffer'))
+               'mask': 0x4000, 'filter': 'GL_NEAREST'}] * FRAMES, gt.all_args(c, 'glBlitFramebuffer'))
 
     fences = n('glFenceSync')
     ck.check('glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0) returns a sync each frame',
@@ -166,15 +168,15 @@ def main():
              [a(fn).get('n') for fn in ('glDeleteFramebuffers', 'glDeleteRenderbuffers', 'glDeleteTextures',
                                         'glDeleteBuffers', 'glDeleteVertexArrays')] == [1, 1, 1, 4, 1])
     texels = bytes(0x80 if (i + i // 4) & 1 else 0xff for i in range(16) for _ in range(4)).hex()
-    tsi = at.args_of(c, 'glTexSubImage2D')['pixels'].get('data')
+    tsi = gt.args_of(c, 'glTexSubImage2D')['pixels'].get('data')
     ck.check('glTexSubImage2D records the 64 bytes of the checkerboard', tsi == {'bytes': 64, 'hex': texels}, tsi)
-    gs = at.named(c, 'glGetStringi')[0].get('ret')
+    gs = gt.named(c, 'glGetStringi')[0].get('ret')
     ck.check('glGetStringi records the string it returned', isinstance(gs, dict) and
              gs.get('data', '').startswith('GL_'), gs)
-    ub = [r['args'] for r in at.named(c, 'glBufferData') if r['args']['target'] == 'GL_UNIFORM_BUFFER']
+    ub = [r['args'] for r in gt.named(c, 'glBufferData') if r['args']['target'] == 'GL_UNIFORM_BUFFER']
     ck.check('glBufferData(GL_UNIFORM_BUFFER, NULL) records a NULL pointer and no data',
              len(ub) == 1 and ub[0]['data'] == '0x0', ub)
-    sub = [r['args']['data'].get('data', {}).get('bytes') for r in at.named(c, 'glBufferSubData')]
+    sub = [r['args']['data'].get('data', {}).get('bytes') for r in gt.named(c, 'glBufferSubData')]
     ck.check('glBufferSubData records its 32 bytes each frame', sub == [32] * 3, sub)
     ck.exit()
 

@@ -13,7 +13,9 @@ only.
 usage: check_fbo_snapshots.py --gltrace GLTRACE --app FBO_SNAPSHOTS --trace OUT.gltrace"""
 import struct
 
+import gltest as gt
 import apptrace as at
+
 
 W, H = 64, 48
 FRAMES, DRAWS = 2, 2
@@ -55,7 +57,7 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN +
             at.EGL_CLOSE + ['eglTerminate'])
 
 
-fnv1a, out_data = at.fnv1a, at.out_data
+fnv1a, out_data = gt.fnv1a, at.out_data
 
 
 def rect(f, d):
@@ -76,12 +78,6 @@ def expected_ints(f, d):
             for x in range(x0, x1):
                 px[x, y] = (x - 40, -1000 * y, -7 * (1 + dd + 2 * f), 123456789)
     return b''.join(struct.pack('<4i', *px[x, y]) for y in range(H) for x in range(W))
-
-
-def snap_summary(s):
-    fb = s.get('fb', {})
-    return {k: fb.get(k) for k in ('source', 'attachment', 'object', 'level', 'layer', 'format', 'type', 'width',
-                                   'height', 'bytes', 'fnv1a')}
 
 
 def walk(recs, fbo):
@@ -126,7 +122,7 @@ def walk(recs, fbo):
 def check_draw(ck, f, d, ev, fbo):
     label = f'frame {f} draw {d} ({ev["draw"]["fn"]})'
     snaps = ev['snaps']
-    got = [snap_summary(s) for s in snaps]
+    got = [at.snap_summary(s) for s in snaps]
     want = [{'source': 'attachment', 'attachment': ATTS[i], 'object': fbo, 'level': 0, 'layer': LAYERS[i],
              'format': READ[i][0], 'type': READ[i][1], 'width': W, 'height': H, 'bytes': W * H * READ[i][2]}
             for i in range(4)]
@@ -182,8 +178,8 @@ def check_draw(ck, f, d, ev, fbo):
 def check_swap(ck, f, sw, textures, att_of, surface):
     label = f'frame {f} eglSwapBuffers'
     snaps = [s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']
-    tex = [snap_summary(s) for s in snaps if s['fb'].get('source') == 'texture']
-    surf = [snap_summary(s) for s in snaps if s['fb'].get('source') == 'surface']
+    tex = [at.snap_summary(s) for s in snaps if s['fb'].get('source') == 'texture']
+    surf = [at.snap_summary(s) for s in snaps if s['fb'].get('source') == 'surface']
     ck.check(f'{label}: right before it only gltraceSurface, the texture snapshots, then the surface snapshot',
              [s.get('fn') for s in sw['before']] == ['gltraceSurface'] + ['gltraceSnapshot'] * len(snaps) and
              [s['fb'].get('source') for s in snaps] == ['texture'] * len(tex) + ['surface'],
@@ -218,18 +214,9 @@ def check_swap(ck, f, sw, textures, att_of, surface):
 
 def check_swap_run(ck, args, plain, draw_surfaces):
     """The default --fb=swap: one surface snapshot before each swap, nothing else."""
-    trace = args.trace[:-len('.gltrace')] + '-swap.gltrace' if args.trace.endswith('.gltrace') \
-        else args.trace + '-swap'
-    rec = at.record(args.gltrace, trace, [args.app], flags=['--fb=swap'])
-    ck.check('--fb=swap: fbo_snapshots exits 0 and prints what the plain run prints',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip() != '',
-             f'exit {rec.returncode}: {rec.stderr.strip()}; plain {plain.stdout.strip()!r}, '
-             f'recorded {rec.stdout.strip()!r}')
-    d, recs = at.dump_json(ck, args.gltrace, trace)
-    ck.check('--fb=swap: gltrace dump --json reads the trace cleanly', d.returncode == 0 and not d.stderr.strip(),
-             f'exit {d.returncode}: {d.stderr.strip()}')
-    snaps = at.named(recs, 'gltraceSnapshot')
-    others = [snap_summary(s) for s in snaps if s.get('fb', {}).get('source') != 'surface']
+    recs = at.record_variant(ck, args, plain, 'swap', ['--fb=swap'], '--fb=swap')
+    snaps = gt.named(recs, 'gltraceSnapshot')
+    others = [at.snap_summary(s) for s in snaps if s.get('fb', {}).get('source') != 'surface']
     ck.check('--fb=swap: no attachment or texture snapshots', snaps and not others, others[:4])
     before = [recs[i - 1].get('fn') == 'gltraceSnapshot' and recs[i - 1]['fb'].get('source') == 'surface'
               for i, r in enumerate(recs) if r.get('fn') == 'eglSwapBuffers']
@@ -242,13 +229,13 @@ def check_swap_run(ck, args, plain, draw_surfaces):
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('fbo_snapshots')
+    ck = gt.Checker('fbo_snapshots')
     recs = at.record_sample(ck, args, 'fbo_snapshots', flags=['--fb=draw', '--textures'])
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
-    a = lambda fn, i=0: at.args_of(c, fn, i)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
+    a = lambda fn, i=0: gt.args_of(c, fn, i)  # noqa: E731
     at.check_sequence(ck, 'the calls fbo_snapshots made, in its order', [r['fn'] for r in c], EXPECTED)
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
@@ -294,10 +281,10 @@ def main():
              [r.get('ret') for r in n('glCheckFramebufferStatus')] == ['GL_FRAMEBUFFER_COMPLETE'], attach)
     ck.check('state set before the first draw: GL_PACK_ALIGNMENT 2, a pixel-pack buffer bound, read buffer'
              ' GL_COLOR_ATTACHMENT2',
-             at.all_args(c, 'glPixelStorei') == [{'pname': 'GL_PACK_ALIGNMENT', 'param': 2}] and
-             at.args_of(c, 'glBindBuffer', 2) == {'target': 'GL_PIXEL_PACK_BUFFER', 'buffer': bufs[2]} and
+             gt.all_args(c, 'glPixelStorei') == [{'pname': 'GL_PACK_ALIGNMENT', 'param': 2}] and
+             gt.args_of(c, 'glBindBuffer', 2) == {'target': 'GL_PIXEL_PACK_BUFFER', 'buffer': bufs[2]} and
              a('glReadBuffer') == {'src': 'GL_COLOR_ATTACHMENT2'},
-             [at.all_args(c, 'glPixelStorei'), at.args_of(c, 'glBindBuffer', 2), a('glReadBuffer')])
+             [gt.all_args(c, 'glPixelStorei'), gt.args_of(c, 'glBindBuffer', 2), a('glReadBuffer')])
     kept = [2, bufs[2], GL_COLOR_ATTACHMENT2, rbs[1], GL_TEXTURE1, tex[2], 0, fbo, fbo]
     queries = n('glGetIntegerv')[2:]
     got = [(r['args'].get('pname'), out_data(r, 'data')) for r in queries]
@@ -325,13 +312,13 @@ def main():
     surface = (n('eglCreatePbufferSurface') or [{}])[0].get('ret')
     for f, sw in enumerate(swaps[:FRAMES]):
         check_swap(ck, f, sw, textures, att_of, surface)
-    snaps = at.named(recs, 'gltraceSnapshot')
+    snaps = gt.named(recs, 'gltraceSnapshot')
     placed = sum(len(e['snaps']) for e in draws) + sum(
         len([s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']) for sw in swaps)
     ck.check(f'no other snapshots: {FRAMES * DRAWS * 4} after draws, {FRAMES * 4} before swaps',
              len(snaps) == placed == FRAMES * DRAWS * 4 + FRAMES * 4, f'{len(snaps)} in all, {placed} placed')
 
-    plain = at.run([args.app])
+    plain = gt.run([args.app])
     surfaces = [s['fb'].get('fnv1a') for s in snaps if s.get('fb', {}).get('source') == 'surface']
     check_swap_run(ck, args, plain, surfaces)
     ck.exit()

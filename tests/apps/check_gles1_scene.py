@@ -4,6 +4,8 @@ fixed-function calls it makes, in order, with their arguments (matrix
 modes, frustum planes, lights, client arrays, client-side indices).
 
 usage: check_gles1_scene.py --gltrace GLTRACE --app GLES1_SCENE --trace OUT.gltrace"""
+
+import gltest as gt
 import apptrace as at
 
 FRAMES = 3
@@ -20,26 +22,26 @@ EXPECTED = (['eglGetPlatformDisplay', 'eglInitialize'] + at.EGL_OPEN +
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('gles1_scene')
+    ck = gt.Checker('gles1_scene')
     recs = at.record_sample(ck, args, 'gles1_scene')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
-    n = lambda fn: at.named(c, fn)  # noqa: E731
-    a = lambda fn, i=0: at.args_of(c, fn, i)  # noqa: E731
+    c = gt.calls(recs)
+    n = lambda fn: gt.named(c, fn)  # noqa: E731
+    a = lambda fn, i=0: gt.args_of(c, fn, i)  # noqa: E731
     at.check_sequence(ck, 'the calls gles1_scene made, in its order', [r['fn'] for r in c], EXPECTED)
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
     ck.check('every GL call is on context 0', {r['ctx'] for r in c if r['fn'].startswith('gl')} == {0})
-    meta = at.info(ck, args.gltrace, args.trace).get('metadata') or {}
+    meta = gt.read_info(ck, args.gltrace, args.trace).get('metadata') or {}
     ck.check('the metadata has the GL version of an OpenGL ES 1 context ("OpenGL ES-CM 1.")',
              meta.get('gl_version', '').startswith('OpenGL ES-CM 1.'), meta.get('gl_version'))
 
     ck.check('glViewport(0, 0, 64, 64)', a('glViewport') == {'x': 0, 'y': 0, 'width': 64, 'height': 64},
              a('glViewport'))
     ck.check('glMatrixMode: GL_PROJECTION, then GL_MODELVIEW',
-             at.all_args(c, 'glMatrixMode') == [{'mode': 'GL_PROJECTION'}, {'mode': 'GL_MODELVIEW'}],
-             at.all_args(c, 'glMatrixMode'))
+             gt.all_args(c, 'glMatrixMode') == [{'mode': 'GL_PROJECTION'}, {'mode': 'GL_MODELVIEW'}],
+             gt.all_args(c, 'glMatrixMode'))
     ck.check('glFrustumf(-1, 1, -1, 1, 1, 10)',
              a('glFrustumf') == {'l': -1, 'r': 1, 'b': -1, 't': 1, 'n': 1, 'f': 10}, a('glFrustumf'))
     caps = [r['args'].get('cap') for r in n('glEnable')]
@@ -52,13 +54,13 @@ def main():
     arrays = [r['args'].get('array') for r in n('glEnableClientState')]
     ck.check('glEnableClientState: GL_VERTEX_ARRAY, GL_NORMAL_ARRAY, then GL_COLOR_ARRAY each frame',
              arrays == ['GL_VERTEX_ARRAY', 'GL_NORMAL_ARRAY'] + ['GL_COLOR_ARRAY'] * FRAMES and
-             at.all_args(c, 'glDisableClientState') == [{'array': 'GL_COLOR_ARRAY'}] * FRAMES, arrays)
+             gt.all_args(c, 'glDisableClientState') == [{'array': 'GL_COLOR_ARRAY'}] * FRAMES, arrays)
     vp, np_ = a('glVertexPointer'), a('glNormalPointer')
     ck.check('glVertexPointer(3, GL_FLOAT, 0, client memory); glNormalPointer(GL_FLOAT, 0, client memory)',
              {k: vp.get(k) for k in ('size', 'type', 'stride')} == {'size': 3, 'type': 'GL_FLOAT', 'stride': 0} and
              {k: np_.get(k) for k in ('type', 'stride')} == {'type': 'GL_FLOAT', 'stride': 0} and
              vp.get('pointer') not in (None, '0x0') and np_.get('pointer') not in (None, '0x0'), [vp, np_])
-    cps = at.all_args(c, 'glColorPointer')
+    cps = gt.all_args(c, 'glColorPointer')
     ck.check('glColorPointer(4, GL_FLOAT, 0, the same client memory) each frame',
              len(cps) == FRAMES and all({k: p.get(k) for k in ('size', 'type', 'stride')} ==
                                         {'size': 4, 'type': 'GL_FLOAT', 'stride': 0} for p in cps) and
@@ -68,20 +70,20 @@ def main():
     ck.check('glClearColor per frame: blue 0, 0.25, 0.5',
              clears == [(0, 0, 0, 1), (0, 0, 0.25, 1), (0, 0, 0.5, 1)], clears)
     ck.check('glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT = 0x4100) each frame',
-             at.all_args(c, 'glClear') == [{'mask': 0x4100}] * FRAMES, at.all_args(c, 'glClear'))
+             gt.all_args(c, 'glClear') == [{'mask': 0x4100}] * FRAMES, gt.all_args(c, 'glClear'))
     moves = [tuple(r['args'].get(k) for k in ('x', 'y', 'z')) for r in n('glTranslatef')]
     ck.check('glTranslatef: (-0.5, 0, -4) for the quad, (1, 0, -5) for the indexed pair, each frame',
              moves == [(-0.5, 0, -4), (1, 0, -5)] * FRAMES, moves)
     ck.check('glRotatef about z by 0, 30, 60 degrees',
-             at.all_args(c, 'glRotatef') == [{'angle': d, 'x': 0, 'y': 0, 'z': 1} for d in (0, 30, 60)],
-             at.all_args(c, 'glRotatef'))
+             gt.all_args(c, 'glRotatef') == [{'angle': d, 'x': 0, 'y': 0, 'z': 1} for d in (0, 30, 60)],
+             gt.all_args(c, 'glRotatef'))
     ck.check('glColor4f(1, 1, 1, 1) each frame',
-             at.all_args(c, 'glColor4f') == [{'red': 1, 'green': 1, 'blue': 1, 'alpha': 1}] * FRAMES,
-             at.all_args(c, 'glColor4f'))
+             gt.all_args(c, 'glColor4f') == [{'red': 1, 'green': 1, 'blue': 1, 'alpha': 1}] * FRAMES,
+             gt.all_args(c, 'glColor4f'))
     ck.check('glDrawArrays(GL_TRIANGLE_FAN, 0, 4) each frame',
-             at.all_args(c, 'glDrawArrays') == [{'mode': 'GL_TRIANGLE_FAN', 'first': 0, 'count': 4}] * FRAMES,
-             at.all_args(c, 'glDrawArrays'))
-    de = at.all_args(c, 'glDrawElements')
+             gt.all_args(c, 'glDrawArrays') == [{'mode': 'GL_TRIANGLE_FAN', 'first': 0, 'count': 4}] * FRAMES,
+             gt.all_args(c, 'glDrawArrays'))
+    de = gt.all_args(c, 'glDrawElements')
     ck.check('glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_BYTE, client-side indices) each frame',
              len(de) == FRAMES and all({k: d.get(k) for k in ('mode', 'count', 'type')} ==
                                        {'mode': 'GL_TRIANGLES', 'count': 6, 'type': 'GL_UNSIGNED_BYTE'} and
@@ -92,7 +94,7 @@ def main():
              {'x': 0, 'y': 0, 'width': 64, 'height': 64, 'format': 'GL_RGBA', 'type': 'GL_UNSIGNED_BYTE'}, rp)
     ck.check('glGetError returns GL_NO_ERROR', [r.get('ret') for r in n('glGetError')] == ['GL_NO_ERROR'],
              n('glGetError'))
-    lights = [(r['args']['pname'], r['args']['params']['data']) for r in at.named(c, 'glLightfv')]
+    lights = [(r['args']['pname'], r['args']['params']['data']) for r in gt.named(c, 'glLightfv')]
     ck.check('glLightfv records the four floats of GL_POSITION and GL_DIFFUSE',
              lights == [('GL_POSITION', [0, 0, 1, 0]), ('GL_DIFFUSE', [1, 1, 1, 1])], lights)
     ck.exit()

@@ -11,12 +11,13 @@ every frame must match bit for bit, which needs a surface of the new size
 before the frame's first draw.
 
 usage: check_resize_x11.py --gltrace GLTRACE --app RESIZE_X11 --trace OUT.gltrace"""
-import os
 import re
 import shutil
 import sys
 
+import gltest as gt
 import apptrace as at
+
 
 SIZES = [(96, 64), (96, 64), (160, 120), (160, 120), (64, 48), (64, 48)]
 
@@ -27,13 +28,13 @@ def main():
     if not xvfb:
         print('SKIP: xvfb-run is not installed (ci/setup.sh installs it)')
         sys.exit(77)
-    ck = at.Checker('resize_x11')
-    rec = at.run([xvfb, '-a', args.gltrace, 'record', '-o', args.trace, '--', args.app])
+    ck = gt.Checker('resize_x11')
+    rec = gt.run([xvfb, '-a', args.gltrace, 'record', '-o', args.trace, '--', args.app])
     ck.check('resize_x11 exits 0 under gltrace record and Xvfb', rec.returncode == 0, rec.stderr.strip())
     printed = [(int(w), int(h), fp) for w, h, fp in re.findall(r'frame \d+ (\d+)x(\d+) fnv1a=([0-9a-f]{8})',
                                                                rec.stdout)]
     ck.check('the app drew six frames at the sizes asked for', [p[:2] for p in printed] == SIZES, rec.stdout)
-    d, recs = at.dump_json(ck, args.gltrace, args.trace)
+    d, recs = gt.read_dump(ck, args.gltrace, args.trace)
     if not recs:
         ck.exit()
     snaps = [r['fb'] for r in recs if r['fn'] == 'gltraceSnapshot']
@@ -53,8 +54,7 @@ def main():
              r['args'].get('config_attribs') == 0]
     ck.check('no other size record outside creation and swaps (three resizes: three records)', len(early) == 3,
              early)
-    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-    p = at.run([args.gltrace, 'replay', args.trace], env=env)
+    p = gt.run([args.gltrace, 'replay', args.trace], env=gt.gl_env(headless=True))
     ck.check('replayed with no X server: all 6 frames bit-exact (exit 0), no warning',
              p.returncode == 0 and '6 snapshots: 6 matched' in p.stderr and len(p.stderr.strip().splitlines()) == 1,
              p.stderr.strip())

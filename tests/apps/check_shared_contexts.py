@@ -7,24 +7,26 @@ it current (main, then a second thread); each thread's calls are in the
 order the app made them; and the snapshot at each swap is what the app read.
 
 usage: check_shared_contexts.py --gltrace GLTRACE --app SHARED_CONTEXTS --trace OUT.gltrace"""
+
+import gltest as gt
 import apptrace as at
 
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('shared_contexts')
+    ck = gt.Checker('shared_contexts')
     recs = at.record_sample(ck, args, 'shared_contexts')
     if not recs:
         ck.exit()
-    ctxs = at.named(recs, 'gltraceContext')
+    ctxs = gt.named(recs, 'gltraceContext')
     ck.check('two contexts announced: 0 with no share group, 1 sharing with 0, both GLES 2',
              [(r['args']['id'], r['args']['share_id'], r['args']['client_version']) for r in ctxs] ==
              [(0, -1, 2), (1, 0, 2)], [r.get('args') for r in ctxs])
     ck.check('each gltraceContext follows its eglCreateContext, naming the handle it returned',
              all(recs[i - 1]['fn'] == 'eglCreateContext' and recs[i - 1]['ret'] == r['args']['context']
                  for i, r in enumerate(recs) if r['fn'] == 'gltraceContext'))
-    c = at.calls(recs)
-    tex = at.named(c, 'glTexImage2D')
+    c = gt.calls(recs)
+    tex = gt.named(c, 'glTexImage2D')
     main_tid = recs[0]['tid']
     tids = [r['tid'] for r in c]
     threads = list(dict.fromkeys(tids))
@@ -39,7 +41,7 @@ def main():
     mover_gl = [r for r in c if r['tid'] == threads[2] and r['fn'].startswith('gl')]
     ck.check('context 0 moved to the mover thread: its GL calls there carry context 0',
              len(mover_gl) >= 8 and {r['ctx'] for r in mover_gl} == {0}, [(r['fn'], r['ctx']) for r in mover_gl])
-    draws = at.named(c, 'glDrawArrays')
+    draws = gt.named(c, 'glDrawArrays')
     ck.check('one draw on the main thread, one on the mover, both on context 0',
              [(r['tid'], r['ctx']) for r in draws] == [(main_tid, 0), (threads[2], 0)], draws)
     order = [r['fn'] for r in c if r['tid'] == threads[2]]

@@ -14,6 +14,7 @@ below mirrors the app's: change one, change the other.
 usage: check_uploads.py --gltrace GLTRACE --app UPLOADS --trace OUT.gltrace"""
 import struct
 
+import gltest as gt
 import apptrace as at
 
 
@@ -167,7 +168,7 @@ def raw(b):
 
 
 def check_uploads(ck, c):
-    stores = [r['args'] for r in at.named(c, 'glPixelStorei')]
+    stores = [r['args'] for r in gt.named(c, 'glPixelStorei')]
     tex = [r for r in c if r['fn'] in (T2, S2, T3, S3)]
     ck.check(f'{len(UPLOADS) + len(PBO_UPLOADS)} texture uploads, each after its six glPixelStorei',
              len(tex) == len(UPLOADS) + len(PBO_UPLOADS) and len(stores) == 6 * len(tex), (len(tex), len(stores)))
@@ -190,7 +191,7 @@ def check_uploads(ck, c):
             offset = (32, 100)[i - len(UPLOADS)]
             ck.check(what + f': records the offset {offset:#x} alone, no data', pixels == hex(offset), pixels)
 
-    rp = at.named(c, 'glReadPixels')
+    rp = gt.named(c, 'glReadPixels')
     if rp:
         d = pattern(upload_bytes(UPLOADS[SKIP_IMAGES_2D]), 10 + SKIP_IMAGES_2D)
         rgba = b''.join(d[3 * p:3 * p + 3] + b'\xff' for p in range(6))
@@ -198,47 +199,47 @@ def check_uploads(ck, c):
                  ' the GL ignores both for 2D (so the trace must too)',
                  rp[0]['args'].get('x') == 2 and data_of(rp[0]['args'].get('pixels')) == raw(rgba), rp[0])
 
-    comp = at.all_args(c, 'glCompressedTexImage2D')
+    comp = gt.all_args(c, 'glCompressedTexImage2D')
     ck.check('glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA8_ETC2_EAC, 8, 8, 0, 64): the 64 bytes',
              len(comp) == 1 and {k: v for k, v in comp[0].items() if k != 'data'} ==
              {'target': 'GL_TEXTURE_2D', 'level': 0, 'internalformat': 'GL_COMPRESSED_RGBA8_ETC2_EAC', 'width': 8,
               'height': 8, 'border': 0, 'imageSize': 64} and data_of(comp[0]['data']) == raw(pattern(64, 40)), comp)
-    sub = at.all_args(c, 'glCompressedTexSubImage2D')
+    sub = gt.all_args(c, 'glCompressedTexSubImage2D')
     ck.check('glCompressedTexSubImage2D(4, 0, 4x4, ETC2, 16): the 16 bytes; from the pixel unpack buffer: offset'
              ' 0x40 alone',
              len(sub) == 2 and sub[0].get('xoffset') == 4 and sub[0].get('imageSize') == 16 and
              sub[0].get('format') == 'GL_COMPRESSED_RGBA8_ETC2_EAC' and
              data_of(sub[0].get('data')) == raw(pattern(16, 41)) and
              sub[1].get('yoffset') == 4 and sub[1].get('data') == '0x40', sub)
-    pbo = [a for a in at.all_args(c, 'glBufferData') if a.get('target') == 'GL_PIXEL_UNPACK_BUFFER']
+    pbo = [a for a in gt.all_args(c, 'glBufferData') if a.get('target') == 'GL_PIXEL_UNPACK_BUFFER']
     ck.check('glBufferData(GL_PIXEL_UNPACK_BUFFER, 256): the 256 bytes',
              len(pbo) == 1 and pbo[0].get('size') == 256 and data_of(pbo[0].get('data')) == raw(pattern(256, 42)), pbo)
-    binds = [(a.get('target'), a.get('buffer')) for a in at.all_args(c, 'glBindBuffer')
+    binds = [(a.get('target'), a.get('buffer')) for a in gt.all_args(c, 'glBindBuffer')
              if a.get('target') == 'GL_PIXEL_UNPACK_BUFFER']
     ck.check('the pixel unpack buffer is bound before those uploads and unbound after',
              len(binds) == 2 and binds[0][1] > 0 and binds[1][1] == 0, binds)
 
 
 def check_uniforms(ck, c):
-    locs = {r['args']['name']['data']: r.get('ret') for r in at.named(c, 'glGetUniformLocation')
+    locs = {r['args']['name']['data']: r.get('ret') for r in gt.named(c, 'glGetUniformLocation')
             if isinstance(r['args'].get('name'), dict)}
     ck.check('glGetUniformLocation: ten names, each a location; array elements follow their array',
              len(locs) == 10 and all(isinstance(v, int) and v >= 0 for v in locs.values()), locs)
     sets = [('glUniformMatrix2x3fv', 'u_m23', 2, 6, 50, False), ('glUniformMatrix3fv', 'u_m3', 2, 9, 51, False),
             ('glUniformMatrix4fv', 'u_m4', 3, 16, 52, False), ('glUniform4fv', 'u_v4', 3, 4, 53, None)]
     for fn, name, count, comps, k, transpose in sets:
-        a = at.args_of(c, fn)
+        a = gt.args_of(c, fn)
         want = [fval(j, k) for j in range(count * comps)]
         head = {'location': locs.get(name), 'count': count}
         if transpose is not None:
             head['transpose'] = transpose
         ck.check(f'{fn}({name}, count {count}): the {count * comps} floats',
                  {k2: v for k2, v in a.items() if k2 != 'value'} == head and data_of(a.get('value')) == want, a)
-    a = at.args_of(c, 'glUniform1iv')
+    a = gt.args_of(c, 'glUniform1iv')
     ck.check('glUniform1iv(u_i, count 4): the 4 ints',
              a.get('location') == locs.get('u_i') and a.get('count') == 4 and
              data_of(a.get('value')) == [ival(j, 54) for j in range(4)], a)
-    a = at.args_of(c, 'glUniform3uiv')
+    a = gt.args_of(c, 'glUniform3uiv')
     ck.check('glUniform3uiv(u_u3, count 1): the 3 uints',
              a.get('location') == locs.get('u_u3') and a.get('count') == 1 and
              data_of(a.get('value')) == [uval(j, 55) for j in range(3)], a)
@@ -254,16 +255,16 @@ def check_uniforms(ck, c):
             ('glGetUniformiv', 'u_tex', [3]),
             ('glGetUniformuiv', 'u_u3', [uval(j, 55) for j in range(3)])]
     seen = {}
-    prog = at.named(c, 'glCreateProgram')
+    prog = gt.named(c, 'glCreateProgram')
     for fn, name, want in gets:
         i = seen.get(fn, 0)
         seen[fn] = i + 1
-        a = at.args_of(c, fn, i)
+        a = gt.args_of(c, fn, i)
         ck.check(f'{fn}({name}) records the {len(want)} values read, no more',
                  a.get('program') == (prog[0].get('ret') if prog else None) and a.get('location') == locs.get(name)
                  and data_of(a.get('params')) == want, a)
-    bad = at.args_of(c, 'glGetUniformfv', 5)
-    errors = [r.get('ret') for r in at.named(c, 'glGetError')]
+    bad = gt.args_of(c, 'glGetUniformfv', 5)
+    errors = [r.get('ret') for r in gt.named(c, 'glGetError')]
     ck.check('glGetUniformfv(location -1) fails (GL_INVALID_OPERATION) and records no values',
              bad.get('location') == -1 and data_of(bad.get('params')) == [] and
              errors.count('GL_INVALID_OPERATION') == 1, [bad, errors])
@@ -273,7 +274,7 @@ def check_uniforms(ck, c):
     types = {'bb[0]': (2, 0x8B52), 'ba': (1, 0x8B52), 'u_m23[0]': (2, 0x8B65), 'u_m3[0]': (2, 0x8B5B),
              'u_m4[0]': (3, 0x8B5C), 'u_v4[0]': (3, 0x8B52), 'u_i[0]': (4, 0x1404), 'u_u3': (1, 0x8DC7),
              'u_tex': (1, 0x8B5E)}
-    active = at.all_args(c, 'glGetActiveUniform')
+    active = gt.all_args(c, 'glGetActiveUniform')
     got = {}
     for a in active:
         name = data_of(a.get('name'))
@@ -284,18 +285,18 @@ def check_uniforms(ck, c):
              [a.get('index') for a in active] == list(range(9)) and all(a.get('bufSize') == 64 for a in active) and
              got == types, active)
     index_of = {data_of(a.get('name')): a.get('index') for a in active}
-    gi = at.args_of(c, 'glGetUniformIndices')
+    gi = gt.args_of(c, 'glGetUniformIndices')
     want_idx = [index_of.get(n) for n in ('u_v4[0]', 'u_m4[0]', 'ba', 'bb[0]')]
     ck.check('glGetUniformIndices records the 4 names and the 4 indices written, those of glGetActiveUniform',
              data_of(gi.get('uniformNames')) == ['u_v4', 'u_m4', 'ba', 'bb'] and
              data_of(gi.get('uniformIndices')) == want_idx, gi)
-    siv = at.all_args(c, 'glGetActiveUniformsiv')
+    siv = gt.all_args(c, 'glGetActiveUniformsiv')
     ck.check('glGetActiveUniformsiv records the 4 indices and 4 values: GL_UNIFORM_TYPE, GL_UNIFORM_SIZE',
              [(a.get('pname'), data_of(a.get('uniformIndices')), data_of(a.get('params'))) for a in siv] ==
              [('GL_UNIFORM_TYPE', want_idx, [0x8B52, 0x8B5C, 0x8B52, 0x8B52]),
               ('GL_UNIFORM_SIZE', want_idx, [3, 3, 1, 2])], siv)
-    blk = at.named(c, 'glGetUniformBlockIndex')
-    biv = at.all_args(c, 'glGetActiveUniformBlockiv')
+    blk = gt.named(c, 'glGetUniformBlockIndex')
+    biv = gt.all_args(c, 'glGetActiveUniformBlockiv')
     ck.check('glGetActiveUniformBlockiv records one value for GL_UNIFORM_BLOCK_DATA_SIZE (48) and'
              ' _ACTIVE_UNIFORMS (2), two for _ACTIVE_UNIFORM_INDICES (those of ba and bb)',
              len(blk) == 1 and data_of(blk[0]['args'].get('uniformBlockName')) == 'Blk' and
@@ -310,7 +311,7 @@ def check_uniforms(ck, c):
 def check_buffers(ck, c):
     """The uniform buffer, the vertex buffers, transform feedback, compute.
     Returns (uniform buffer alignment, storage buffer alignment)."""
-    ints = {a.get('pname'): data_of(a.get('data')) for a in at.all_args(c, 'glGetIntegerv')}
+    ints = {a.get('pname'): data_of(a.get('data')) for a in gt.all_args(c, 'glGetIntegerv')}
     ck.check('glGetIntegerv records one value each: GL_MAJOR_VERSION 3, GL_MINOR_VERSION 2, the buffer offset'
              ' alignments',
              ints.get('GL_MAJOR_VERSION') == [3] and ints.get('GL_MINOR_VERSION') == [2] and
@@ -318,8 +319,8 @@ def check_buffers(ck, c):
                  ('GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT', 'GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT')), ints)
     ubo_align = (ints.get('GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT') or [None])[0]
     ssbo_align = (ints.get('GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT') or [None])[0]
-    data = {a.get('target'): a for a in at.all_args(c, 'glBufferData')}
-    ranges = {a.get('target'): a for a in at.all_args(c, 'glBindBufferRange')}
+    data = {a.get('target'): a for a in gt.all_args(c, 'glBufferData')}
+    ranges = {a.get('target'): a for a in gt.all_args(c, 'glBindBufferRange')}
     ub = data.get('GL_UNIFORM_BUFFER', {})
     ck.check('glBufferData(GL_UNIFORM_BUFFER, 512): the 512 bytes; glBindBufferRange binds 48 of them to point 1'
              ' at the alignment',
@@ -327,26 +328,26 @@ def check_buffers(ck, c):
              {k: v for k, v in ranges.get('GL_UNIFORM_BUFFER', {}).items() if k != 'buffer'} ==
              {'target': 'GL_UNIFORM_BUFFER', 'index': 1, 'offset': ubo_align, 'size': 48},
              [ub.get('size'), ranges.get('GL_UNIFORM_BUFFER')])
-    arrays = [a for a in at.all_args(c, 'glBufferData') if a.get('target') == 'GL_ARRAY_BUFFER']
+    arrays = [a for a in gt.all_args(c, 'glBufferData') if a.get('target') == 'GL_ARRAY_BUFFER']
     verts = struct.pack('<12f', *[fval(j, 61) / 64 for j in range(12)])
     pts = [fval(j, 70) for j in range(12)]
     ck.check('glBufferData(GL_ARRAY_BUFFER): the 48 bytes of the triangle, then of the three points',
              [data_of(a.get('data')) for a in arrays] == [raw(verts), raw(struct.pack('<12f', *pts))], arrays)
 
-    tfv = at.args_of(c, 'glTransformFeedbackVaryings')
+    tfv = gt.args_of(c, 'glTransformFeedbackVaryings')
     ck.check('glTransformFeedbackVaryings(count 2) records the strings "v_twice", "v_sum"; GL_INTERLEAVED_ATTRIBS',
              tfv.get('count') == 2 and data_of(tfv.get('varyings')) == ['v_twice', 'v_sum'] and
              tfv.get('bufferMode') == 'GL_INTERLEAVED_ATTRIBS', tfv)
     tb = data.get('GL_TRANSFORM_FEEDBACK_BUFFER', {})
     ck.check('the transform feedback buffer: 60 bytes, no data (NULL), bound to point 0',
              tb.get('size') == 60 and tb.get('data') == '0x0' and tb.get('usage') == 'GL_STATIC_READ' and
-             at.args_of(c, 'glBindBufferBase').get('target') == 'GL_TRANSFORM_FEEDBACK_BUFFER', tb)
-    draws = at.all_args(c, 'glDrawArrays')
+             gt.args_of(c, 'glBindBufferBase').get('target') == 'GL_TRANSFORM_FEEDBACK_BUFFER', tb)
+    draws = gt.all_args(c, 'glDrawArrays')
     ck.check('glBeginTransformFeedback(GL_POINTS), glDrawArrays(GL_POINTS, 0, 3) under GL_RASTERIZER_DISCARD',
-             at.args_of(c, 'glBeginTransformFeedback') == {'primitiveMode': 'GL_POINTS'} and
+             gt.args_of(c, 'glBeginTransformFeedback') == {'primitiveMode': 'GL_POINTS'} and
              draws[1:] == [{'mode': 'GL_POINTS', 'first': 0, 'count': 3}] and
-             at.args_of(c, 'glEnable') == {'cap': 'GL_RASTERIZER_DISCARD'}, draws)
-    maps = at.named(c, 'glMapBufferRange')
+             gt.args_of(c, 'glEnable') == {'cap': 'GL_RASTERIZER_DISCARD'}, draws)
+    maps = gt.named(c, 'glMapBufferRange')
     ck.check('glMapBufferRange(GL_MAP_READ_BIT): the 60 feedback bytes, then 128 storage bytes at the alignment;'
              ' both map',
              [{k: v for k, v in r['args'].items()} for r in maps] ==
@@ -362,19 +363,18 @@ def check_buffers(ck, c):
              {'target': 'GL_SHADER_STORAGE_BUFFER', 'index': 0, 'offset': ssbo_align, 'size': 128},
              [sb.get('size'), ranges.get('GL_SHADER_STORAGE_BUFFER')])
     ck.check('glDispatchCompute(8, 1, 1), then glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT)',
-             at.args_of(c, 'glDispatchCompute') == {'num_groups_x': 8, 'num_groups_y': 1, 'num_groups_z': 1} and
-             at.args_of(c, 'glMemoryBarrier') == {'barriers': 0x200})
+             gt.args_of(c, 'glDispatchCompute') == {'num_groups_x': 8, 'num_groups_y': 1, 'num_groups_z': 1} and
+             gt.args_of(c, 'glMemoryBarrier') == {'barriers': 0x200})
     return pts, ssbo_align
-
 
 
 def main():
     args = at.parse_args()
-    ck = at.Checker('uploads')
+    ck = gt.Checker('uploads')
     recs = at.record_sample(ck, args, 'uploads')
     if not recs:
         ck.exit()
-    c = at.calls(recs)
+    c = gt.calls(recs)
     at.check_sequence(ck, 'the calls uploads made, in its order', [r['fn'] for r in c], expected_sequence())
     at.check_display(ck, c)
     at.check_egl_open(ck, c)
@@ -384,12 +384,12 @@ def main():
     pts, ssbo_align = check_buffers(ck, c)
 
     # The results the app printed follow from the data the trace holds.
-    out = at.run([args.app]).stdout
+    out = gt.run([args.app]).stdout
     tf = sum(sum(pts[4 * v:4 * v + 4]) for v in range(3))
     if isinstance(ssbo_align, int):
         init = pattern(512, 80)[ssbo_align:ssbo_align + 128]
         words = struct.unpack('<32I', init)
-        cs = at.fnv1a(struct.pack('<32I', *[(w * 3 + i) & 0xffffffff for i, w in enumerate(words)]))
+        cs = gt.fnv1a(struct.pack('<32I', *[(w * 3 + i) & 0xffffffff for i, w in enumerate(words)]))
         ck.check('the app printed the transform feedback sum and compute result the recorded inputs give',
                  f'transform feedback sum {tf:g}, compute hash {cs},' in out, (out, tf, cs))
     ck.exit()

@@ -23,27 +23,20 @@ its own labels). Every check prints ok or FAIL; all run; exit 1 if any
 failed. Waiting for something to reach the disk uses a generous timeout and
 no timing threshold. Python 3 standard library only."""
 import argparse
-import json
 import os
 import queue
 import re
 import resource
 import shutil
 import signal
-import struct
 import subprocess
-import sys
 import threading
 import time
 
+import gltest as gt
+
 WAIT = 120      # seconds: only a hang reaches it
 ROLE = 1000000  # glClearStencil(k + ROLE * role): role 0 main/parent, 1 forked child
-CHUNK_FRAME, INDEX_FRAME, CHUNK_HEADER = 0x184D2A5E, 0x184D2A5F, 72
-
-
-# The checker every app test uses (tests/apps/apptrace.py).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'apps'))
-from apptrace import Checker  # noqa: E402
 
 
 # ------------------------------------------------------------ running the app
@@ -101,10 +94,7 @@ class App:
 
 
 def traced_env(a, trace):
-    env = {k: v for k, v in os.environ.items() if not k.startswith('GLTRACE')}
-    old = env.get('LD_PRELOAD')
-    env.update(LD_PRELOAD=a.lib + (':' + old if old else ''), GLTRACE='1', GLTRACE_OUT=trace)
-    return env
+    return gt.gl_env(a.lib, GLTRACE='1', GLTRACE_OUT=trace)
 
 
 def record(a, trace, *app_args, stdin=False, preexec_fn=None):
@@ -112,40 +102,6 @@ def record(a, trace, *app_args, stdin=False, preexec_fn=None):
     if os.path.exists(trace):
         os.remove(trace)  # a stale trace must not pass for a new one
     return App([a.app, *app_args], env=traced_env(a, trace), stdin=stdin, preexec_fn=preexec_fn)
-
-
-def lib_lines(stderr):
-    """Lines of the capture library: its fixed prefix 'gltrace:'."""
-    return [l for l in stderr.splitlines() if l.startswith('gltrace:')]
-
-
-# ------------------------------------------------------------ reading traces
-
-def dump(gltrace, trace):
-    """`gltrace dump --json`: (exit status, stderr, records, stdout lines)."""
-    d = subprocess.run([gltrace, 'dump', '--json', trace], capture_output=True, text=True, timeout=WAIT)
-    recs = []
-    for line in d.stdout.splitlines():
-        try:
-            recs.append(json.loads(line))
-        except ValueError:
-            recs.append({'fn': '<not JSON>', 'line': line[:200]})
-    return d.returncode, d.stderr, recs, d.stdout.splitlines()
-
-
-def info(gltrace, trace):
-    i = subprocess.run([gltrace, 'info', trace], capture_output=True, text=True, timeout=WAIT)
-    try:
-        obj = json.loads(i.stdout)
-    except ValueError:
-        obj = {}
-    return i.returncode, i.stderr, obj if isinstance(obj, dict) else {}
-
-
-def calls(recs):
-    """The app's own calls (gltrace's metadata, snapshot and other synthetic
-    records left out)."""
-    return [r for r in recs if not r.get('fn', '').startswith('gltrace')]
 
 
 def swaps(c):
@@ -163,7 +119,7 @@ def wait_on_disk(gltrace, trace, cond):
     recs = []
     while time.monotonic() < deadline:
         if os.path.exists(trace):
-            _, _, recs, _ = dump(gltrace, trace)
+            recs = gt.dump(gltrace, trace, timeout=WAIT).records
             if cond(recs):
                 return recs, True
         time.sleep(0.1)
@@ -180,15 +136,17 @@ def check_prefix(ck, recs):
 
 def check_clean(ck, a, trace, indexed, what):
     """dump exits 0 and is silent; info agrees; the index is (not) there."""
-    rc, err, recs, _ = dump(a.gltrace, trace)
+    d = gt.dump(a.gltrace, trace, timeout=WAIT)
+    recs = d.records
     ck.check(f'{what}: gltrace dump reads the whole trace cleanly (exit 0, nothing on stderr)',
-             rc == 0 and not err.strip(), f'exit {rc}: {err.strip()}')
+             d.returncode == 0 and not d.stderr.strip(), f'exit {d.returncode}: {d.stderr.strip()}')
     check_prefix(ck, recs)
-    irc, ierr, inf = info(a.gltrace, trace)
+    i, inf = gt.info(a.gltrace, trace, timeout=WAIT)
+    inf = inf or {}
     ck.check(f'{what}: gltrace info exits 0, "complete": true, "indexed": {str(indexed).lower()}',
-             irc == 0 and inf.get('complete') is True and inf.get('indexed') is indexed,
-             f'exit {irc}, {ierr.strip()}, ' + str({k: inf.get(k) for k in ('complete', 'indexed')}))
-    c = calls(recs)
+             i.returncode == 0 and inf.get('complete') is True and inf.get('indexed') is indexed,
+             f'exit {i.returncode}, {i.stderr.strip()}, ' + str({k: inf.get(k) for k in ('complete', 'indexed')}))
+    c = gt.calls(recs)
     ck.check(f'{what}: gltrace info counts the calls and frames dump shows',
              (inf.get('calls'), inf.get('frames')) == (len(c), swaps(c)),
              f"info {inf.get('calls')} calls {inf.get('frames')} frames, dump {len(c)} calls {swaps(c)} frames")
@@ -243,9 +201,9 @@ def normal_exit(ck, a):
     ck.check('a void GL call from an atexit handler that runs after the library\'s own works '
              '(the app prints "late calls done" and exits 0)', rc == 0 and 'late calls done' in out,
              f'exit {rc}, {out!r}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, True, 'normal exit')
-    c = calls(recs)
+    c = gt.calls(recs)
     check_frames(ck, c, 5, False, 'normal exit')
     ck.check('normal exit: 5 frames and the tear-down up to eglTerminate are there, the late call is not '
              '(the trace was closed before it)',
@@ -256,9 +214,9 @@ def thread_exit(ck, a):
     r = record(a, a.trace, 'thread-exit', '5')
     rc, out, err = r.finish()
     ck.check('exit(3) from a second thread: the app exits 3', rc == 3, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, True, 'exit() from a thread')
-    c = calls(recs)
+    c = gt.calls(recs)
     check_frames(ck, c, 5, False, 'exit() from a thread')
     ck.check('exit() from a thread: exactly the 5 frames before it', swaps(c) == 5, f'{swaps(c)} swaps')
     main_tid = c[0]['tid'] if c else None
@@ -271,8 +229,8 @@ def quick_exit(ck, a):
     r = record(a, a.trace, '_exit', '5', stdin=True)
     ready = r.wait_line('waiting')
     ck.check('crash_app _exit 5 draws 5 frames and waits', ready is not None, ''.join(r.err))
-    recs, ok = wait_on_disk(a.gltrace, a.trace, lambda rs: swaps(calls(rs)) >= 5)
-    ck.check('the 5 frames reach the disk while the app runs', ok, f'{swaps(calls(recs))} frames on disk')
+    recs, ok = wait_on_disk(a.gltrace, a.trace, lambda rs: swaps(gt.calls(rs)) >= 5)
+    ck.check('the 5 frames reach the disk while the app runs', ok, f'{swaps(gt.calls(recs))} frames on disk')
     try:
         r.p.stdin.write('go\n')
         r.p.stdin.flush()
@@ -280,14 +238,15 @@ def quick_exit(ck, a):
         pass
     rc, out, err = r.finish()
     ck.check('_exit(4) right after a mid-frame: the app exits 4', rc == 4, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
-    drc, derr, recs, _ = dump(a.gltrace, a.trace)
-    check_damage_named(ck, drc, derr, a.trace, '_exit')
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
+    d = gt.dump(a.gltrace, a.trace, timeout=WAIT)
+    drc, recs = d.returncode, d.records
+    check_damage_named(ck, drc, d.stderr, a.trace, '_exit')
     check_prefix(ck, recs)
-    c = calls(recs)
+    c = gt.calls(recs)
     check_frames(ck, c, 5, False, '_exit')
     ck.check('_exit: the 5 frames before it, and no frame after', swaps(c) == 5, f'{swaps(c)} swaps')
-    _, _, inf = info(a.gltrace, a.trace)
+    inf = gt.info(a.gltrace, a.trace, timeout=WAIT)[1] or {}
     ck.check('_exit: no seek index (the library did not run at exit), as gltrace info says',
              inf.get('indexed') is False, inf.get('indexed'))
     last_swap = max((i for i, x in enumerate(c) if x['fn'] == 'eglSwapBuffers'), default=-1)
@@ -296,46 +255,34 @@ def quick_exit(ck, a):
           f'only if the writer got to them; not checked)')
 
 
-def chunk_walk(path):
-    """(offset, first seq, size) of every chunk, walking the headers
-    (FORMAT.md); stops at the index or at anything else."""
-    data = open(path, 'rb').read()
-    out, off = [], 0
-    while off + CHUNK_HEADER <= len(data):
-        magic, size = struct.unpack_from('<II', data, off)
-        if magic != CHUNK_FRAME or size != 64:
-            break
-        first_seq = struct.unpack_from('<Q', data, off + 8 + 16)[0]
-        csize = struct.unpack_from('<I', data, off + 8 + 48)[0]
-        out.append((off, first_seq, CHUNK_HEADER + csize))
-        off += CHUNK_HEADER + csize
-    return out, data
-
-
 def torn_tail(ck, a, trace, what):
     """What a kill during a write leaves, made on purpose from a real killed
     trace: its last chunk cut in its data, and in its header. The reader
     returns exactly the records before that chunk and names the cut."""
-    full_rc, _, full, full_lines = dump(a.gltrace, trace)
-    chunks, data = chunk_walk(trace)
+    d = gt.dump(a.gltrace, trace, timeout=WAIT)
+    full_rc, full, full_lines = d.returncode, d.records, d.lines
+    data = open(trace, 'rb').read()
+    chunks = gt.chunks(data)  # (offset, first seq, size) of each
     if not ck.check(f'{what}: the killed trace has whole chunks to cut', full_rc == 0 and chunks,
                     f'dump exit {full_rc}, {len(chunks)} chunks'):
         return
     off, first_seq, size = chunks[-1]
     want = [line for line, r in zip(full_lines, full) if r.get('seq', 0) < first_seq]
-    for name, cut in (('inside its data', off + CHUNK_HEADER + (size - CHUNK_HEADER) // 2),
-                      ('inside its header', off + CHUNK_HEADER // 2)):
+    for name, cut in (('inside its data', off + gt.CHUNK_HEADER + (size - gt.CHUNK_HEADER) // 2),
+                      ('inside its header', off + gt.CHUNK_HEADER // 2)):
         torn = trace + '.torn'
         with open(torn, 'wb') as f:
             f.write(data[:cut])
-        rc, err, _, lines = dump(a.gltrace, torn)
+        d = gt.dump(a.gltrace, torn, timeout=WAIT)
+        rc, err, lines = d.returncode, d.stderr, d.lines
         ck.check(f'{what}, last chunk cut {name}: dump prints every record before that chunk ({len(want)}), '
                  f'and only those', lines == want, f'{len(lines)} lines, {len(want)} expected')
         ck.check(f'{what}, last chunk cut {name}: dump exits 2 with one line naming the file and '
                  f'"truncated at byte {cut}"',
                  rc == 2 and len(err.strip().splitlines()) == 1 and torn in err and f'truncated at byte {cut}' in err,
                  f'exit {rc}: {err.strip()}')
-        irc, _, inf = info(a.gltrace, torn)
+        i, inf = gt.info(a.gltrace, torn, timeout=WAIT)
+        irc, inf = i.returncode, inf or {}
         ck.check(f'{what}, last chunk cut {name}: info exits 2, "complete": false, "indexed": false',
                  irc == 2 and inf.get('complete') is False and inf.get('indexed') is False,
                  f"exit {irc}, {({k: inf.get(k) for k in ('complete', 'indexed', 'calls')})}")
@@ -347,21 +294,23 @@ def sigkill_running(ck, a):
     pid = r.wait_line(r'pid (\d+)')
     last = r.wait_line('frame 20')
     ck.check('crash_app loop runs and counts its frames', pid is not None and last is not None, ''.join(r.err))
-    recs, ok = wait_on_disk(a.gltrace, a.trace, lambda rs: swaps(calls(rs)) >= 20)
+    recs, ok = wait_on_disk(a.gltrace, a.trace, lambda rs: swaps(gt.calls(rs)) >= 20)
     ck.check('while it runs, the trace on disk grows to (at least) the 20 frames it printed', ok,
-             f'{swaps(calls(recs))} frames on disk')
+             f'{swaps(gt.calls(recs))} frames on disk')
     r.p.send_signal(signal.SIGKILL)  # mid-frame: the app never stops drawing
     rc, out, err = r.finish()
     ck.check('SIGKILL: the app is killed by it', rc == -signal.SIGKILL, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
-    drc, derr, recs, _ = dump(a.gltrace, a.trace)
-    check_damage_named(ck, drc, derr, a.trace, 'SIGKILL mid-frame')
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
+    d = gt.dump(a.gltrace, a.trace, timeout=WAIT)
+    drc, recs = d.returncode, d.records
+    check_damage_named(ck, drc, d.stderr, a.trace, 'SIGKILL mid-frame')
     check_prefix(ck, recs)
-    c = calls(recs)
+    c = gt.calls(recs)
     ck.check('SIGKILL mid-frame: every frame seen on disk before the kill is read back (>= 20)',
              swaps(c) >= 20, f'{swaps(c)} frames')
     check_frames(ck, c, 20, False, 'SIGKILL mid-frame')
-    irc, _, inf = info(a.gltrace, a.trace)
+    i, inf = gt.info(a.gltrace, a.trace, timeout=WAIT)
+    irc, inf = i.returncode, inf or {}
     ck.check('SIGKILL mid-frame: info says "indexed": false and agrees with dump on complete and frames',
              inf.get('indexed') is False and inf.get('complete') is (drc == 0) and inf.get('frames') == swaps(c),
              f"exit {irc}, {({k: inf.get(k) for k in ('indexed', 'complete', 'frames')})}")
@@ -379,15 +328,15 @@ def sigkill_holding(ck, a):
              ''.join(r.err))
     want = [f for f, _ in frame_calls(5)]
     recs, ok = wait_on_disk(a.gltrace, a.trace,
-                            lambda rs: [x['fn'] for x in calls(rs)][-len(want):] == want and swaps(calls(rs)) == 5)
+                            lambda rs: [x['fn'] for x in gt.calls(rs)][-len(want):] == want and swaps(gt.calls(rs)) == 5)
     ck.check('the calls after the last swap reach the disk with no swap to push them (the periodic flush)', ok,
-             f'{swaps(calls(recs))} frames, last calls {[x["fn"] for x in calls(recs)][-5:]}')
+             f'{swaps(gt.calls(recs))} frames, last calls {[x["fn"] for x in gt.calls(recs)][-5:]}')
     r.p.send_signal(signal.SIGKILL)
     rc, out, err = r.finish()
     ck.check('SIGKILL while holding: the app is killed by it', rc == -signal.SIGKILL, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, False, 'SIGKILL while holding')
-    c = calls(recs)
+    c = gt.calls(recs)
     got = check_frames(ck, c, 5, True, 'SIGKILL while holding')
     ck.check('SIGKILL while holding: nothing after the mid-frame calls', len(got) == 5 * 5 + 4, f'{len(got)} calls')
 
@@ -398,9 +347,9 @@ def fatal_signal(ck, a, mode, sig, name):
     rc, out, err = r.finish()
     how = 'a write through NULL' if mode == 'segfault' else ('abort()' if name == 'ABRT' else f'raise(SIG{name})')
     ck.check(f'{how}: the app dies of signal {sig}, as it does untraced', rc == -sig, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, True, how)
-    c = calls(recs)
+    c = gt.calls(recs)
     got = check_frames(ck, c, 5, True, how)
     ck.check(f'{how}: every call made before it is there, nothing after', len(got) == 5 * 5 + 4, f'{len(got)} calls')
 
@@ -424,9 +373,9 @@ def sigterm_outside(ck, a):
     r.p.send_signal(signal.SIGTERM)
     rc, out, err = r.finish()
     ck.check('SIGTERM from outside: the app dies of it', rc == -signal.SIGTERM, f'exit {rc}: {err.strip()}')
-    ck.check('nothing from the capture library on stderr', not lib_lines(err), err)
+    ck.check('nothing from the capture library on stderr', not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, True, 'SIGTERM from outside')
-    c = calls(recs)
+    c = gt.calls(recs)
     ck.check(f'SIGTERM from outside: every frame it printed before the signal ({seen}) is in the trace',
              swaps(c) >= seen, f'{swaps(c)} frames')
     check_frames(ck, c, seen, False, 'SIGTERM from outside')
@@ -444,9 +393,9 @@ def fork_after_init(ck, a):
              rc == 0 and m and m.group(2) == '0' and 'child drew 2 frames' in out and 'parent drew 6 frames' in out,
              f'exit {rc}, {out!r}, {err.strip()}')
     ck.check('the child runs untraced without a word (nothing from the capture library on stderr)',
-             not lib_lines(err), err)
+             not gt.lib_lines(err), err)
     recs = check_clean(ck, a, a.trace, True, "fork: the parent's trace")
-    c = calls(recs)
+    c = gt.calls(recs)
     child = int(m.group(1)) if m else -1
     meta = recs[0].get('metadata', {}) if recs else {}
     ck.check("fork: the trace is the parent's (metadata pid)", meta.get('pid') == r.p.pid,
@@ -466,12 +415,12 @@ def fork_exec(ck, a):
     ck.check('fork and exec after 3 frames: the exec\'d program draws 2 frames and exits 0, the parent exits 0',
              rc == 0 and m and m.group(2) == '0' and 'frames 2, last pixel' in out and 'parent drew 6 frames' in out,
              f'exit {rc}, {out!r}, {err.strip()}')
-    ours = lib_lines(err)
+    ours = gt.lib_lines(err)
     ck.check("the exec'd program (same GLTRACE_OUT) says in one line that it is not traced, naming the file and "
              "its pid", len(ours) == 1 and a.trace in ours[0] and f'pid {child}' in ours[0] and
              'not traced' in ours[0], err)
     recs = check_clean(ck, a, a.trace, True, "fork and exec: the parent's trace")
-    c = calls(recs)
+    c = gt.calls(recs)
     meta = recs[0].get('metadata', {}) if recs else {}
     ck.check("fork and exec: the trace is the parent's (metadata pid), with no record of the child",
              meta.get('pid') == r.p.pid and all(x.get('tid') != child for x in recs),
@@ -492,12 +441,12 @@ def fork_before_init(ck, a):
     ck.check('fork before the first GL call: both draw 3 frames at once, both exit 0',
              rc == 0 and m and m.group(2) == '0' and 'child drew 3 frames' in out and 'parent drew 3 frames' in out,
              f'exit {rc}, {out!r}, {err.strip()}')
-    ours = lib_lines(err)
+    ours = gt.lib_lines(err)
     loser = re.search(r'\(pid (\d+)\) is not traced', ours[0]) if len(ours) == 1 else None
     ck.check('exactly one of the two says in one line that it is not traced, naming the file and its pid',
              loser is not None and a.trace in ours[0], err)
     recs = check_clean(ck, a, a.trace, True, 'fork before init')
-    c = calls(recs)
+    c = gt.calls(recs)
     meta = recs[0].get('metadata', {}) if recs else {}
     owner = meta.get('pid')
     ck.check('the trace belongs to the other one (metadata pid): one is the parent, one the child',
@@ -544,18 +493,18 @@ def memory_cap(ck, a):
         rc, out, err = None, '', 'still running after 120 s (killed)'
     ck.check('memory cap: the app exits 0 and prints its line (no hang waiting for trace memory)',
              rc == 0 and out.startswith('frames 1'), f'exit {rc}: {err.strip()[-400:]}')
-    ck.check('memory cap: nothing from the capture library on stderr', rc == 0 and not lib_lines(err), err[-400:])
+    ck.check('memory cap: nothing from the capture library on stderr', rc == 0 and not gt.lib_lines(err), err[-400:])
     if rc != 0:
         return
     recs = check_clean(ck, a, trace, True, 'memory cap')
-    sizes = [r['args'].get('size') for r in calls(recs) if r['fn'] == 'glBufferData']
+    sizes = [r['args'].get('size') for r in gt.calls(recs) if r['fn'] == 'glBufferData']
     ck.check('memory cap: every upload is in the trace: 12 of 600 KiB, then one of 2 MiB',
              sizes == [600 * 1024] * 12 + [2048 * 1024], sizes)
     # A value the library does not know: one line naming it, no tracing, the app unharmed.
     os.remove(trace)
     p = subprocess.run([a.app, 'exit', '1'], env=dict(traced_env(a, trace), GLTRACE_BUFFER_MB='12x'),
                        capture_output=True, text=True, timeout=WAIT)
-    lines = lib_lines(p.stderr)
+    lines = gt.lib_lines(p.stderr)
     ck.check('GLTRACE_BUFFER_MB=12x: the app exits 0, one gltrace: line naming the value, no trace',
              p.returncode == 0 and len(lines) == 1 and 'GLTRACE_BUFFER_MB=12x' in lines[0] and
              not os.path.exists(trace), (p.returncode, p.stderr[-400:]))
@@ -594,7 +543,7 @@ def full_disk_case(ck, a, args, what):
         ck.check(f'{what}: the trace stays within the space there was, and is not empty',
                  0 < size <= 256 * 1024, f'{size} bytes')
         recs = check_clean(ck, a, trace, False, what)
-        c = calls(recs)
+        c = gt.calls(recs)
         n = swaps(c)
         ck.check(f'{what}: tracing stopped: fewer than the {args[1]} frames are in the trace', n < int(args[1]),
                  f'{n} frames')
@@ -642,7 +591,7 @@ def main():
         shutil.rmtree(a.dir)
     os.makedirs(a.dir)
     a.trace = os.path.join(a.dir, 'crash.gltrace')
-    ck = Checker('capture.crash_' + a.scenario)
+    ck = gt.Checker('capture.crash_' + a.scenario)
     SCENARIOS[a.scenario](ck, a)
     ck.exit()
 

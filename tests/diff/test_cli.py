@@ -9,20 +9,12 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import pngio  # noqa: E402
+import gltest as gt
+import pngio
+
 
 GLTRACE, WORK = sys.argv[1], sys.argv[2]
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAILED:", what, file=sys.stderr)
+ck = gt.Checker('diff.cli')
 
 
 def run(*args):
@@ -56,47 +48,47 @@ image(path("b.png"), [(5, 6, 3, 2, (255, 255, 255, 255))])  # 6 pixels differ
 image(path("c.png"), [(5, 6, 1, 1, (31, 40, 90, 255))])  # one pixel off by one
 
 rc, out, err = run(path("a.png"), path("a.png"))
-check(rc == 0 and "PASS" in out and "identical" in out, f"identical: rc {rc} {out!r}")
+ck.check(f"identical: rc {rc} {out!r}", rc == 0 and "PASS" in out and "identical" in out)
 
 rc, out, err = run(path("a.png"), path("b.png"))
-check(rc == 1 and "FAIL" in out and "6 pixels differ" in out, f"differing: rc {rc} {out!r}")
-check("box x 5 y 6 3x2" in out, f"bounding box printed: {out!r}")
+ck.check(f"differing: rc {rc} {out!r}", rc == 1 and "FAIL" in out and "6 pixels differ" in out)
+ck.check(f"bounding box printed: {out!r}", "box x 5 y 6 3x2" in out)
 
 rc, out, err = run(path("a.png"), path("c.png"), "--tolerance", "1")
-check(rc == 0, f"--tolerance 1 passes an off-by-one: rc {rc} {out!r}")
+ck.check(f"--tolerance 1 passes an off-by-one: rc {rc} {out!r}", rc == 0)
 rc, out, err = run(path("a.png"), path("c.png"), "--mode", "perceptual")
-check(rc == 0, f"perceptual passes an off-by-one: rc {rc}")
+ck.check(f"perceptual passes an off-by-one: rc {rc}", rc == 0)
 rc, out, err = run(path("a.png"), path("c.png"))
-check(rc == 1, "exact fails an off-by-one")
+ck.check("exact fails an off-by-one", rc == 1)
 
 for budget, want in (("6", 0), ("5", 1), ("0.5%", 0), ("0.4%", 1)):  # 6 of 1200 = 0.5%
     rc, out, err = run(path("a.png"), path("b.png"), "--max-diff", budget)
-    check(rc == want, f"--max-diff {budget}: rc {rc}, want {want}")
+    ck.check(f"--max-diff {budget}: rc {rc}, want {want}", rc == want)
 rc, out, err = run(path("a.png"), path("b.png"), "--ignore", "4,5,5,5")
-check(rc == 0, f"--ignore covering the change: rc {rc} {out!r}")
+ck.check(f"--ignore covering the change: rc {rc} {out!r}", rc == 0)
 rc, out, err = run(path("a.png"), path("b.png"), "--ignore=4,5,2,5")
-check(rc == 1, f"--ignore covering part of the change: rc {rc}")
+ck.check(f"--ignore covering part of the change: rc {rc}", rc == 1)
 
 # The diff image: red where pixels differ, grey elsewhere, written fast
 # (no filtering).
 rc, out, err = run(path("a.png"), path("b.png"), "--diff-image", path("out", "d.png"))
-check(rc == 1 and os.path.exists(path("out", "d.png")), f"--diff-image written: {out!r} {err!r}")
+ck.check(f"--diff-image written: {out!r} {err!r}", rc == 1 and os.path.exists(path("out", "d.png")))
 if os.path.exists(path("out", "d.png")):
     d = pngio.read(path("out", "d.png"))
-    check(d[0] == W and d[1] == H, "diff image size")
-    check(pngio.pixel(d, 5, 6) == (255, 0, 0, 255) and pngio.pixel(d, 7, 7) == (255, 0, 0, 255),
-          f"changed pixels red: {pngio.pixel(d, 5, 6)}")
+    ck.check("diff image size", d[0] == W and d[1] == H)
+    ck.check(f"changed pixels red: {pngio.pixel(d, 5, 6)}",
+             pngio.pixel(d, 5, 6) == (255, 0, 0, 255) and pngio.pixel(d, 7, 7) == (255, 0, 0, 255))
     g = pngio.pixel(d, 0, 0)
-    check(g[0] == g[1] == g[2] and g[0] > 150, f"unchanged pixels faded grey: {g}")
-    check(d[3] == {0}, f"diff image rows unfiltered (fast): filters {d[3]}")
+    ck.check(f"unchanged pixels faded grey: {g}", g[0] == g[1] == g[2] and g[0] > 150)
+    ck.check(f"diff image rows unfiltered (fast): filters {d[3]}", d[3] == {0})
 rc, out, err = run(path("a.png"), path("a.png"), "--diff-image", path("out", "none.png"))
-check(rc == 0 and not os.path.exists(path("out", "none.png")), "no diff image for identical files")
+ck.check("no diff image for identical files", rc == 0 and not os.path.exists(path("out", "none.png")))
 
 # Sizes differ: a difference (1), naming both files and sizes.
 image(path("small.png"), size=(W, H - 1))
 rc, out, err = run(path("a.png"), path("small.png"))
-check(rc == 1 and "size differs" in out and "40x30" in out and "40x29" in out and "small.png" in out,
-      f"size mismatch: rc {rc} {out!r}")
+ck.check(f"size mismatch: rc {rc} {out!r}",
+         rc == 1 and "size differs" in out and "40x30" in out and "40x29" in out and "small.png" in out)
 
 # Unreadable input: an error (2) naming the file.
 with open(path("a.png"), "rb") as f:
@@ -104,9 +96,9 @@ with open(path("a.png"), "rb") as f:
 with open(path("cut.png"), "wb") as f:
     f.write(data[:len(data) // 2])
 rc, out, err = run(path("a.png"), path("cut.png"))
-check(rc == 2 and path("cut.png") in err and "truncated" in err, f"truncated: rc {rc} {err!r}")
+ck.check(f"truncated: rc {rc} {err!r}", rc == 2 and path("cut.png") in err and "truncated" in err)
 rc, out, err = run(path("a.png"), path("nope.png"))
-check(rc == 2 and path("nope.png") in err, f"missing file: rc {rc} {err!r}")
+ck.check(f"missing file: rc {rc} {err!r}", rc == 2 and path("nope.png") in err)
 
 # --- bad arguments: usage, the argument named, status 2 --------------------
 bad = [
@@ -129,11 +121,11 @@ bad = [
 ]
 for extra, want in bad:
     rc, out, err = run(path("a.png"), path("b.png"), *extra)
-    check(rc == 2 and want in err and "usage: gltrace diff" in err, f"{extra}: rc {rc} {err[:200]!r}")
+    ck.check(f"{extra}: rc {rc} {err[:200]!r}", rc == 2 and want in err and "usage: gltrace diff" in err)
 rc, out, err = run(path("a.png"))
-check(rc == 2 and "missing ACTUAL" in err, f"one path: rc {rc} {err!r}")
+ck.check(f"one path: rc {rc} {err!r}", rc == 2 and "missing ACTUAL" in err)
 rc, out, err = run("--help")
-check(rc == 0 and "usage: gltrace diff" in out, "--help")
+ck.check("--help", rc == 0 and "usage: gltrace diff" in out)
 
 # --- directories -----------------------------------------------------------
 E, A = path("exp"), path("act")
@@ -156,57 +148,60 @@ for d in (E, A):
         f.write("not an image\n")
 
 rc, out, err = run(E, A, "--json", path("r.json"), "--junit", path("r.xml"), "--diff-dir", path("diffs"))
-check(rc == 1, f"directories with differences: rc {rc} {out!r} {err!r}")
-check("8 pairs: 4 passed, 4 failed, 0 errors" in out, f"summary line: {out!r}")
-check("FAIL  off.png" in out and "missing from ACTUAL" in out and "only in ACTUAL" in out, f"failures listed: {out!r}")
-check("same.png" not in out, "passing pairs are quiet without -v")
+ck.check(f"directories with differences: rc {rc} {out!r} {err!r}", rc == 1)
+ck.check(f"summary line: {out!r}", "8 pairs: 4 passed, 4 failed, 0 errors" in out)
+ck.check(f"failures listed: {out!r}", "FAIL  off.png" in out and "missing from ACTUAL" in out and "only in ACTUAL" in out)
+ck.check("passing pairs are quiet without -v", "same.png" not in out)
 rep = json.load(open(path("r.json"), encoding="utf-8"))
 pairs = {p["name"]: p for p in rep["pairs"]}
-check(sorted(pairs) == sorted(["name with spaces é.png", "off.png", "only_a.png", "only_e.png", "same.png",
-                               "size.png", "sub/deep.png", "upper.PNG"]), f"pairing: {sorted(pairs)}")
-check(rep["summary"] == {"pairs": 8, "passed": 4, "failed": 4, "errors": 0, "status": "fail"},
-      f"summary {rep['summary']}")
+ck.check(f"pairing: {sorted(pairs)}",
+         sorted(pairs) == sorted(["name with spaces é.png", "off.png", "only_a.png", "only_e.png", "same.png",
+                               "size.png", "sub/deep.png", "upper.PNG"]))
+ck.check(f"summary {rep['summary']}",
+         rep["summary"] == {"pairs": 8, "passed": 4, "failed": 4, "errors": 0, "status": "fail"})
 off = pairs.get("off.png", {})
 m = off.get("metrics") or {}
-check(off.get("status") == "fail" and m.get("diff_pixels") == 20 and m.get("max_channel_diff") == 170
-      and m.get("bbox") == {"x": 10, "y": 10, "w": 4, "h": 5}, f"off.png metrics {m}")
-check(abs(m.get("diff_percent", 0) - 100 * 20 / 1200) < 1e-3, "off.png percent")
-check(pairs.get("same.png", {}).get("metrics", {}).get("psnr", 0) is None, "PSNR of identical images is null")
-check(pairs.get("size.png", {}).get("metrics", 1) is None and "size differs" in pairs.get("size.png", {}).get("message", ""),
-      "size mismatch in JSON")
-check(pairs.get("only_e.png", {}).get("actual", 1) is None, "missing side is null")
-check(rep["options"]["mode"] == "exact", "mode in JSON")
-check(sorted(os.listdir(path("diffs"))) == ["off.png"], f"diff images only for differing pairs: {os.listdir(path('diffs'))}")
-check(off.get("diff_image") == os.path.join(path("diffs"), "off.png"), "diff image path in JSON")
+ck.check(f"off.png metrics {m}",
+         off.get("status") == "fail" and m.get("diff_pixels") == 20 and m.get("max_channel_diff") == 170
+      and m.get("bbox") == {"x": 10, "y": 10, "w": 4, "h": 5})
+ck.check("off.png percent", abs(m.get("diff_percent", 0) - 100 * 20 / 1200) < 1e-3)
+ck.check("PSNR of identical images is null", pairs.get("same.png", {}).get("metrics", {}).get("psnr", 0) is None)
+ck.check("size mismatch in JSON",
+         pairs.get("size.png", {}).get("metrics", 1) is None and "size differs" in pairs.get("size.png", {}).get("message", ""))
+ck.check("missing side is null", pairs.get("only_e.png", {}).get("actual", 1) is None)
+ck.check("mode in JSON", rep["options"]["mode"] == "exact")
+ck.check(f"diff images only for differing pairs: {os.listdir(path('diffs'))}", sorted(os.listdir(path("diffs"))) == ["off.png"])
+ck.check("diff image path in JSON", off.get("diff_image") == os.path.join(path("diffs"), "off.png"))
 
 junit = ET.parse(path("r.xml")).getroot()
 suite = junit.find("testsuite")
-check(suite is not None and suite.get("tests") == "8" and suite.get("failures") == "4" and suite.get("errors") == "0",
-      "JUnit counts")
+ck.check("JUnit counts",
+         suite is not None and suite.get("tests") == "8" and suite.get("failures") == "4" and suite.get("errors") == "0")
 cases = {c.get("name"): c for c in junit.iter("testcase")}
-check(cases.get("off.png") is not None and cases["off.png"].find("failure") is not None
-      and "20 pixels differ" in cases["off.png"].find("failure").get("message"), "JUnit failure for off.png")
-check(cases.get("same.png") is not None and cases["same.png"].find("failure") is None, "JUnit pass for same.png")
+ck.check("JUnit failure for off.png",
+         cases.get("off.png") is not None and cases["off.png"].find("failure") is not None
+      and "20 pixels differ" in cases["off.png"].find("failure").get("message"))
+ck.check("JUnit pass for same.png", cases.get("same.png") is not None and cases["same.png"].find("failure") is None)
 
 # The same run on one thread gives the same report.
 rc1, _, _ = run(E, A, "-j", "1", "--json", path("r1.json"))
 rep1 = json.load(open(path("r1.json"), encoding="utf-8"))
-check(rc1 == 1 and rep1["pairs"] == [dict(p, diff_image=None) for p in rep["pairs"]],
-      "one thread and all threads agree")
+ck.check("one thread and all threads agree",
+         rc1 == 1 and rep1["pairs"] == [dict(p, diff_image=None) for p in rep["pairs"]])
 
 # A broken file makes the run an error (2), reported in JSON and JUnit.
 with open(os.path.join(A, "sub", "deep.png"), "wb") as f:
     f.write(data[:40])
 rc, out, err = run(E, A, "--json", "-", "--junit", path("r2.xml"), "-q")
-check(rc == 2, f"broken file in a directory: rc {rc}")
-check(out.lstrip().startswith("{"), "--json - writes JSON to standard output")
+ck.check(f"broken file in a directory: rc {rc}", rc == 2)
+ck.check("--json - writes JSON to standard output", out.lstrip().startswith("{"))
 rep2 = json.loads(out)
-check(rep2["summary"]["errors"] == 1 and rep2["summary"]["status"] == "error", "error counted in JSON")
+ck.check("error counted in JSON", rep2["summary"]["errors"] == 1 and rep2["summary"]["status"] == "error")
 deep = [p for p in rep2["pairs"] if p["name"] == "sub/deep.png"][0]
-check(deep["status"] == "error" and "truncated" in deep["message"], f"error message in JSON: {deep['message']}")
-check("ERROR sub/deep.png" in err, f"errors go to stderr even with -q: {err!r}")
+ck.check(f"error message in JSON: {deep['message']}", deep["status"] == "error" and "truncated" in deep["message"])
+ck.check(f"errors go to stderr even with -q: {err!r}", "ERROR sub/deep.png" in err)
 junit2 = ET.parse(path("r2.xml")).getroot()
-check(junit2.find("testsuite").get("errors") == "1", "JUnit error count")
+ck.check("JUnit error count", junit2.find("testsuite").get("errors") == "1")
 
 # File names that are not UTF-8 still give valid JSON.
 odd = os.fsencode(E) + b"/bad\xff.png"
@@ -214,9 +209,9 @@ image(os.fsdecode(odd))
 rc, out, err = run(E, A, "--json", "-", "-q")
 try:
     json.loads(out)
-    check(True, "")
+    ck.check("JSON valid with a non-UTF-8 file name", True)
 except ValueError as e:
-    check(False, f"JSON invalid with a non-UTF-8 file name: {e}")
+    ck.check("JSON valid with a non-UTF-8 file name", False, str(e))
 
 # Scattered single pixels (driver noise) pass perceptual mode unless counted.
 speckled = pngio.solid(W, H, BG)
@@ -225,19 +220,18 @@ for y in range(1, H, 4):
         pngio.set_rect(speckled, W, x, y, 1, 1, (0, 255, 0, 255))
 pngio.write_rgba(path("speckled.png"), W, H, speckled)
 rc, out, err = run(path("a.png"), path("speckled.png"), "--mode", "perceptual")
-check(rc == 0 and "isolated" in out, f"isolated pixels ignored in perceptual mode: rc {rc} {out!r}")
+ck.check(f"isolated pixels ignored in perceptual mode: rc {rc} {out!r}", rc == 0 and "isolated" in out)
 rc, out, err = run(path("a.png"), path("speckled.png"), "--mode", "perceptual", "--isolated", "count")
-check(rc == 1, f"--isolated count: rc {rc} {out!r}")
+ck.check(f"--isolated count: rc {rc} {out!r}", rc == 1)
 
 # Mode implied by its option; mismatch of directory and file; empty folders.
 rc, out, err = run(path("a.png"), path("c.png"), "--tolerance", "1", "--json", "-")
-check(json.loads(out)["options"]["mode"] == "tolerance", "--tolerance implies tolerance mode")
+ck.check("--tolerance implies tolerance mode", json.loads(out)["options"]["mode"] == "tolerance")
 rc, out, err = run(E, path("a.png"))
-check(rc == 2 and "directory" in err, f"directory against file: rc {rc} {err!r}")
+ck.check(f"directory against file: rc {rc} {err!r}", rc == 2 and "directory" in err)
 os.makedirs(path("empty1"))
 os.makedirs(path("empty2"))
 rc, out, err = run(path("empty1"), path("empty2"))
-check(rc == 2 and "no .png files" in err, f"empty directories: rc {rc} {err!r}")
+ck.check(f"empty directories: rc {rc} {err!r}", rc == 2 and "no .png files" in err)
 
-print(f"test_cli: {checks} checks, {len(failures)} failed", file=sys.stderr)
-sys.exit(1 if failures or not checks else 0)
+ck.exit()

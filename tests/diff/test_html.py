@@ -10,31 +10,18 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import pngio  # noqa: E402
+import gltest as gt
+import pngio
+
 
 GLTRACE, PNGSTAT, WORK = sys.argv[1:4]
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAILED:", what, file=sys.stderr)
-
-
-def finish():
-    print(f"test_html: {checks} checks, {len(failures)} failed", file=sys.stderr)
-    sys.exit(1 if failures or not checks else 0)
+ck = gt.Checker('diff.html_report_in_browser')
 
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
-check(CHROMIUM is not None, "chromium not found: install Debian's chromium package (ci/setup.sh does)")
+ck.check("chromium is installed", CHROMIUM is not None, "install Debian's chromium package (ci/setup.sh does)")
 if CHROMIUM is None:
-    finish()
+    ck.exit()
 
 
 def chromium(*args):
@@ -59,12 +46,12 @@ for name, exp, act in (("a_same.png", base, base), ("b_changed.png", base, chang
     pngio.write_rgba(os.path.join(A, name), W, H, act)
 
 p = subprocess.run([GLTRACE, "diff", E, A, "--html", R], capture_output=True, text=True)
-check(p.returncode == 1, f"gltrace diff: status {p.returncode}, {p.stderr}")
+ck.check("gltrace diff --html: status 1 (a pair differs)", p.returncode == 1, f"status {p.returncode}, {p.stderr}")
 index = os.path.join(R, "index.html")
-check(os.path.exists(index), "index.html written")
+ck.check("index.html written", os.path.exists(index))
 for kind in ("expected", "actual", "diff"):
-    check(os.path.exists(os.path.join(R, "img", kind, "b_changed.png")), f"{kind} image copied into the report")
-check(not os.path.exists(os.path.join(R, "img", "diff", "a_same.png")), "no diff image for an identical pair")
+    ck.check(f"{kind} image copied into the report", os.path.exists(os.path.join(R, "img", kind, "b_changed.png")))
+ck.check("no diff image for an identical pair", not os.path.exists(os.path.join(R, "img", "diff", "a_same.png")))
 url = "file://" + os.path.abspath(index)
 
 
@@ -92,37 +79,39 @@ class Page(html.parser.HTMLParser):
 
 # --dump-dom prints the DOM once the page has loaded and its script ran.
 d = chromium("--virtual-time-budget=10000", "--dump-dom", url)
-check(d.returncode == 0 and "<html" in d.stdout, f"chromium --dump-dom failed: {d.returncode} {d.stderr[-500:]}")
+ck.check("chromium --dump-dom prints the page", d.returncode == 0 and "<html" in d.stdout,
+         f"{d.returncode} {d.stderr[-500:]}")
 page = Page()
 page.feed(d.stdout)
 st = page.status
-check(st.get("data-state") == "ready", f"page script did not finish: {st}")
-check(st.get("data-failing") == "1", f"failing pairs on the page: {st.get('data-failing')}")
-check(st.get("data-first") == "b_changed.png", f"first pair on the page: {st.get('data-first')}")
+ck.check("the page script finished", st.get("data-state") == "ready", st)
+ck.check("one failing pair on the page", st.get("data-failing") == "1", st.get("data-failing"))
+ck.check("the first pair on the page is b_changed.png", st.get("data-first") == "b_changed.png", st.get("data-first"))
 # Expected, actual and diff side by side, plus the two stacked for flicking.
-check(st.get("data-images-loaded") == "5" and st.get("data-images-broken") == "0",
-      f"failing pair's images loaded: {st}")
-check([s[0] for s in page.sections] == ["b_changed.png", "a_same.png", "c_same.png"],
-      f"failures first, then passes by name: {page.sections}")
-check(page.sections and "fail" in page.sections[0][1], "first section marked failing")
-check("2400 (" in d.stdout, "differing pixel count shown")
-check("showing: expected" in d.stdout, "flick control initialised by the script")
+ck.check("failing pair's images loaded", st.get("data-images-loaded") == "5" and st.get("data-images-broken") == "0",
+         st)
+ck.check("failures first, then passes by name", [s[0] for s in page.sections] == ["b_changed.png", "a_same.png",
+                                                                                  "c_same.png"], page.sections)
+ck.check("first section marked failing", page.sections and "fail" in page.sections[0][1])
+ck.check("differing pixel count shown", "2400 (" in d.stdout)
+ck.check("flick control initialised by the script", "showing: expected" in d.stdout)
 
 # The screenshot: the diff image's red block (2400 pixels scaled up to the
 # column) must be on screen in the first viewport.
 shot = os.path.join(WORK, "shot.png")
 s = chromium("--virtual-time-budget=10000", f"--screenshot={shot}", "--window-size=1280,900", url)
-check(os.path.exists(shot), f"no screenshot: {s.stderr[-500:]}")
+ck.check("chromium takes a screenshot", os.path.exists(shot), s.stderr[-500:])
 if os.path.exists(shot):
     out = subprocess.run([PNGSTAT, shot], capture_output=True, text=True)
     fields = out.stdout.split()
-    check(out.returncode == 0 and len(fields) == 3, f"diff_pngstat: {out.stderr}")
+    ck.check("diff_pngstat reads the screenshot", out.returncode == 0 and len(fields) == 3, out.stderr)
     if len(fields) == 3:
         w, h, red = map(int, fields)
-        check((w, h) == (1280, 900), f"screenshot size {w}x{h}")
+        ck.check("the screenshot is 1280x900", (w, h) == (1280, 900), f"{w}x{h}")
         # At 360 px for 160 px, the 60x40 block covers about 135x90 = 12000
         # pixels; nothing else on the page is pure red beyond a 12x12 legend.
-        check(red > 5000, f"diff image not visible in the screenshot: {red} red pixels")
+        ck.check("the diff image is visible in the screenshot (over 5000 red pixels)", red > 5000,
+                 f"{red} red pixels")
 
 
 def high_fd(fd):
@@ -227,23 +216,24 @@ try:
                 raise
             import time
             time.sleep(0.1)
-    check(ready is True, "page never became ready")
+    ck.check("the page becomes ready", ready is True)
     state = ("(() => { const p = document.querySelector('.pair'); const o = p.querySelector('.stack .over');"
              " return [p.dataset.name, getComputedStyle(o).clipPath, p.querySelector('.shown').textContent]; })()")
     first = dt.js(state)
-    check(first[0] == "b_changed.png" and first[2] == "showing: expected", f"initial flick state {first}")
+    ck.check("flick starts on b_changed.png showing expected", first[0] == "b_changed.png" and
+             first[2] == "showing: expected", first)
     dt.js("document.querySelector('.pair .toggle').click()")
     after = dt.js(state)
-    check(after[2] == "showing: actual" and "100%" not in after[1], f"toggle did not show actual: {after}")
+    ck.check("the toggle shows actual", after[2] == "showing: actual" and "100%" not in after[1], after)
     dt.js("document.querySelector('.pair .toggle').click()")
     back = dt.js(state)
-    check(back[2] == "showing: expected" and "100%" in back[1], f"toggle did not return to expected: {back}")
+    ck.check("the toggle returns to expected", back[2] == "showing: expected" and "100%" in back[1], back)
     dt.js("(() => { const s = document.querySelector('.pair .slider'); s.value = 30;"
           " s.dispatchEvent(new Event('input')); })()")
     mid = dt.js(state)
-    check("70%" in mid[1] and "left: actual" in mid[2], f"slider at 30% did not uncover 30% of actual: {mid}")
+    ck.check("the slider at 30% uncovers 30% of actual", "70%" in mid[1] and "left: actual" in mid[2], mid)
 except Exception as e:  # a hang or protocol failure is a test failure
-    check(False, f"driving chromium failed: {e!r}")
+    ck.check("chromium is driven to the end", False, repr(e))
 finally:
     dt.close()
-finish()
+ck.exit()

@@ -18,27 +18,27 @@ which counts six functions and writes the counts at exit), in both orders:
 
 usage: check_layer_chain.py --gltrace G --lib LIB --loader L --count-layer C --dir D"""
 import argparse
-import json
 import os
 import re
-import subprocess
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'apps'))
-import apptrace as at  # noqa: E402
+import gltest as gt
+
 
 p = argparse.ArgumentParser()
 for a in ('--gltrace', '--lib', '--loader', '--count-layer', '--dir'):
     p.add_argument(a, required=True)
 args = p.parse_args()
 os.makedirs(args.dir, exist_ok=True)
-ck = at.Checker('layer.chain')
+ck = gt.Checker('layer.chain')
 COUNTED = ['glClear', 'glDrawArrays', 'glBufferData', 'glUniform4f', 'glReadPixels', 'eglSwapBuffers']
 TRI = b''.join(int(v).to_bytes(4, 'little') for v in (0xbf4ccccd, 0xbf4ccccd, 0x3f4ccccd, 0xbf4ccccd, 0, 0x3f4ccccd))
 
 
 def env(**kw):
-    e = {k: v for k, v in os.environ.items() if not k.startswith('GLTRACE') and k != 'LD_PRELOAD'}
+    """The loader's environment: libgltrace.so reaches it as a layer only
+    (through GLES_LAYERS), never preloaded unless kw preloads it."""
+    e = gt.gl_env()
+    e.pop('LD_PRELOAD', None)
     e.update(kw)
     return e
 
@@ -55,7 +55,7 @@ def counts(path):
         return {}
 
 
-plain = at.run([args.loader], env=env())
+plain = gt.run([args.loader], env=env())
 ck.check('the app runs with no layer (exit 0, a fingerprint)', plain.returncode == 0 and fingerprint(plain.stdout),
          plain.stderr)
 want = fingerprint(plain.stdout)
@@ -67,14 +67,14 @@ for order in (['count', 'gltrace'], ['gltrace', 'count']):
         if os.path.exists(f):
             os.remove(f)
     layers = ':'.join(args.lib if o == 'gltrace' else args.count_layer for o in order)
-    r = at.run([args.loader], env=env(GLES_LAYERS=layers, GLTRACE_OUT=trace, COUNT_LAYER_OUT=cfile))
+    r = gt.run([args.loader], env=env(GLES_LAYERS=layers, GLTRACE_OUT=trace, COUNT_LAYER_OUT=cfile))
     ck.check(f'{name}: exit 0, 2 layers, each handed back `next` for an unknown name, the same pixels',
              r.returncode == 0 and '2 layers; unknown names handed back by every layer' in r.stdout and
              fingerprint(r.stdout) == want, (r.returncode, r.stdout, r.stderr))
     if not ck.check(f'{name}: a trace was written with GLTRACE unset', os.path.isfile(trace), r.stderr):
         continue
-    d, recs = at.dump_json(ck, args.gltrace, trace)
-    c = at.calls(recs)
+    d, recs = gt.read_dump(ck, args.gltrace, trace)
+    c = gt.calls(recs)
     fns = [x['fn'] for x in c]
     seen = counts(cfile)
     # Below gltrace, a layer also sees gltrace's own read of the back buffer
@@ -89,11 +89,11 @@ for order in (['count', 'gltrace'], ['gltrace', 'count']):
              fns[:4] == ['eglGetPlatformDisplay', 'eglInitialize', 'eglBindAPI', 'eglChooseConfig'] and
              [f for f in fns if f in ('glClear', 'glDrawArrays', 'eglSwapBuffers')] ==
              ['glClear', 'glDrawArrays', 'eglSwapBuffers'] * 3, fns)
-    bd = at.args_of(c, 'glBufferData').get('data', {}).get('data')
+    bd = gt.args_of(c, 'glBufferData').get('data', {}).get('data')
     ck.check(f'{name}: glBufferData records the 24 bytes of the triangle', bd == {'bytes': 24, 'hex': TRI.hex()}, bd)
     ck.check(f'{name}: a snapshot per swap, the last one the pixels the app read back',
              len(snaps) == 3 and snaps[-1] == want, snaps)
-    rp = at.run([args.gltrace, 'replay', trace], env=env())
+    rp = gt.run([args.gltrace, 'replay', trace], env=env())
     ck.check(f'{name}: the trace replays bit-exact', rp.returncode == 0 and '3 snapshots: 3 matched' in rp.stderr,
              rp.stderr)
 
@@ -102,7 +102,7 @@ trace, cfile = os.path.join(args.dir, 'off.gltrace'), os.path.join(args.dir, 'of
 for f in (trace, cfile):
     if os.path.exists(f):
         os.remove(f)
-r = at.run([args.loader], env=env(GLES_LAYERS=f'{args.count_layer}:{args.lib}', GLTRACE='0', GLTRACE_OUT=trace,
+r = gt.run([args.loader], env=env(GLES_LAYERS=f'{args.count_layer}:{args.lib}', GLTRACE='0', GLTRACE_OUT=trace,
                                   COUNT_LAYER_OUT=cfile))
 ck.check('GLTRACE=0: exit 0, the same pixels, every call reached the driver (counts), no trace',
          r.returncode == 0 and fingerprint(r.stdout) == want and counts(cfile).get('glDrawArrays') == 3 and
@@ -112,9 +112,9 @@ ck.check('GLTRACE=0: exit 0, the same pixels, every call reached the driver (cou
 trace = os.path.join(args.dir, 'both.gltrace')
 if os.path.exists(trace):
     os.remove(trace)
-r = at.run([args.loader], env=env(GLES_LAYERS=args.lib, LD_PRELOAD=args.lib, GLTRACE='1', GLTRACE_OUT=trace))
-d, recs = at.dump_json(ck, args.gltrace, trace) if os.path.isfile(trace) else (None, [])
-fns = [x['fn'] for x in at.calls(recs)]
+r = gt.run([args.loader], env=env(GLES_LAYERS=args.lib, LD_PRELOAD=args.lib, GLTRACE='1', GLTRACE_OUT=trace))
+d, recs = gt.read_dump(ck, args.gltrace, trace) if os.path.isfile(trace) else (None, [])
+fns = [x['fn'] for x in gt.calls(recs)]
 ck.check('preloaded and in a chain: exit 0, one gltrace: line about it, each draw recorded once',
          r.returncode == 0 and r.stderr.count('also placed in a GLES layer chain') == 1 and
          fns.count('glDrawArrays') == 3, (r.returncode, r.stderr, fns.count('glDrawArrays')))

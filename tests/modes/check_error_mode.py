@@ -7,19 +7,21 @@ is logged 10 times and counted 12 in the summary at exit; no trace file."""
 import os
 import re
 
+import gltest as gt
 import modescheck as m
 
+
 a = m.parse_args('--app')
-ck = m.Checker('error mode')
+ck = gt.Checker('error mode')
 d = m.fresh_dir(a, 'error_mode')
-plain = m.run([a.app])
+plain = gt.run([a.app])
 ck.check('untraced, the app runs and sees its own error', plain.returncode == 0 and
          'app saw 0x0501 then 0x0000' in plain.stdout, plain.stdout + plain.stderr)
 
-for how, argv, env in (('env', [a.app], m.env_with(a, GLTRACE='error')),
-                       ('record', [a.gltrace, 'record', '--mode=error', '--', a.app], m.env_with(a))):
-    r = m.run(argv, env=env, cwd=d)
-    lines = m.ours(r.stderr)
+for how, argv, env in (('env', [a.app], gt.gl_env(a.lib, GLTRACE='error')),
+                       ('record', [a.gltrace, 'record', '--mode=error', '--', a.app], gt.gl_env(a.lib))):
+    r = gt.run(argv, env=env, cwd=d)
+    lines = gt.lib_lines(r.stderr)
     errs = [l for l in lines if l.startswith('gltrace: error GL_')]
     ck.check(f'{how}: the app ran to its end (exit 0, same output)', r.returncode == 0 and r.stdout == plain.stdout,
              r.stdout + r.stderr)
@@ -54,7 +56,7 @@ for how, argv, env in (('env', [a.app], m.env_with(a, GLTRACE='error')),
     ck.check(f'{how}: no file written', os.listdir(d) == [], os.listdir(d))
 
 # A correct app: no error line, a summary that says so.
-r = m.run([os.path.join(a.apps, 'es2_triangle')], env=m.env_with(a, GLTRACE='error'), cwd=d)
+r = gt.run([os.path.join(a.apps, 'es2_triangle')], env=gt.gl_env(a.lib, GLTRACE='error'), cwd=d)
 ck.check('es2_triangle (no errors): exit 0, only "no GL errors" from us',
-         r.returncode == 0 and m.ours(r.stderr) == ['gltrace: error mode: no GL errors'], r.stderr)
+         r.returncode == 0 and gt.lib_lines(r.stderr) == ['gltrace: error mode: no GL errors'], r.stderr)
 ck.exit()

@@ -5,15 +5,16 @@ that never calls GL or EGL (gl_or_not); the run leaves exactly two traces,
 NAME.PID.gltrace with the pids the runner started, each readable by
 `gltrace info`; the program without GL leaves none. gltrace record
 compacts each and lists each in its "wrote" lines."""
-import json
 import os
 import re
 import sys
 
+import gltest as gt
 import modescheck as m
 
+
 a = m.parse_args('--gl-or-not')
-ck = m.Checker('output folder')
+ck = gt.Checker('output folder')
 tri = os.path.join(a.apps, 'es2_triangle')
 two = os.path.join(a.apps, 'two_threads')
 
@@ -36,8 +37,8 @@ def started(stdout):
 
 for how, out in (('folder', 'traces/'), ('pattern', 'traces_pattern/%n.%p.gltrace')):
     d = m.fresh_dir(a, 'folder_' + how)
-    r = m.run([a.gltrace, 'record', '-o', out, '--', sys.executable, runner, tri, two, a.gl_or_not],
-              env=m.env_with(a), cwd=d)
+    r = gt.run([a.gltrace, 'record', '-o', out, '--', sys.executable, runner, tri, two, a.gl_or_not],
+               env=gt.gl_env(a.lib), cwd=d)
     pids = started(r.stdout)
     tdir = os.path.join(d, out.split('/')[0])
     files = sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []
@@ -51,11 +52,8 @@ for how, out in (('folder', 'traces/'), ('pattern', 'traces_pattern/%n.%p.gltrac
     ck.check(f'{how}: record says "wrote" for each of the two, and only them',
              wrote == sorted(os.path.join(tdir, f) for f in want), r.stderr)
     for f in files:
-        info = m.run([a.gltrace, 'info', os.path.join(tdir, f)])
-        try:
-            j = json.loads(info.stdout)
-        except ValueError:
-            j = {}
+        info, j = gt.info(a.gltrace, os.path.join(tdir, f))
+        j = j or {}
         name = f.split('.')[0]
         frames = {'es2_triangle': 3, 'two_threads': 8}[name]
         ck.check(f'{how}: {f}: info reads it: complete, {frames} frames, process {name}, pid {pids.get(name)}',
@@ -69,7 +67,7 @@ for how, out in (('folder', 'traces/'), ('pattern', 'traces_pattern/%n.%p.gltrac
 
 # The same through the library alone, with a folder that does not exist yet.
 d = m.fresh_dir(a, 'folder_env')
-r = m.run([sys.executable, runner, tri, two, a.gl_or_not], env=m.env_with(a, GLTRACE='1', GLTRACE_OUT=d + '/new/'))
+r = gt.run([sys.executable, runner, tri, two, a.gl_or_not], env=gt.gl_env(a.lib, GLTRACE='1', GLTRACE_OUT=d + '/new/'))
 pids = started(r.stdout)
 files = sorted(os.listdir(os.path.join(d, 'new'))) if os.path.isdir(os.path.join(d, 'new')) else []
 ck.check('env: GLTRACE_OUT ending in / creates the folder; two traces, named by pid',
@@ -77,7 +75,7 @@ ck.check('env: GLTRACE_OUT ending in / creates the folder; two traces, named by 
 
 # A process that never calls GL, alone: no file, and record says so.
 d = m.fresh_dir(a, 'folder_nogl')
-r = m.run([a.gltrace, 'record', '-o', 'traces/', '--', a.gl_or_not], env=m.env_with(a), cwd=d)
+r = gt.run([a.gltrace, 'record', '-o', 'traces/', '--', a.gl_or_not], env=gt.gl_env(a.lib), cwd=d)
 ck.check('no GL at all: exit 0, an empty folder, record says no process used GL',
          r.returncode == 0 and os.listdir(os.path.join(d, 'traces')) == [] and 'no process of the run used GL' in r.stderr,
          r.stderr)
@@ -85,7 +83,7 @@ ck.check('no GL at all: exit 0, an empty folder, record says no process used GL'
 # The same with one file named: no file left behind (an empty file would
 # look like a trace), and record says so.
 d = m.fresh_dir(a, 'file_nogl')
-r = m.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', a.gl_or_not], env=m.env_with(a), cwd=d)
+r = gt.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', a.gl_or_not], env=gt.gl_env(a.lib), cwd=d)
 ck.check('no GL, -o FILE: exit 0, no file, record says no process used GL',
          r.returncode == 0 and os.listdir(d) == [] and 'no process of the run used GL' in r.stderr,
          (os.listdir(d), r.stderr))
@@ -93,7 +91,7 @@ ck.check('no GL, -o FILE: exit 0, no file, record says no process used GL',
 # A program that cannot start: one line naming it, exit 127, no file.
 d = m.fresh_dir(a, 'no_program')
 missing = os.path.join(d, 'no-such-program')
-r = m.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', missing], env=m.env_with(a), cwd=d)
+r = gt.run([a.gltrace, 'record', '-o', 'app.gltrace', '--', missing], env=gt.gl_env(a.lib), cwd=d)
 ck.check('a program that does not exist: exit 127, one line naming it, no file',
          r.returncode == 127 and r.stderr.strip() == f'gltrace record: cannot run {missing}: No such file or directory'
          and os.listdir(d) == [], (r.returncode, r.stderr, os.listdir(d)))

@@ -14,17 +14,19 @@ import signal
 import subprocess
 import time
 
+import gltest as gt
 import modescheck as m
 
+
 a = m.parse_args('--callloop', '--functions')
-ck = m.Checker('timing mode')
+ck = gt.Checker('timing mode')
 names = set()
 with open(a.functions) as f:
     for line in f:
         if not line.startswith('#') and '\t' in line:
             names.add(line.split('\t')[0])
 two = os.path.join(a.apps, 'two_threads')
-plain = m.run([two]).stdout
+plain = gt.run([two]).stdout
 
 
 def load(path):
@@ -102,11 +104,11 @@ def check_run(how, path, pid, draws_only):
 
 d = m.fresh_dir(a, 'timing')
 for how, argv, env, draws in (
-        ('env calls', [two], m.env_with(a, GLTRACE='timing', GLTRACE_OUT=d + '/'), False),
+        ('env calls', [two], gt.gl_env(a.lib, GLTRACE='timing', GLTRACE_OUT=d + '/'), False),
         ('record --timing=draws', [a.gltrace, 'record', '--mode=timing', '--timing=draws', '-o', d + '/draws/', '--', two],
-         m.env_with(a), True)):
+         gt.gl_env(a.lib), True)):
     p = subprocess.Popen(argv, env=env, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = p.communicate(timeout=m.TIMEOUT)
+    out, err = p.communicate(timeout=gt.TIMEOUT)
     ck.check(f'{how}: the app ran to its end with the same output', p.returncode == 0 and out == plain, out + err)
     folder = d + ('/draws' if draws else '')
     files = [f for f in os.listdir(folder) if f.endswith('.json')]
@@ -123,9 +125,9 @@ for how in ('record', 'env'):
     kd = m.fresh_dir(a, 'timing_kill_' + how)
     out = os.path.join(kd, 'loop.json')
     if how == 'record':
-        argv, env = [a.gltrace, 'record', '--mode=timing', '-o', out, '--', a.callloop, '100000000'], m.env_with(a)
+        argv, env = [a.gltrace, 'record', '--mode=timing', '-o', out, '--', a.callloop, '100000000'], gt.gl_env(a.lib)
     else:
-        argv, env = [a.callloop, '100000000'], m.env_with(a, GLTRACE='timing', GLTRACE_OUT=out)
+        argv, env = [a.callloop, '100000000'], gt.gl_env(a.lib, GLTRACE='timing', GLTRACE_OUT=out)
     p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and (not os.path.exists(out) or os.path.getsize(out) < 2_000_000):
@@ -136,7 +138,7 @@ for how in ('record', 'env'):
         kids = subprocess.run(['pgrep', '-P', str(p.pid)], capture_output=True, text=True).stdout.split()
         target = int(kids[0]) if kids else p.pid
     os.kill(target, signal.SIGKILL)
-    _, err = p.communicate(timeout=m.TIMEOUT)
+    _, err = p.communicate(timeout=gt.TIMEOUT)
     with open(out) as f:
         text = f.read()
     if how == 'record':

@@ -11,18 +11,23 @@ gltrace reads as it reads Android's files): a big-endian length, then the
 GLMessage, re-encoded here with a minimal protobuf writer.
 
 usage: check_damaged.py GLTRACE UPLOADS_APP WORK_DIR"""
+import functools
 import json
 import os
 import random
 import subprocess
 import sys
 
+import gltest as gt
+from legacy_pb import encode, fields, frame, records
+
 gltrace, app, work = sys.argv[1:4]
+HEADLESS = gt.gl_env(headless=True)
+# Replay must work with no display; a long replay is not a hang.
+run = functools.partial(gt.run, env=HEADLESS, timeout=600)
+ck = gt.Checker('replay.damaged_traces')
 GL_TEX_IMAGE_2D = 327  # api/functions.tsv (Android's number)
 EGL_MAKE_CURRENT = 2013  # api/functions.tsv
-
-from legacy_pb import encode, fields, frame, records  # noqa: E402
-from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
 
 
 def edit_first_upload(stream, edit):
@@ -48,15 +53,15 @@ def edit_first_upload(stream, edit):
 os.makedirs(work, exist_ok=True)
 good = os.path.join(work, 'uploads.gltrace')
 r = run([gltrace, 'record', '-o', good, '--', app])
-if not check('uploads recorded', r.returncode == 0, r.stderr):
+if not ck.check('uploads recorded', r.returncode == 0, r.stderr):
     sys.exit(1)
 p = run([gltrace, 'replay', good])
-check('the undamaged trace replays bit-exact (exit 0)', p.returncode == 0, p.stderr)
+ck.check('the undamaged trace replays bit-exact (exit 0)', p.returncode == 0, p.stderr)
 legacy = subprocess.run(['zstd', '-dcq', good], capture_output=True, check=True).stdout
 plain = os.path.join(work, 'uploads.legacy')
 open(plain, 'wb').write(legacy)
 p = run([gltrace, 'replay', plain])
-check('its legacy framing (zstd -dc) replays the same (exit 0)', p.returncode == 0, p.stderr)
+ck.check('its legacy framing (zstd -dc) replays the same (exit 0)', p.returncode == 0, p.stderr)
 
 
 def refused(name, edit):
@@ -65,9 +70,9 @@ def refused(name, edit):
     open(path, 'wb').write(data)
     p = run([gltrace, 'replay', path])
     err = p.stderr
-    check(f'{name}: exit 2, the file, call {seq}, glTexImage2D and "refused" named, the summary printed',
-          p.returncode == 2 and path in err and f'call {seq} (glTexImage2D)' in err and 'refused' in err and
-          summary(err) is not None, (p.returncode, err))
+    ck.check(f'{name}: exit 2, the file, call {seq}, glTexImage2D and "refused" named, the summary printed',
+             p.returncode == 2 and path in err and f'call {seq} (glTexImage2D)' in err and 'refused' in err and
+             gt.replay_summary(err) is not None, (p.returncode, err))
 
 
 def shorten(dt):
@@ -85,12 +90,12 @@ open(nomc, 'wb').write(frame([m for m in records(legacy)
                                if not any(n == 4 and v == EGL_MAKE_CURRENT for n, _, v in fields(m))]))
 rep = os.path.join(work, 'no_make_current.json')
 p = run([gltrace, 'replay', nomc, '--json', rep])
-s = summary(p.stderr)
+s = gt.replay_summary(p.stderr)
 j = json.load(open(rep)) if os.path.exists(rep) else {}
-check('no eglMakeCurrent: exit 1, "could not be read back" with the first one\'s reason, JSON counts them',
-      p.returncode == 1 and s and s[0] > 0 and s[1] == 0 and 'could not be read back' in p.stderr and
-      'no context was current' in p.stderr and j.get('unreadable') == s[0] and
-      all(r['status'] == 'unreadable' for r in j.get('results', [])), (p.returncode, p.stderr, j.get('unreadable')))
+ck.check('no eglMakeCurrent: exit 1, "could not be read back" with the first one\'s reason, JSON counts them',
+         p.returncode == 1 and s and s[0] > 0 and s[1] == 0 and 'could not be read back' in p.stderr and
+         'no context was current' in p.stderr and j.get('unreadable') == s[0] and
+         all(r['status'] == 'unreadable' for r in j.get('results', [])), (p.returncode, p.stderr, j.get('unreadable')))
 
 # Bytes flipped on disk, at spread offsets: the reader's checks (zstd, the
 # chunk CRC, protobuf) must catch every one that changes what is replayed.
@@ -107,9 +112,9 @@ for k in range(24):
     err = p.stderr
     if p.returncode not in (0, 1, 2) or 'AddressSanitizer' in err or 'runtime error' in err:
         crashed.append((off, p.returncode, err[-400:]))
-    elif p.returncode != 0 and (p.returncode != 2 or path not in err or summary(err) is None):
+    elif p.returncode != 0 and (p.returncode != 2 or path not in err or gt.replay_summary(err) is None):
         unnamed.append((off, p.returncode, err[-400:]))
-check('24 traces with a flipped byte: no crash, no sanitizer report', not crashed, crashed)
-check('each one refused exits 2 naming the file, with the summary of what was compared', not unnamed, unnamed)
+ck.check('24 traces with a flipped byte: no crash, no sanitizer report', not crashed, crashed)
+ck.check('each one refused exits 2 naming the file, with the summary of what was compared', not unnamed, unnamed)
 
-finish()
+ck.exit()

@@ -20,6 +20,7 @@ one run of ten scenes in one process (glmark2 makes a new context per
 scene).
 
 usage: check_glmark2.py GLTRACE WORK_DIR"""
+import functools
 import os
 import re
 import select
@@ -27,9 +28,14 @@ import shutil
 import subprocess
 import sys
 import time
-from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
+
+import gltest as gt
 
 gltrace, work = sys.argv[1:3]
+HEADLESS = gt.gl_env(headless=True)
+# Replay must work with no display; a long replay is not a hang.
+run = functools.partial(gt.run, env=HEADLESS, timeout=600)
+ck = gt.Checker('replay.glmark2')
 SIZE = '320x240'
 SCENES = ['build:use-vbo=true', 'texture', 'shading:shading=phong']
 # The mix, one process: those three and more scenes (client arrays, FBO
@@ -78,16 +84,15 @@ def start_xvfb():
 def main():
     os.makedirs(work, exist_ok=True)
     tools = {t: shutil.which(t) for t in ('Xvfb', 'glmark2-es2')}
-    if not check('Xvfb and glmark2-es2 are installed (ci/setup.sh installs xvfb and glmark2-es2)',
-                 all(tools.values()), tools):
+    if not ck.check('Xvfb and glmark2-es2 are installed (ci/setup.sh installs xvfb and glmark2-es2)',
+                    all(tools.values()), tools):
         return
     xvfb, display, failed = start_xvfb()
-    if not check('Xvfb started and gave its display number within 20 s (up to three tries)', display,
-                 'three Xvfb starts gave no display number'):
+    if not ck.check('Xvfb started and gave its display number within 20 s (up to three tries)', display,
+                    'three Xvfb starts gave no display number'):
         return
     print(f'note: Xvfb on {display}' + (f', after {failed} failed start(s)' if failed else ''))
-    xenv = dict(os.environ, DISPLAY=display)
-    xenv.pop('WAYLAND_DISPLAY', None)
+    xenv = gt.gl_env(headless=True, DISPLAY=display)
 
     runs = []  # (name, trace, mode)
     scene_of = {}
@@ -104,8 +109,8 @@ def main():
                 off = ['--off-screen'] if mode == 'off-screen' else []
                 r = run([gltrace, 'record', fb, '-o', trace, '--', tools['glmark2-es2'], *off, '--size', SIZE, *args],
                         env=xenv)
-                if check(f'{name}: recorded under Xvfb ({fb}), glmark2 exit 0', r.returncode == 0 and
-                         os.path.exists(trace) and 'glmark2 Score' in r.stdout, (r.returncode, r.stderr[-800:])):
+                if ck.check(f'{name}: recorded under Xvfb ({fb}), glmark2 exit 0', r.returncode == 0 and
+                            os.path.exists(trace) and 'glmark2 Score' in r.stdout, (r.returncode, r.stderr[-800:])):
                     runs.append((name, trace, mode))
                     scene_of[name] = scene
     finally:
@@ -114,26 +119,26 @@ def main():
 
     for name, trace, mode in runs:
         p = run([gltrace, 'replay', trace], env=HEADLESS)
-        s = summary(p.stderr)
-        check(f'{name}: replayed with no X server, exit 0, every snapshot bit-exact',
-              p.returncode == 0 and s and s[1] == s[0] and s[2] == 0 and s[3] == 0, (p.returncode, p.stderr.strip()))
+        s = gt.replay_summary(p.stderr)
+        ck.check(f'{name}: replayed with no X server, exit 0, every snapshot bit-exact',
+                 p.returncode == 0 and s and s[1] == s[0] and s[2] == 0 and s[3] == 0, (p.returncode, p.stderr.strip()))
         d = run([gltrace, 'dump', trace])
         calls = re.findall(r'^\d+ (\w+)\(', d.stdout, re.M)
         swaps = calls.count('eglSwapBuffers')
         draws = calls.count('glDrawArrays') + calls.count('glDrawElements')
         recorded = calls.count('gltraceSnapshot')
-        check(f'{name}: every snapshot of the trace compared (as many as gltraceSnapshot records in the dump), '
-              'more than 0', s and s[0] == recorded > 0, (s, recorded))
+        ck.check(f'{name}: every snapshot of the trace compared (as many as gltraceSnapshot records in the dump), '
+                 'more than 0', s and s[0] == recorded > 0, (s, recorded))
         if mode == 'windowed':
-            check(f'{name}: one snapshot per eglSwapBuffers in the dump', s and s[0] == swaps, (s, swaps))
+            ck.check(f'{name}: one snapshot per eglSwapBuffers in the dump', s and s[0] == swaps, (s, swaps))
         elif scene_of[name] != 'mix':
-            check(f'{name}: one snapshot per draw call in the dump (--fb=draw)', s and s[0] == draws, (s, draws))
+            ck.check(f'{name}: one snapshot per draw call in the dump (--fb=draw)', s and s[0] == draws, (s, draws))
         else:  # the shadow scene's depth pass draws into a framebuffer with no colour attachment: no snapshot
-            check(f'{name}: at most one snapshot per draw call in the dump (--fb=draw)', s and 0 < s[0] <= draws,
-                  (s, draws))
+            ck.check(f'{name}: at most one snapshot per draw call in the dump (--fb=draw)', s and 0 < s[0] <= draws,
+                     (s, draws))
         if s:
             print(f'note: {name}: {len(calls) - recorded} calls, {swaps} swaps, {draws} draws, {s[0]} snapshots')
 
 
 main()
-finish()
+ck.exit()

@@ -21,14 +21,19 @@ or, before any is, the program whose locations it had just asked.
   So the first check passes only because the answers were used.
 
 usage: check_locations.py GLTRACE APP FUNCTIONS_TSV WORK_DIR"""
+import functools
 import os
 import subprocess
 import sys
 
+import gltest as gt
 from legacy_pb import encode, fields, frame, records
-from replaytest import check, finish, run, summary
+
 
 gltrace, app, functions_tsv, work = sys.argv[1:5]
+# Replay must work with no display; a long replay is not a hang.
+run = functools.partial(gt.run, env=gt.gl_env(headless=True), timeout=600)
+ck = gt.Checker('replay.locations_mapped')
 os.makedirs(work, exist_ok=True)
 num = {}
 for line in open(functions_tsv):
@@ -102,28 +107,28 @@ def rewrite(stream, answers):
 trace = os.path.join(work, 'locations.gltrace')
 r = run([gltrace, 'record', '-o', trace, '--', app])
 p = run([gltrace, 'replay', trace])
-s = summary(p.stderr)
-check('the recording replays bit-exact as it is', r.returncode == 0 and p.returncode == 0 and s and s[0] == 2 and
-      s[1] == 2, (r.stderr, p.stderr))
+s = gt.replay_summary(p.stderr)
+ck.check('the recording replays bit-exact as it is', r.returncode == 0 and p.returncode == 0 and s and s[0] == 2 and
+         s[1] == 2, (r.stderr, p.stderr))
 
 legacy = subprocess.run(['zstd', '-dcq', trace], capture_output=True, check=True).stdout
 moved, edits = rewrite(legacy, answers=True)
-check('the rewrite changed the answers (6 attribute, 4 uniform), the attribute calls and the uniform calls',
-      edits['answers'] == 10 and edits['calls'] >= 16 and edits['uniforms'] == 8, edits)
+ck.check('the rewrite changed the answers (6 attribute, 4 uniform), the attribute calls and the uniform calls',
+         edits['answers'] == 10 and edits['calls'] >= 16 and edits['uniforms'] == 8, edits)
 path = os.path.join(work, 'locations-other-driver.legacy')
 open(path, 'wb').write(moved)
 p = run([gltrace, 'replay', path, '--out', os.path.join(work, 'moved')])
-s = summary(p.stderr)
-check('another driver\'s locations: every snapshot bit-exact (exit 0)', p.returncode == 0 and s and s[0] == 2 and
-      s[1] == 2, p.stderr)
-check('replay says, once, that the driver put an attribute elsewhere and it maps them',
-      p.stderr.count('attribute indices are mapped') == 1 and 'the recording\'s driver at' in p.stderr, p.stderr)
+s = gt.replay_summary(p.stderr)
+ck.check('another driver\'s locations: every snapshot bit-exact (exit 0)', p.returncode == 0 and s and s[0] == 2 and
+         s[1] == 2, p.stderr)
+ck.check('replay says, once, that the driver put an attribute elsewhere and it maps them',
+         p.stderr.count('attribute indices are mapped') == 1 and 'the recording\'s driver at' in p.stderr, p.stderr)
 
 control, _ = rewrite(legacy, answers=False)
 path = os.path.join(work, 'locations-calls-only.legacy')
 open(path, 'wb').write(control)
 p = run([gltrace, 'replay', path, '--out', os.path.join(work, 'control')])
-s = summary(p.stderr)
-check('control: the calls moved but not the answers: snapshots differ, exit 1',
-      p.returncode == 1 and s and s[2] >= 1, p.stderr)
-finish()
+s = gt.replay_summary(p.stderr)
+ck.check('control: the calls moved but not the answers: snapshots differ, exit 1',
+         p.returncode == 1 and s and s[2] >= 1, p.stderr)
+ck.exit()

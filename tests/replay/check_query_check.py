@@ -14,6 +14,7 @@ their results compared with the recorded ones.
 * --check with --benchmark: exit 2.
 
 usage: check_query_check.py GLTRACE APPS_DIR MODES_DIR WORK_DIR"""
+import functools
 import json
 import os
 import re
@@ -21,10 +22,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import gltest as gt
 from legacy_pb import encode, fields, frame, records
-from replaytest import check, finish, run
+
 
 gltrace, apps, modes, work = sys.argv[1:5]
+# Replay must work with no display; a long replay is not a hang.
+run = functools.partial(gt.run, env=gt.gl_env(headless=True), timeout=600)
+ck = gt.Checker('replay.query_check')
 os.makedirs(work, exist_ok=True)
 GL_GET_ERROR = 159  # api/functions.tsv (Android's number)
 GL_INVALID_VALUE = 0x501
@@ -42,16 +47,16 @@ for app, flags in (('es3_scene', []), ('uploads', []), ('fbo_snapshots', [])):
     p = run([gltrace, 'replay', trace, '--check', '--json', rep])
     c = checked(p.stderr)
     j = json.load(open(rep)) if os.path.exists(rep) else {}
-    check(f'{app}: --check clean on the same driver (exit 0, queries issued, none differ, JSON agrees)',
-          r.returncode == 0 and p.returncode == 0 and c and c[0] > 0 and c[1] == 0 and
-          j.get('check', {}).get('queries') == c[0] and j['check'].get('mismatches') == 0, (p.stderr, c))
+    ck.check(f'{app}: --check clean on the same driver (exit 0, queries issued, none differ, JSON agrees)',
+             r.returncode == 0 and p.returncode == 0 and c and c[0] > 0 and c[1] == 0 and
+             j.get('check', {}).get('queries') == c[0] and j['check'].get('mismatches') == 0, (p.stderr, c))
 
 trace = os.path.join(work, 'error_app.gltrace')
 r = run([gltrace, 'record', '--fb=draw', '-o', trace, '--', os.path.join(modes, 'error_app')])
 p = run([gltrace, 'replay', trace, '--check'])
 c = checked(p.stderr)
-check("error_app (GL errors on purpose, a snapshot read between its error and its glGetError): clean",
-      r.returncode == 0 and p.returncode == 0 and c and c[0] >= 4 and c[1] == 0, p.stderr)
+ck.check("error_app (GL errors on purpose, a snapshot read between its error and its glGetError): clean",
+         r.returncode == 0 and p.returncode == 0 and c and c[0] >= 4 and c[1] == 0, p.stderr)
 
 # One recorded glGetError answer changed: GL_INVALID_VALUE becomes "no error".
 legacy = subprocess.run(['zstd', '-dcq', trace], capture_output=True, check=True).stdout
@@ -73,22 +78,22 @@ p = run([gltrace, 'replay', edited, '--check', '--json', rep, '--junit', junit])
 c = checked(p.stderr)
 j = json.load(open(rep)) if os.path.exists(rep) else {}
 first = (j.get('check', {}).get('first') or [{}])[0]
-check('a changed glGetError answer: exit 1, one query differs, named with its call and both values',
-      edited_seq is not None and p.returncode == 1 and c and c[1] == 1 and
-      f'call {edited_seq} (frame 0) glGetError return value: recorded [0], replayed [1281]' in p.stderr,
-      (edited_seq, p.returncode, p.stderr))
-check('the JSON report has it: status differs, check.mismatches 1, the first with call, function, values',
-      j.get('status') == 'differs' and j.get('check', {}).get('mismatches') == 1 and
-      first.get('call') == edited_seq and first.get('function') == 'glGetError' and
-      first.get('recorded') == '[0]' and first.get('replayed') == '[1281]', j.get('check'))
+ck.check('a changed glGetError answer: exit 1, one query differs, named with its call and both values',
+         edited_seq is not None and p.returncode == 1 and c and c[1] == 1 and
+         f'call {edited_seq} (frame 0) glGetError return value: recorded [0], replayed [1281]' in p.stderr,
+         (edited_seq, p.returncode, p.stderr))
+ck.check('the JSON report has it: status differs, check.mismatches 1, the first with call, function, values',
+         j.get('status') == 'differs' and j.get('check', {}).get('mismatches') == 1 and
+         first.get('call') == edited_seq and first.get('function') == 'glGetError' and
+         first.get('recorded') == '[0]' and first.get('replayed') == '[1281]', j.get('check'))
 try:
     suite = ET.parse(junit).getroot().find('testsuite')
     case = next((t for t in suite.iter('testcase') if t.get('name') == 'queries (--check)'), None)
     ok = case is not None and case.find('failure') is not None and 'glGetError' in case.find('failure').get('message')
 except (OSError, ET.ParseError) as e:
     ok, case = False, e
-check('the JUnit report has a failing "queries (--check)" test case naming glGetError', ok, case)
+ck.check('the JUnit report has a failing "queries (--check)" test case naming glGetError', ok, case)
 
 p = run([gltrace, 'replay', trace, '--check', '--benchmark'])
-check('--check with --benchmark: exit 2 naming both', p.returncode == 2 and '--check' in p.stderr, p.stderr[:200])
-finish()
+ck.check('--check with --benchmark: exit 2 naming both', p.returncode == 2 and '--check' in p.stderr, p.stderr[:200])
+ck.exit()

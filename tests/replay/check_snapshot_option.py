@@ -7,27 +7,32 @@ the recorded ones (`gltrace extract`, compared with `gltrace diff`), one
 per swap, per draw, per listed GL call. Misuse exits 2 naming the option.
 
 usage: check_snapshot_option.py GLTRACE APPS_DIR WORK_DIR"""
+import functools
 import os
 import re
 import shutil
 import sys
 
-from replaytest import check, finish, run, summary
+import gltest as gt
+
 
 gltrace, apps, work = sys.argv[1:4]
+# Replay must work with no display; a long replay is not a hang.
+run = functools.partial(gt.run, env=gt.gl_env(headless=True), timeout=600)
+ck = gt.Checker('replay.snapshot_option')
 os.makedirs(work, exist_ok=True)
 trace = os.path.join(work, 'es3_scene-draw.gltrace')
 r = run([gltrace, 'record', '--fb=draw', '-o', trace, '--', os.path.join(apps, 'es3_scene')])
-if not check('es3_scene recorded with --fb=draw', r.returncode == 0, r.stderr):
-    finish()
+if not ck.check('es3_scene recorded with --fb=draw', r.returncode == 0, r.stderr):
+    ck.exit()
 ex = os.path.join(work, 'extracted')
 shutil.rmtree(ex, ignore_errors=True)
 r = run([gltrace, 'extract', trace, '--out', ex])
 recorded = sorted(os.listdir(ex)) if os.path.isdir(ex) else []
 surfaces = [f for f in recorded if f.endswith('-surface.png')]
 attachments = [f for f in recorded if f.endswith('-attachment0.png')]
-check('gltrace extract gives the recorded pictures: 3 of the window, 3 of the framebuffer object',
-      len(surfaces) == 3 and len(attachments) == 3, recorded)
+ck.check('gltrace extract gives the recorded pictures: 3 of the window, 3 of the framebuffer object',
+         len(surfaces) == 3 and len(attachments) == 3, recorded)
 d = run([gltrace, 'dump', '--json', trace])
 fns = {int(m.group(1)): m.group(2) for m in re.finditer(r'"seq":(\d+),[^\n]*?"fn":"(\w+)"', d.stdout)}
 draws = sorted(s for s, f in fns.items() if f == 'glDrawElementsInstanced')
@@ -53,38 +58,38 @@ def replay(when, out):
 
 out = os.path.join(work, 'frame')
 p, pngs = replay('frame', out)
-s = summary(p.stderr)
-check('--snapshot frame: exit 0, the recorded snapshots still compared, a PNG per swap, said on stderr',
-      p.returncode == 0 and s and s[1] == s[0] == 6 and len(pngs) == 3 and '3 PNGs written' in p.stderr,
-      (p.returncode, p.stderr, pngs))
-check("each swap's PNG is the window the app drew (equal to the recorded snapshot)",
-      len(pngs) == 3 and all(same(os.path.join(ex, a), os.path.join(out, b)) for a, b in zip(surfaces, pngs)),
-      list(zip(surfaces, pngs)))
+s = gt.replay_summary(p.stderr)
+ck.check('--snapshot frame: exit 0, the recorded snapshots still compared, a PNG per swap, said on stderr',
+         p.returncode == 0 and s and s[1] == s[0] == 6 and len(pngs) == 3 and '3 PNGs written' in p.stderr,
+         (p.returncode, p.stderr, pngs))
+ck.check("each swap's PNG is the window the app drew (equal to the recorded snapshot)",
+         len(pngs) == 3 and all(same(os.path.join(ex, a), os.path.join(out, b)) for a, b in zip(surfaces, pngs)),
+         list(zip(surfaces, pngs)))
 
 out = os.path.join(work, 'draw')
 p, pngs = replay('draw', out)
-check('--snapshot draw: a PNG after each of the 3 draws, named by its call',
-      p.returncode == 0 and len(pngs) == 3 and [int(re.search(r'call(\d+)', f).group(1)) for f in pngs] == draws,
-      (p.stderr, pngs, draws))
-check("each draw's PNG is the framebuffer object it drew into (equal to the recorded snapshot)",
-      len(pngs) == 3 and all(same(os.path.join(ex, a), os.path.join(out, b)) for a, b in zip(attachments, pngs)),
-      list(zip(attachments, pngs)))
+ck.check('--snapshot draw: a PNG after each of the 3 draws, named by its call',
+         p.returncode == 0 and len(pngs) == 3 and [int(re.search(r'call(\d+)', f).group(1)) for f in pngs] == draws,
+         (p.stderr, pngs, draws))
+ck.check("each draw's PNG is the framebuffer object it drew into (equal to the recorded snapshot)",
+         len(pngs) == 3 and all(same(os.path.join(ex, a), os.path.join(out, b)) for a, b in zip(attachments, pngs)),
+         list(zip(attachments, pngs)))
 
 out = os.path.join(work, 'calls')
 if draws:
     p, pngs = replay(f'{draws[0]},{draws[1]}-{draws[1] + 2}', out)
     got = [int(re.search(r'call(\d+)', f).group(1)) for f in pngs]
     want = [x for x in [draws[0], draws[1], draws[1] + 1, draws[1] + 2] if replayed_gl(x)]
-    check('--snapshot CALLSET: a PNG after each listed GL call (a number and a range; not after records '
-          'gltrace added)', p.returncode == 0 and got == want and len(want) >= 2,
-          (p.stderr, got, want, [fns.get(x) for x in range(draws[1], draws[1] + 3)]))
-    check('the listed draw call\'s PNG equals the recorded snapshot after it',
-          pngs and same(os.path.join(ex, attachments[0]), os.path.join(out, pngs[0])), pngs[:1])
+    ck.check('--snapshot CALLSET: a PNG after each listed GL call (a number and a range; not after records '
+             'gltrace added)', p.returncode == 0 and got == want and len(want) >= 2,
+             (p.stderr, got, want, [fns.get(x) for x in range(draws[1], draws[1] + 3)]))
+    ck.check('the listed draw call\'s PNG equals the recorded snapshot after it',
+             pngs and same(os.path.join(ex, attachments[0]), os.path.join(out, pngs[0])), pngs[:1])
 
 for bad, why in ((['--snapshot', '12-x', '--out', out], "--snapshot '12-x'"),
                  (['--snapshot', '30-20', '--out', out], "--snapshot '30-20'"),
                  (['--snapshot', 'frame'], '--out'),
                  (['--snapshot', 'frame', '--out', out, '--benchmark'], '--benchmark')):
     p = run([gltrace, 'replay', trace] + bad)
-    check(f'replay {" ".join(bad)}: exit 2 naming {why}', p.returncode == 2 and why in p.stderr, p.stderr[:300])
-finish()
+    ck.check(f'replay {" ".join(bad)}: exit 2 naming {why}', p.returncode == 2 and why in p.stderr, p.stderr[:300])
+ck.exit()

@@ -21,24 +21,22 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'apps'))
-import apptrace as at  # noqa: E402
+import gltest as gt
+
 
 p = argparse.ArgumentParser()
 for a in ('--gltrace', '--lib', '--app', '--dir'):
     p.add_argument(a, required=True)
 args = p.parse_args()
 os.makedirs(args.dir, exist_ok=True)
-ck = at.Checker('server')
+ck = gt.Checker('server')
 NAME = f'gltrace-test-{os.getpid()}'
 
 
 def app(listen, seconds=60):
-    env = {k: v for k, v in os.environ.items() if not k.startswith('GLTRACE')}
-    env.update(LD_PRELOAD=args.lib, GLTRACE_LISTEN=listen)
+    env = gt.gl_env(args.lib, GLTRACE_LISTEN=listen)
     return subprocess.Popen([args.app, str(seconds)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 
@@ -105,12 +103,12 @@ spawner.wait()
 ck.check('connect: exit 0, the file written', rc == 0 and os.path.isfile(t1) and 'wrote' in err, err)
 time.sleep(0.5)
 ck.check('the app still runs after the host left', a.poll() is None)
-d, recs = at.dump_json(ck, args.gltrace, t1)
+d, recs = gt.read_dump(ck, args.gltrace, t1)
 ck.check('gltrace dump reads the streamed trace cleanly', d.returncode == 0 and not d.stderr.strip(), d.stderr)
 ck.check('the first record is gltraceMetadata at seq 0, seq runs by one',
          recs and recs[0]['fn'] == 'gltraceMetadata' and [r['seq'] for r in recs] == list(range(len(recs))),
          recs[:2])
-inf = at.info(ck, args.gltrace, t1)
+inf = gt.read_info(ck, args.gltrace, t1)
 ck.check('gltrace info: the trace is complete (seek index at its end)', inf.get('complete') is True, inf)
 by = threads(recs)
 main_tid = recs[0]['tid'] if recs else None
@@ -154,14 +152,14 @@ ck.check('the second thread, whose context was made while tracing was on: announ
          len(ctx1) == 1 and ctx1[0]['tid'] == (second or [None])[0] and ctx1[0]['args']['client_version'] == 2 and
          ctx1[0]['args']['share_id'] == -1 and ctx1[0]['args']['config_attribs'].get('data', {}).get('bytes', 0) > 4
          and 'gltraceCurrent' in s_fns[:s_first] and 'glDrawArrays' in s_fns, (second, ctx1[:1], s_fns[:6]))
-rp = subprocess.run([args.gltrace, 'replay', t1], capture_output=True, text=True, timeout=300)
+rp = gt.run([args.gltrace, 'replay', t1], timeout=300)
 ck.check('replay reads it to the end and says that tracing began mid-run (exit 0 or 1, never 2)',
          rp.returncode in (0, 1) and 'switched on while the app ran' in rp.stderr, rp.stderr[-600:])
 
 # ------------------------------------------------------------------ reconnect, then a host killed
 t2 = os.path.join(args.dir, 'session2.gltrace')
 rc, err = connect(f'abstract:{NAME}', t2, '--start', '--duration', '1')
-d, recs2 = at.dump_json(ck, args.gltrace, t2)
+d, recs2 = gt.read_dump(ck, args.gltrace, t2)
 ck.check('a second host: --start gives a trace of its own, metadata at seq 0, its contexts '
          'announced again, frames in it, snapshots at swaps again (the first host\'s settings are not its)',
          rc == 0 and recs2 and recs2[0]['fn'] == 'gltraceMetadata' and recs2[0]['seq'] == 0 and
@@ -179,7 +177,7 @@ rc, err = connect(f'abstract:{NAME}', tb2)
 first_err = first.communicate(timeout=60)[1]
 ck.check('a second host while one is connected: exit 2, told the app serves one host at a time; the first '
          'host\'s trace is whole', rc == 2 and 'one at a time' in err and first.returncode == 0 and
-         at.info(ck, args.gltrace, tb1).get('complete') is True, (rc, err, first_err))
+         gt.read_info(ck, args.gltrace, tb1).get('complete') is True, (rc, err, first_err))
 t3 = os.path.join(args.dir, 'killed.gltrace')
 k = subprocess.Popen([args.gltrace, 'connect', f'abstract:{NAME}', '-o', t3, '--start'], stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -190,7 +188,7 @@ time.sleep(0.5)
 ck.check('a host killed with SIGKILL mid-trace: the app runs on', a.poll() is None)
 t4 = os.path.join(args.dir, 'after_kill.gltrace')
 rc, err = connect(f'abstract:{NAME}', t4, '--start', '--duration', '1')
-d, recs4 = at.dump_json(ck, args.gltrace, t4)
+d, recs4 = gt.read_dump(ck, args.gltrace, t4)
 ck.check('and the next host gets a whole trace of its own', rc == 0 and recs4 and recs4[0]['seq'] == 0 and
          sum(r['fn'] == 'eglSwapBuffers' for r in recs4) > 1, (rc, err))
 
@@ -220,7 +218,7 @@ if m:
     ck.check('tcp: a wrong token is refused (exit 2)', rc == 2 and 'refused' in err, err)
     t5 = os.path.join(args.dir, 'tcp.gltrace')
     rc, err = connect(target, t5, '--token', token, '--start', '--duration', '1')
-    d, recs5 = at.dump_json(ck, args.gltrace, t5)
+    d, recs5 = gt.read_dump(ck, args.gltrace, t5)
     ck.check('tcp: the right token gets a trace', rc == 0 and sum(r['fn'] == 'eglSwapBuffers' for r in recs5) > 1,
              (rc, err))
 finish_app(a, 'tcp session')
@@ -232,14 +230,13 @@ ck.check(',wait: the app has not drawn before a host started it', a.poll() is No
          __import__('select').select([a.stdout], [], [], 0)[0])
 t6 = os.path.join(args.dir, 'wait.gltrace')
 rc, err = connect(f'abstract:{NAME}-w', t6, '--start', '--duration', '2')
-d, recs6 = at.dump_json(ck, args.gltrace, t6)
+d, recs6 = gt.read_dump(ck, args.gltrace, t6)
 fns6 = [r['fn'] for r in recs6]
 calls6 = [f for f in fns6 if not f.startswith('gltrace')]
 ck.check(',wait: after start the app draws; its trace holds every call from its first (eglGetPlatformDisplay)',
          rc == 0 and calls6[:1] == ['eglGetPlatformDisplay'] and 'eglCreateContext' in calls6 and
          'glDrawArrays' in calls6, fns6[:6])
-rp = subprocess.run([args.gltrace, 'replay', t6], capture_output=True, text=True, timeout=300,
-                    env={k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')})
+rp = gt.run([args.gltrace, 'replay', t6], env=gt.gl_env(headless=True), timeout=300)
 ck.check(',wait: that trace, whole from the start, replays bit-exact', rp.returncode == 0 and
          re.search(r'(\d+) snapshots: \1 matched', rp.stderr), rp.stderr[-400:])
 finish_app(a, ',wait')
@@ -252,8 +249,7 @@ ck.check('a bad GLTRACE_LISTEN: one gltrace: line naming it, the app drew', err.
          'GLTRACE_LISTEN=carrier-pigeon:7' in err and frames > 2, (err, frames))
 
 # gltrace record --listen sets it up.
-r = subprocess.run([args.gltrace, 'record', '--listen', f'abstract:{NAME}-r', '--', args.app, '1'],
-                   capture_output=True, text=True, timeout=60)
+r = gt.run([args.gltrace, 'record', '--listen', f'abstract:{NAME}-r', '--', args.app, '1'], timeout=60)
 ck.check('gltrace record --listen: the app listens (its line), runs, leaves no file',
          r.returncode == 0 and f'trace server on abstract:{NAME}-r' in r.stderr and 'wrote' not in r.stderr,
          r.stderr[-400:])

@@ -16,6 +16,7 @@ def varint(b, i):
 
 def put_varint(v):
     out = bytearray()
+    v &= (1 << 64) - 1  # a negative int64 as protobuf writes it: ten bytes
     while True:
         if v < 0x80:
             out.append(v)
@@ -67,4 +68,5 @@ def records(stream):
 
 
 def frame(msgs):
+    """The legacy framing of messages: each after its big-endian length."""
     return b''.join(len(m).to_bytes(4, 'big') + m for m in msgs)
