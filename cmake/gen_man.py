@@ -18,7 +18,7 @@ def help_text(argv):
     asan = ':'.join(filter(None, [os.environ.get('ASAN_OPTIONS'), 'detect_leaks=0']))
     p = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=dict(os.environ, ASAN_OPTIONS=asan))
     text = p.stdout if p.stdout.strip() else p.stderr
-    if 'usage' not in text:
+    if 'usage' not in text.lower():
         sys.exit(f'gen_man: {" ".join(argv)} printed no usage: {p.stderr.strip()}')
     return text.rstrip('\n').split('\n')
 
@@ -88,7 +88,7 @@ def main():
     for name, summary in cmds:
         synopsis, rest = split_usage(help_text([gltrace, name, '--help']))
         pages[f'gltrace-{name}'] = page(f'gltrace-{name}', summary, version, synopsis, [
-            ('DESCRIPTION', block(rest) if rest else [roff(summary[:1].upper() + summary[1:]) + '.']),
+            ('DESCRIPTION', [roff(summary[:1].upper() + summary[1:]) + '.'] + (['.PP'] + block(rest) if rest else [])),
             ('SEE ALSO', ['\\fBgltrace\\fR(1)'])])
     listing = []
     for name, summary in cmds:
