@@ -60,7 +60,12 @@ static void usage(FILE *f)
             "Exits with PROGRAM's exit status.\n", f);
 }
 
-/* libgltrace.so beside this executable (build tree) or in ../lib/gltrace. */
+/* libgltrace.so beside this executable (build tree), or where the install
+ * put it: GT_CAPTURE_LIBRARY, relative to this executable's folder or
+ * absolute, comes from the build (cmake/install_dirs.cmake). */
+#ifndef GT_CAPTURE_LIBRARY
+#error "GT_CAPTURE_LIBRARY: the build defines where the install puts libgltrace.so"
+#endif
 static int find_library(char *out, size_t len)
 {
     char exe[PATH_MAX];
@@ -72,12 +77,12 @@ static int find_library(char *out, size_t len)
     if (!slash)
         return -1;
     *slash = 0;
-    const char *const rel[] = {"/libgltrace.so", "/../lib/gltrace/libgltrace.so"};
-    for (size_t i = 0; i < 2; i++) {
-        if ((size_t)snprintf(out, len, "%s%s", exe, rel[i]) < len && access(out, R_OK) == 0)
-            return 0;
-    }
-    return -1;
+    int k = snprintf(out, len, "%s/libgltrace.so", exe);
+    if (k > 0 && (size_t)k < len && access(out, R_OK) == 0)
+        return 0;
+    const char *installed = GT_CAPTURE_LIBRARY;
+    k = installed[0] == '/' ? snprintf(out, len, "%s", installed) : snprintf(out, len, "%s/%s", exe, installed);
+    return k > 0 && (size_t)k < len && access(out, R_OK) == 0 ? 0 : -1;
 }
 
 /* mkdir -p: a folder given to -o may be several levels deep. */
