@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 
 import annotations  # noqa: E402
 import emit_capture  # noqa: E402
+import emit_draws  # noqa: E402
 import emit_tables  # noqa: E402
 import emit_replay  # noqa: E402
 import emit_test  # noqa: E402
@@ -123,6 +124,7 @@ def main():
     emit_tables.write(a.out, ordered, gl_enums, egl_enums, rows, synthetic)
     enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
     emit_capture.write(a.out, ordered, types, enums, rules.sizefns, a.capture_parts)
+    emit_draws.write(a.out, ordered)
     emit_test.write(a.out, ordered)
     emit_replay.write(a.out, ordered, enums, rules.sizefn_replay)
 
