@@ -76,9 +76,9 @@ static void resolve_all(void)
         libs[i] = gt_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
     if (!libs[0])
         gt_log("cannot load libEGL.so.1 (%s); EGL calls will fail", dlerror());
-    /* Bootstrap: the one function found by its name, the one that finds
-     * the others (a driver's extensions are not exported from its library). */
-    if (libs[0])
+    /* The one function found by its name: it finds the others (a driver's
+     * extensions are not exported from its library). */
+    if (libs[0]) /* bootstrap: see above */
         real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))dlsym(libs[0], "eglGetProcAddress");
     for (unsigned i = 0; i < GT_NFNS; i++) {
         gt_proc p = gt_real_lookup(gt_fn_names[i]);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The generator refuses to build when a pointer parameter has no
-annotation, naming the command and the parameter; and when an annotation
-names a parameter the command does not have."""
+annotation, naming the command and the parameter; when an annotation
+names a parameter the command does not have; and when the facts about a
+command do not fit together (a multi-draw without a draw count, an array
+setter replay cannot call, a driver function not covered)."""
 import os
 import subprocess
 import sys
@@ -39,10 +41,25 @@ r = run(['ptr glReadPixels pixels out nosuchparam*4'] + src)
 if r.returncode == 0 or 'nosuchparam' not in r.stderr:
     print('FAIL: bad parameter name in a count not reported:', r.returncode, r.stderr[-500:])
     failures += 1
-# 4. The real file builds.
+# 4. Without the line that says the EXT multi-draws' primcount is a draw
+#    count, the registry's names make it an instance count: refused.
+cut = [l for l in src if not l.startswith('draw glMultiDraw*EXT')]
+r = run(cut)
+if r.returncode == 0 or 'glMultiDrawArraysEXT' not in r.stderr:
+    print('FAIL: a multi-draw without a draw count not reported:', r.returncode, r.stderr[-500:])
+    failures += 1
+# 5. A draw role, a driver function or an array setter that cannot be.
+for line, word in (('draw glDrawArrays first=nosuchparam', 'nosuchparam'),
+                   ('driver glNoSuchFunction', 'glNoSuchFunction'),
+                   ('class glDrawArrays arrays', 'glDrawArrays')):
+    r = run([line] + src)
+    if r.returncode == 0 or word not in r.stderr:
+        print(f'FAIL: {line!r} not refused:', r.returncode, r.stderr[-500:])
+        failures += 1
+# 6. The real file builds.
 r = run(src)
 if r.returncode != 0:
     print('FAIL: the real annotation file does not build:', r.stderr[-800:])
     failures += 1
-print(f'{4 - failures} passed, {failures} failed')
+print(f'{8 - failures} passed, {failures} failed')
 sys.exit(1 if failures else 0)
