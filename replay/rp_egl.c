@@ -344,7 +344,8 @@ static void client_array(rp *r, const rp_msg *m)
                  : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == 0x8D61 ? 2 : 4;
         eff = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
     }
-    const rp_array a = {indx, size, type, norm, stride, (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff))};
+    const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
+    const rp_array a = {indx, size, type, norm, stride, ptr};
     GLint old = 0;
     glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &old);
     if (old)
