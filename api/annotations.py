@@ -6,6 +6,19 @@ import fnmatch
 import re
 
 DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
+CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context')
+# Argument roles of a draw that reads client arrays, and the registry's
+# parameter names that give them (`draw` lines name the others).
+DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount')
+DRAW_NAMES = {'first': 'first', 'count': 'count', 'type': 'type', 'indices': 'indices',
+              'instancecount': 'instancecount', 'primcount': 'instancecount',
+              'basevertex': 'basevertex', 'drawcount': 'drawcount'}
+
+
+# What replay has of a client array (a glVertexAttribPointerData record),
+# by the setters' parameter names: the C expression over rp_array *a.
+ARRAY_PARAMS = {'index': '(GLuint)a->index', 'size': 'a->size', 'type': 'a->type',
+                'normalized': 'a->normalized', 'stride': 'a->stride', 'pointer': 'a->ptr'}
 
 
 class AnnotationError(Exception):
@@ -46,7 +59,12 @@ class Rules:
         self.replay = []    # (cmd glob, how, lineno): how replay treats a command
         self.checks = []    # (cmd glob, yes/no, lineno): whether replay --check compares a query
         self.maps = []      # (cmd glob, param glob, kind, lineno): values replay maps
-        self.classes = []   # (cmd glob, class, lineno): draw, frame or none (timing mode)
+        self.classes = []   # (cmd glob, class, lineno): what a command is to every tool
+        self.handlers = []  # (cmd glob, C handler, lineno): replay's hand-written EGL handlers
+        self.draws = []     # (cmd glob, {role: param} or None, lineno): roles names do not give
+        self.units = []     # (cmd glob, selector command, lineno): arrays set per texture unit
+        self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
+        self.driver_names = []
         with open(path) as f:
             for no, raw in enumerate(f, 1):
                 line = raw.split('#', 1)[0].strip()
@@ -71,14 +89,24 @@ class Rules:
                     if w[2] not in ('yes', 'no'):
                         raise AnnotationError(f'{path}:{no}: check takes yes or no, not {w[2]!r}')
                     self.checks.append((w[1], w[2], no))
-                elif w[0] == 'replay' and len(w) == 3:
+                elif w[0] == 'replay' and len(w) in (3, 4):
                     if w[2] not in ('call', 'skip', 'egl'):
                         raise AnnotationError(f'{path}:{no}: unknown replay treatment {w[2]!r}')
+                    if len(w) == 4 and (w[2] != 'egl' or not re.match(r'^rp_\w+$', w[3])):
+                        raise AnnotationError(f'{path}:{no}: only `egl` names a handler, rp_NAME')
                     self.replay.append((w[1], w[2], no))
+                    if len(w) == 4:
+                        self.handlers.append((w[1], w[3], no))
+                elif w[0] == 'draw' and len(w) >= 3:
+                    self.draws.append((w[1], self._draw_roles(w[2:], path, no), no))
+                elif w[0] == 'unit' and len(w) == 3:
+                    self.units.append((w[1], w[2], no))
+                elif w[0] == 'driver' and len(w) == 2:
+                    self.drivers.append((w[1], no))
                 elif w[0] == 'map' and len(w) == 4:
                     self.maps.append((w[1], w[2], w[3], no))
                 elif w[0] == 'class' and len(w) == 3:
-                    if w[2] not in ('draw', 'frame', 'current', 'none'):
+                    if w[2] not in CLASSES:
                         raise AnnotationError(f'{path}:{no}: unknown class {w[2]!r}')
                     self.classes.append((w[1], w[2], no))
                 elif w[0] == 'hook' and len(w) == 4:
@@ -87,6 +115,18 @@ class Rules:
                     self.hooks.append((w[1], w[2], w[3], no))
                 else:
                     raise AnnotationError(f'{path}:{no}: cannot read {line!r}')
+
+    @staticmethod
+    def _draw_roles(words, path, no):
+        if words == ['-']:
+            return None
+        roles = {}
+        for w in words:
+            role, _, param = w.partition('=')
+            if role not in DRAW_ROLES or not param:
+                raise AnnotationError(f'{path}:{no}: expected ROLE=PARAM (roles: {" ".join(DRAW_ROLES)}), not {w!r}')
+            roles[role] = param
+        return roles
 
     def _check_count(self, cmd, pname, count, no):
         names = {p.name for p in cmd.params}
@@ -155,6 +195,9 @@ class Rules:
                     c.hooks.setdefault(stage, fn)
             c.cls = next((k for g, k, _ in self.classes if fnmatch.fnmatchcase(c.name, g)), 'none')
             c.replay = next((how for g, how, _ in self.replay if fnmatch.fnmatchcase(c.name, g)), 'call')
+            c.egl_handler = next((h for g, h, _ in self.handlers if fnmatch.fnmatchcase(c.name, g)), None)
+            c.draw_roles = self._roles_of(c)
+            c.unit_select = next((s for g, s, _ in self.units if fnmatch.fnmatchcase(c.name, g)), None)
             c.check = next((k for g, k, _ in self.checks if fnmatch.fnmatchcase(c.name, g)), 'yes') == 'yes'
 
             c.maps = {}
@@ -172,6 +215,62 @@ class Rules:
         for cglob, stage, fn, no in self.hooks:
             if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
-        for cglob, k, no in self.classes:
-            if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
-                raise AnnotationError(f'{self.path}:{no}: class for {cglob}: no covered command matches')
+        for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
+                           ('unit', self.units)):
+            for cglob, _, no in rows:
+                if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
+                    raise AnnotationError(f'{self.path}:{no}: {what} for {cglob}: no covered command matches')
+        for name, no in self.drivers:
+            if name not in names:
+                raise AnnotationError(f'{self.path}:{no}: driver {name}: not a covered command')
+        self.driver_names = sorted({n for n, _ in self.drivers})
+        self._check_arrays(cmds)
+
+    def _roles_of(self, c):
+        """{role: parameter index} of a draw that reads client arrays, or
+        None: from the parameter names, unless a `draw` line says otherwise.
+        A draw reads client arrays when it has a count and a first vertex or
+        indices; a count that is an array makes it a multi-draw."""
+        if c.cls != 'draw':
+            return None
+        pos = {p.name: i for i, p in enumerate(c.params)}
+        for g, r, no in self.draws:
+            if not fnmatch.fnmatchcase(c.name, g):
+                continue
+            missing = [p for p in (r or {}).values() if p not in pos]
+            if not missing:
+                given = r
+                break
+            # As for `ptr` lines: a glob is not meant for a command without
+            # those parameters; an exact name is a mistake.
+            if not any(ch in g for ch in '*?['):
+                raise AnnotationError(f'{self.path}:{no}: {c.name} has no parameter {missing[0]!r}')
+        else:
+            given = {}
+        if given is None:  # `draw COMMAND -`
+            return None
+        roles = {role: pos[param] for role, param in given.items()}
+        taken = set(given.values())
+        for i, p in enumerate(c.params):
+            role = DRAW_NAMES.get(p.name)
+            if role and p.name not in taken and role not in roles:
+                roles[role] = i
+        if 'count' not in roles or ('first' not in roles and 'indices' not in roles):
+            return None
+        return roles
+
+    def _check_arrays(self, cmds):
+        """An array setter (`class arrays`) is called by replay with the
+        recorded array's values: its parameters must be ones replay has."""
+        byname = {c.name: c for c in cmds}
+        for c in cmds:
+            if c.unit_select:
+                sel = byname.get(c.unit_select)
+                if c.cls != 'arrays' or not sel or [p.type.text for p in sel.params] != ['GLenum']:
+                    raise AnnotationError(f'{self.path}: unit {c.name} {c.unit_select}: an array setter and a '
+                                          'covered command of one GLenum parameter')
+            if c.cls == 'arrays':
+                extra = [p.name for p in c.params if p.name not in ARRAY_PARAMS]
+                if extra:
+                    raise AnnotationError(f'{self.path}: class arrays: {c.name} has parameters replay cannot '
+                                          f'give: {", ".join(extra)}')

@@ -107,9 +107,8 @@ def tables(cmds):
     for c in cmds:
         L.append(f'    (gt_proc)gt_tm_{c.name},')
     L.append('};')
-    cls = {'none': 'GT_CLASS_NONE', 'draw': 'GT_CLASS_DRAW', 'frame': 'GT_CLASS_FRAME', 'current': 'GT_CLASS_CURRENT'}
     L.append('const uint8_t gt_fn_class[GT_NFNS] = {')
     for c in cmds:
-        L.append(f'    {cls[c.cls]},')
+        L.append(f'    GT_CLASS_{c.cls.upper()},')
     L.append('};')
     return L

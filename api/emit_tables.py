@@ -11,6 +11,11 @@ GROUP_ANY_GL, GROUP_ANY_EGL = 0, 1
 _SUFFIX = re.compile(r'_(ARB|EXT|OES|KHR|NV|AMD|APPLE|ANGLE|IMG|QCOM|ARM|INTEL|MESA|ANDROID|OVR|DMP|FJ|VIV|SEC|MESAX|NVX|SGIX|SGIS|IBM|HP|ATI|SUN|WIN|3DFX|S3|GREMEDY)$')
 
 
+def class_enum(cls):
+    """The C name of a `class` of api/annotations.txt (gt_api.h)."""
+    return 'GT_CLASS_' + cls.upper()
+
+
 def cstr(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
@@ -83,7 +88,7 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
         g = groups.get(c.ret_group, GROUP_ANY_EGL if c.api == 'egl' else GROUP_ANY_GL)
         params = f'p_{c.name}' if c.params else 'NULL'
         L.append(f'    {{{cstr(c.name)}, {c.number}, {c.alias_index}, {int(c.api == "egl")}, '
-                 f'{len(c.params)}, GT_K_{c.ret.kind}, {g}, {cstr(c.ret.text)}, {params}}},')
+                 f'{len(c.params)}, GT_K_{c.ret.kind}, {g}, {cstr(c.ret.text)}, {params}, {class_enum(c.cls)}}},')
     L.append('};')
     L.append('')
     # every numbered name, covered or not, so old traces still show names

@@ -21,6 +21,7 @@ import annotations  # noqa: E402
 import emit_capture  # noqa: E402
 import emit_enums  # noqa: E402
 import emit_get_counts  # noqa: E402
+import emit_draws  # noqa: E402
 import emit_tables  # noqa: E402
 import emit_replay  # noqa: E402
 import emit_test  # noqa: E402
@@ -126,6 +127,7 @@ def main():
     emit_tables.write(a.out, ordered, gl_enums, egl_enums, rows, synthetic)
     enums = {n: v for n, v, _, _ in gl_enums + egl_enums}
     emit_capture.write(a.out, ordered, types, enums, rules.sizefns, a.capture_parts)
+    emit_draws.write(a.out, ordered)
     emit_test.write(a.out, ordered)
     emit_replay.write(a.out, ordered, enums, rules.sizefn_replay)
     gl_root = emit_enums.load(a.gl_xml)

@@ -24,6 +24,18 @@ typedef enum gt_dir {
     GT_DIR_CALLBACK, GT_DIR_OPAQUE
 } gt_dir;
 
+/* What a command is to the tools, from `class` lines of api/annotations.txt
+ * (one class a command, default none). */
+typedef enum gt_class {
+    GT_CLASS_NONE,
+    GT_CLASS_DRAW,     /* draws (or dispatches): a timing slice, --snapshot draw */
+    GT_CLASS_FRAME,    /* ends a frame (the swaps) */
+    GT_CLASS_CURRENT,  /* changes the thread's current context */
+    GT_CLASS_TEARDOWN, /* releases what a frame needs: --loop replays before it */
+    GT_CLASS_ARRAYS,   /* sets a vertex array (client arrays are recorded after it) */
+    GT_CLASS_CONTEXT   /* creates a context */
+} gt_class;
+
 typedef struct gt_api_param {
     const char *name;   /* C parameter name from the registry/headers */
     const char *ctype;  /* C type text */
@@ -42,6 +54,7 @@ typedef struct gt_api_fn {
     uint16_t ret_group;
     const char *ret_ctype;
     const gt_api_param *params;
+    uint8_t cls;        /* gt_class */
 } gt_api_fn;
 
 typedef struct gt_api_name { int32_t number; uint32_t alias; const char *name; } gt_api_name;

@@ -321,6 +321,16 @@ void gt_install_replacements(void);
 gt_proc gt_real_get(unsigned idx);
 void gt_real_set(unsigned idx, gt_proc fn);
 
+/* Hand-written capture calls the driver one way: gt_real.f.NAME(...), typed
+ * from the registry (gt_real_fns.h), for a NAME that a `driver` line of
+ * api/annotations.txt declares (tests/api/check_name_literals.py checks), so
+ * no function is looked up by a name in a string. GT_REAL_OR_NULL(NAME): the
+ * function, or NULL where the driver lacks it; GT_REAL_IDX(NAME): its index
+ * in the dispatch tables (GT_IDX_NAME without gt_encoders.h). */
+#define GT_REAL_IDX(name) ((unsigned)(offsetof(struct gt_fns, name) / sizeof(gt_proc)))
+#define GT_REAL_OR_NULL(name) \
+    (gt_real.v[GT_REAL_IDX(name)] == gt_missing_tab[GT_REAL_IDX(name)] ? NULL : gt_real.f.name)
+
 /* gt_init.c */
 gt_proc gt_init_entry(unsigned idx);  /* runs init once, returns the entry */
 void gt_missing(unsigned idx);        /* a call to a function the driver lacks */

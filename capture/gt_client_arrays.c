@@ -12,73 +12,18 @@
  * instanced arrays the instance count over the divisor. */
 #include "gt_capture.h"
 #include "gt_enums.h"
+#include "gt_draw_roles.h"
 #include "gt_encoders.h"
 #include "gt_real_fns.h"
 #include "gt_trace.h"
 
-#include <pthread.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- draws */
 
-/* Where a draw command keeps its arguments (-1: it has none of that). */
-typedef struct draw_layout {
-    int8_t first, count, type, indices, inst, basevertex, multi;
-} draw_layout;
-
-static const struct {
-    const char *name;
-    draw_layout l;
-} draw_names[] = {
-    {"glDrawArrays", {1, 2, -1, -1, -1, -1, 0}},
-    {"glDrawArraysInstanced", {1, 2, -1, -1, 3, -1, 0}},
-    {"glDrawArraysInstancedEXT", {1, 2, -1, -1, 3, -1, 0}},
-    {"glDrawArraysInstancedANGLE", {1, 2, -1, -1, 3, -1, 0}},
-    {"glDrawArraysInstancedNV", {1, 2, -1, -1, 3, -1, 0}},
-    {"glDrawArraysInstancedBaseInstanceEXT", {1, 2, -1, -1, 3, -1, 0}},
-    {"glDrawElements", {-1, 1, 2, 3, -1, -1, 0}},
-    {"glDrawElementsInstanced", {-1, 1, 2, 3, 4, -1, 0}},
-    {"glDrawElementsInstancedEXT", {-1, 1, 2, 3, 4, -1, 0}},
-    {"glDrawElementsInstancedANGLE", {-1, 1, 2, 3, 4, -1, 0}},
-    {"glDrawElementsInstancedNV", {-1, 1, 2, 3, 4, -1, 0}},
-    {"glDrawElementsInstancedBaseInstanceEXT", {-1, 1, 2, 3, 4, -1, 0}},
-    {"glDrawRangeElements", {-1, 3, 4, 5, -1, -1, 0}},
-    {"glDrawElementsBaseVertex", {-1, 1, 2, 3, -1, 4, 0}},
-    {"glDrawElementsBaseVertexEXT", {-1, 1, 2, 3, -1, 4, 0}},
-    {"glDrawElementsBaseVertexOES", {-1, 1, 2, 3, -1, 4, 0}},
-    {"glDrawRangeElementsBaseVertex", {-1, 3, 4, 5, -1, 6, 0}},
-    {"glDrawRangeElementsBaseVertexEXT", {-1, 3, 4, 5, -1, 6, 0}},
-    {"glDrawRangeElementsBaseVertexOES", {-1, 3, 4, 5, -1, 6, 0}},
-    {"glDrawElementsInstancedBaseVertex", {-1, 1, 2, 3, 4, 5, 0}},
-    {"glDrawElementsInstancedBaseVertexEXT", {-1, 1, 2, 3, 4, 5, 0}},
-    {"glDrawElementsInstancedBaseVertexOES", {-1, 1, 2, 3, 4, 5, 0}},
-    {"glDrawElementsInstancedBaseVertexBaseInstanceEXT", {-1, 1, 2, 3, 4, 5, 0}},
-    {"glMultiDrawArraysEXT", {1, 2, -1, -1, -1, -1, 3}},
-    {"glMultiDrawElementsEXT", {-1, 1, 2, 3, -1, -1, 4}},
-    {"glMultiDrawElementsBaseVertexEXT", {-1, 1, 2, 3, -1, 5, 4}},
-};
-
-static draw_layout layouts[GT_NFNS];
-static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
-
-static void fill_layouts(void)
-{
-    for (unsigned i = 0; i < GT_NFNS; i++)
-        layouts[i].count = -1;
-    for (size_t i = 0; i < sizeof draw_names / sizeof draw_names[0]; i++) {
-        int k = gt_fn_index(draw_names[i].name);
-        if (k >= 0)
-            layouts[k] = draw_names[i].l;
-    }
-}
-
-/* Filled once; a thread that arrives while another fills waits (an earlier
- * version let it read the half-filled table and miss a draw's arrays). */
-static const draw_layout *layout_of(unsigned idx)
-{
-    pthread_once(&layouts_once, fill_layouts);
-    return layouts[idx].count < 0 ? NULL : &layouts[idx];
-}
+/* Where a draw command keeps its arguments (generated from the registry's
+ * parameter names and the `draw` lines of api/annotations.txt). */
+typedef gt_draw_roles draw_layout;
 
 /* ---------------------------------------------------------------- indices */
 
@@ -345,7 +290,7 @@ void gt_hook_draw_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t re
         gt_mapped_flush_persistent(t);
     if (!t->cs->client_ptrs)
         return;
-    const draw_layout *l = layout_of(idx);
+    const draw_layout *l = gt_draw_roles_of(idx);
     if (l)
         client_arrays(t, l, args);
 }

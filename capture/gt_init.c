@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "gt_capture.h"
 #include "gt_modes.h"
+#include "gt_real_fns.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -61,9 +62,8 @@ static void resolve_all(void)
     if (gt_layer_active()) {
         /* In a layer chain: what lies below us, never the driver directly
          * (gt_layer.c); eglGetProcAddress too, before it is replaced. */
-        int gpa = gt_fn_index("eglGetProcAddress");
-        real_gpa = gpa >= 0 ? (__eglMustCastToProperFunctionPointerType(*)(const char *))gt_layer_lookup((unsigned)gpa)
-                            : NULL;
+        real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))gt_layer_lookup(
+            GT_REAL_IDX(eglGetProcAddress));
         for (unsigned i = 0; i < GT_NFNS; i++) {
             gt_proc p = gt_layer_lookup(i);
             gt_real_set(i, p ? p : gt_missing_tab[i]);
@@ -76,7 +76,9 @@ static void resolve_all(void)
         libs[i] = gt_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
     if (!libs[0])
         gt_log("cannot load libEGL.so.1 (%s); EGL calls will fail", dlerror());
-    if (libs[0])
+    /* The one function found by its name: it finds the others (a driver's
+     * extensions are not exported from its library). */
+    if (libs[0]) /* bootstrap: see above */
         real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))dlsym(libs[0], "eglGetProcAddress");
     for (unsigned i = 0; i < GT_NFNS; i++) {
         gt_proc p = gt_real_lookup(gt_fn_names[i]);

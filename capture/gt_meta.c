@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "gt_capture.h"
 #include "gt_enums.h"
+#include "gt_real_fns.h"
 #include "gt_trace.h"
 
 #include <fcntl.h>
@@ -150,10 +151,7 @@ void gt_meta_emit_start(gt_tls *t)
 
 void gt_meta_emit_gl(gt_tls *t)
 {
-    int i = gt_fn_index("glGetString");
-    if (i < 0)
-        return;
-    const GLubyte *(*get)(GLenum) = (const GLubyte *(*)(GLenum))gt_real_get((unsigned)i);
+    const GLubyte *(*get)(GLenum) = gt_real.f.glGetString;
     mbuf m = {0};
     /* Only queries valid for the context, so that the app's GL error state
      * is untouched: ES 1 ("OpenGL ES-CM 1.x") has no shading language. */
@@ -169,10 +167,7 @@ void gt_meta_emit_gl(gt_tls *t)
 
 void gt_meta_emit_egl(gt_tls *t, void *dpy)
 {
-    int i = gt_fn_index("eglQueryString");
-    if (i < 0)
-        return;
-    const char *(*q)(EGLDisplay, EGLint) = (const char *(*)(EGLDisplay, EGLint))gt_real_get((unsigned)i);
+    const char *(*q)(EGLDisplay, EGLint) = gt_real.f.eglQueryString;
     mbuf m = {0};
     mb_str_field(&m, 10, q(dpy, EGL_VENDOR));
     mb_str_field(&m, 11, q(dpy, EGL_VERSION));

@@ -5,12 +5,10 @@
 #ifndef GT_MODES_H
 #define GT_MODES_H
 
+#include "gt_api.h" /* gt_class: what a command is (`class` in api/annotations.txt) */
 #include "gt_capture.h"
 
 #pragma GCC visibility push(hidden)
-
-/* What a command is to the timing mode (`class` in api/annotations.txt). */
-enum { GT_CLASS_NONE, GT_CLASS_DRAW, GT_CLASS_FRAME, GT_CLASS_CURRENT };
 
 /* Generated: the wrappers by index, NULL where the mode has none. */
 extern const gt_proc gt_err_wrap[GT_NFNS];

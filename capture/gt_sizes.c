@@ -7,23 +7,18 @@
 #include "gt_capture.h"
 #include "gt_enums.h"
 #include "gt_get_counts.h"
+#include "gt_real_fns.h"
 #include "gt_texel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*get_iv)(GLenum, GLint *);
-
 static GLint query(const char *name, GLenum pname)
 {
-    static int idx = -2;
-    if (idx == -2)
-        idx = gt_fn_index("glGetIntegerv");
     (void)name;
     GLint v = 0;
-    if (idx >= 0)
-        ((get_iv)gt_real_get((unsigned)idx))(pname, &v);
+    gt_real.f.glGetIntegerv(pname, &v);
     return v;
 }
 
@@ -175,25 +170,8 @@ typedef void (*get_active_uniform_fn)(GLuint, GLuint, GLsizei, GLsizei *, GLint 
 typedef GLint (*get_uniform_location_fn)(GLuint, const GLchar *);
 typedef void (*get_block_iv_fn)(GLuint, GLuint, GLenum, GLint *);
 
-/* The driver's function called `name`, or NULL when the driver lacks it.
- * *slot caches the table index (-2: not looked up yet). */
-static gt_proc real_fn(_Atomic int *slot, const char *name)
-{
-    int idx = atomic_load_explicit(slot, memory_order_relaxed);
-    if (idx == -2) {
-        idx = gt_fn_index(name);
-        atomic_store_explicit(slot, idx, memory_order_relaxed);
-    }
-    if (idx < 0)
-        return NULL;
-    gt_proc p = gt_real_get((unsigned)idx);
-    return p == gt_missing_tab[idx] ? NULL : p;
-}
-#define REAL(type, name)                                      \
-    ({                                                        \
-        static _Atomic int slot_ = -2;                        \
-        (type) real_fn(&slot_, name);                         \
-    })
+/* The driver's function, or NULL when the driver lacks it. */
+#define REAL(type, name) ((type)GT_REAL_OR_NULL(name))
 
 /* Components glGetUniform* writes for one element of a uniform of `type`
  * (matrices whole), or -1 for a type not known here. */
@@ -239,7 +217,7 @@ static long uniform_components(GLenum type)
  * then valid on it), else 0. */
 static int linked_program(GLuint program, get_programiv_fn get_iv)
 {
-    is_program_fn is_program = REAL(is_program_fn, "glIsProgram");
+    is_program_fn is_program = REAL(is_program_fn, glIsProgram);
     if (!is_program || !get_iv || !program || !is_program(program))
         return 0;
     GLint linked = 0;
@@ -270,9 +248,9 @@ long gt_size_uniform_get(gt_tls *t, intptr_t program_, intptr_t location_)
         return -1;
     GLuint program = (GLuint)program_;
     GLint location = (GLint)location_;
-    get_programiv_fn get_iv = REAL(get_programiv_fn, "glGetProgramiv");
-    get_active_uniform_fn active = REAL(get_active_uniform_fn, "glGetActiveUniform");
-    get_uniform_location_fn loc_of = REAL(get_uniform_location_fn, "glGetUniformLocation");
+    get_programiv_fn get_iv = REAL(get_programiv_fn, glGetProgramiv);
+    get_active_uniform_fn active = REAL(get_active_uniform_fn, glGetActiveUniform);
+    get_uniform_location_fn loc_of = REAL(get_uniform_location_fn, glGetUniformLocation);
     if (!get_iv || !active || !loc_of)
         return -1;
     /* An invalid program or location: the call failed and wrote nothing. */
@@ -346,9 +324,9 @@ long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t
     default:
         return -1; /* not a pname known here */
     }
-    get_programiv_fn get_iv = REAL(get_programiv_fn, "glGetProgramiv");
-    get_block_iv_fn block_iv = REAL(get_block_iv_fn, "glGetActiveUniformBlockiv");
-    is_program_fn is_program = REAL(is_program_fn, "glIsProgram");
+    get_programiv_fn get_iv = REAL(get_programiv_fn, glGetProgramiv);
+    get_block_iv_fn block_iv = REAL(get_block_iv_fn, glGetActiveUniformBlockiv);
+    is_program_fn is_program = REAL(is_program_fn, glIsProgram);
     if (!get_iv || !block_iv || !is_program)
         return -1;
     /* An invalid program or block index: the call failed and wrote nothing. */

@@ -91,7 +91,7 @@ static gt_tls *start_thread(gt_tls *t, uint32_t cur)
             gt_announce_surface(t, dpy, read);
     }
     const uint64_t args[4] = {dpy, draw, read, ctx};
-    gt_hook_make_current(t, (unsigned)gt_fn_index("eglMakeCurrent"), args, 1); /* the thread's context state */
+    gt_hook_make_current(t, GT_REAL_IDX(eglMakeCurrent), args, 1); /* the thread's context state */
     uint8_t *p = ctx ? gt_syn_begin(t, GT_FN_CURRENT, 64) : NULL; /* nothing current: nothing to say */
     if (p) {
         for (int i = 0; i < 4; i++)

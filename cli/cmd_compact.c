@@ -9,17 +9,13 @@
 #include "gt_cli.h"
 #include "gt_trace.h"
 
+/* The numbers of the commands that end a frame (`class frame`). */
 size_t gt_frame_functions(int32_t *out, size_t max)
 {
-    static const char *const names[] = {"eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
-                                        "eglSwapBuffersWithDamageEXT", "eglSwapBuffersRegionNOK",
-                                        "eglSwapBuffersRegion2NOK"};
     size_t n = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && n < max; i++) {
-        const gt_api_fn *fn = gt_api_find_name(names[i]);
-        if (fn)
-            out[n++] = fn->number;
-    }
+    for (size_t i = 0; i < gt_api_nfns && n < max; i++)
+        if (gt_api_fns[i].cls == GT_CLASS_FRAME)
+            out[n++] = gt_api_fns[i].number;
     return n;
 }
 

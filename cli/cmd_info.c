@@ -110,8 +110,6 @@ int gt_cmd_info(int argc, char **argv)
             status = 2;
             break;
         }
-        char nb[32];
-        const char *name = gt_show_name(m, nb, sizeof nb);
         if (m->function == GT_FN_METADATA && m->metadata) {
             if (keep_metadata(&kept, m))
                 continue; /* freed at the end */
@@ -128,10 +126,12 @@ int gt_cmd_info(int argc, char **argv)
             if (!first_t)
                 first_t = (uint64_t)m->start_time;
             last_t = (uint64_t)m->start_time;
-            if (strncmp(name, "eglSwapBuffers", 14) == 0)
+            const gt_api_fn *fn = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+            int cls = fn ? fn->cls : GT_CLASS_NONE;
+            if (cls == GT_CLASS_FRAME)
                 frames++;
-            if (strcmp(name, "eglCreateContext") == 0 && m->returnvalue &&
-                m->returnvalue->n_int64value && m->returnvalue->int64value[0])
+            if (cls == GT_CLASS_CONTEXT && m->returnvalue && m->returnvalue->n_int64value &&
+                m->returnvalue->int64value[0])
                 created++;
             if (m->context_id >= 0)
                 idset_add(&contexts, (uint64_t)m->context_id);

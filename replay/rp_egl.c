@@ -5,6 +5,7 @@
  * surfaces are made current on the one replay thread before its calls, so
  * calls replay in the recorded global order. Also the records gltrace adds
  * that carry data: client arrays, mapped-buffer writes, snapshots. */
+#include "rp_handlers_gen.h"
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
@@ -284,26 +285,26 @@ static void make_current(rp *r, const rp_msg *m, uint64_t tid)
     t->read = rp_arg_u(m, 2);
 }
 
-int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
+/* The EGL handlers (`replay ... egl HANDLER` in api/annotations.txt). The
+ * replay display is set up once: none calls the driver's own function. */
+void rp_egl_make_current(rp *r, const rp_msg *m, uint64_t tid, void *fn)
 {
-    if (strcmp(name, "eglMakeCurrent") == 0) {
-        make_current(r, m, tid);
-    } else if (strcmp(name, "eglCreateContext") == 0) {
-        note_context_attribs(r, m);
-    } else if (strncmp(name, "eglSwapBuffers", 14) == 0) {
-        if (r->opt->snapshot == GT_REPLAY_SNAP_FRAME && !r->looping && rp_in_range(r) &&
-            rp_make_current_for(r, tid) == 0)
-            rp_snapshot_extra(r, 1, "replayed-at-swap");
-        rp_frame_end(r, tid);
-    } else if (strcmp(name, "eglDestroyContext") == 0 || strcmp(name, "eglDestroySurface") == 0) {
-        /* Kept until the end: a later record may still name them. */
-    } else if (strncmp(name, "eglCreate", 9) == 0 || strncmp(name, "eglDestroy", 10) == 0 ||
-               strstr(name, "Sync") != NULL) {
-        rp_eglobj_dispatch(r, m, name, tid);
-    }
-    /* Displays, configs, initialisation, queries, swap intervals: the
-     * replay display is set up once and needs none of them. */
-    return 1;
+    (void)fn;
+    make_current(r, m, tid);
+}
+
+void rp_egl_create_context(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid, (void)fn;
+    note_context_attribs(r, m);
+}
+
+void rp_egl_swap(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)m, (void)fn;
+    if (r->opt->snapshot == GT_REPLAY_SNAP_FRAME && !r->looping && rp_in_range(r) && rp_make_current_for(r, tid) == 0)
+        rp_snapshot_extra(r, 1, "replayed-at-swap");
+    rp_frame_end(r, tid);
 }
 
 /* ---------------------------------------------------------------- client arrays, maps */
@@ -320,10 +321,13 @@ static void client_array(rp *r, const rp_msg *m)
     GLenum type = (GLenum)rp_arg_i(m, 2);
     GLboolean norm = (GLboolean)rp_arg_i(m, 3);
     int64_t lo = rp_arg_i(m, 6);
-    int32_t setter = (int32_t)rp_arg_i(m, 8), unit = (int32_t)rp_arg_i(m, 9);
-    if (setter == r->num_vap || setter == r->num_vaip)
+    int32_t unit = (int32_t)rp_arg_i(m, 9);
+    const rp_array_setter *set = rp_array_setter_of((int32_t)rp_arg_i(m, 8));
+    if (!set)
+        return;
+    if (set->attrib)
         indx = (GLint)rp_map_attrib(r, m, indx); /* as its glVertexAttribPointer was */
-    size_t slot = (size_t)((setter == r->num_vap || setter == r->num_vaip) ? (indx & 31) : 32 + ((indx + unit) & 31));
+    size_t slot = (size_t)(set->attrib ? (indx & 31) : 32 + ((indx + unit) & 31));
     size_t len = d->rawbytes[0].len;
     if (r->array_cap[slot] < len) {
         uint8_t *b = realloc(r->arrays[slot], len);
@@ -341,35 +345,21 @@ static void client_array(rp *r, const rp_msg *m)
         eff = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
     }
     const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
+    const rp_array a = {indx, size, type, norm, stride, ptr};
     GLint old = 0;
     glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &old);
     if (old)
         glBindBuffer(GL_ARRAY_BUFFER, 0);
-    typedef void (*ptr4)(GLint, GLenum, GLsizei, const void *);
-    typedef void (*ptr3)(GLenum, GLsizei, const void *);
-    if (setter == r->num_vap)
-        glVertexAttribPointer((GLuint)indx, size, type, norm, stride, ptr);
-    else if (setter == r->num_vaip)
-        glVertexAttribIPointer((GLuint)indx, size, type, stride, ptr);
-    else if (setter == r->num_vp || setter == r->num_cp || setter == r->num_tcp) {
-        const char *fn = setter == r->num_vp ? "glVertexPointer" : setter == r->num_cp ? "glColorPointer"
-                                                                                     : "glTexCoordPointer";
-        ptr4 f = (ptr4)eglGetProcAddress(fn);
-        void (*client_active)(GLenum) = (void (*)(GLenum))eglGetProcAddress("glClientActiveTexture");
-        GLint was = 0;
-        if (setter == r->num_tcp && client_active) {
-            glGetIntegerv(0x84E1, &was); /* CLIENT_ACTIVE_TEXTURE */
-            client_active((GLenum)(GL_TEXTURE0 + unit));
-        }
-        if (f)
-            f(size, type, stride, ptr);
-        if (setter == r->num_tcp && client_active)
-            client_active((GLenum)was);
-    } else if (setter == r->num_np || setter == r->num_pspo) {
-        ptr3 f = (ptr3)eglGetProcAddress(setter == r->num_np ? "glNormalPointer" : "glPointSizePointerOES");
-        if (f)
-            f(type, stride, ptr);
+    /* An array of one texture unit: that unit chosen around the call. */
+    void (*select_unit)(GLenum) = set->select_unit >= 0 ? (void (*)(GLenum))r->fn[set->select_unit] : NULL;
+    GLint was = 0;
+    if (select_unit) {
+        glGetIntegerv(0x84E1, &was); /* CLIENT_ACTIVE_TEXTURE */
+        select_unit((GLenum)(GL_TEXTURE0 + unit));
     }
+    set->set(r, &a);
+    if (select_unit)
+        select_unit((GLenum)was);
     if (old)
         glBindBuffer(GL_ARRAY_BUFFER, (GLuint)old);
 }

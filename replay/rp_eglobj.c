@@ -11,6 +11,7 @@
  * Fences are created and waited on in the recorded order, in the recorded
  * thread's context, so the GPU work they ordered is ordered the same way
  * (and --benchmark times the same waits). */
+#include "rp_handlers_gen.h"
 #include "rp_internal.h"
 
 #include <string.h>
@@ -71,8 +72,8 @@ static int context_id(rp *r, uint64_t recorded)
 }
 
 /* eglCreateImage(dpy, ctx, target, buffer, attrib_list), EGLAttrib list;
- * eglCreateImageKHR, the same with an EGLint list. */
-static void create_image(rp *r, const rp_msg *m, int khr)
+ * eglCreateImageKHR, the same with an EGLint list (f: the driver's). */
+static void create_image(rp *r, const rp_msg *m, int khr, PFNEGLCREATEIMAGEKHRPROC f)
 {
     EGLenum target = (EGLenum)rp_arg_i(m, 2);
     int cls, id = context_id(r, rp_arg_u(m, 1));
@@ -90,8 +91,8 @@ static void create_image(rp *r, const rp_msg *m, int khr)
     const void *list = attribs(r, m, 4, khr ? sizeof(EGLint) : sizeof(EGLAttrib));
     if (list == (void *)-1) {
         snprintf(r->sum->error, sizeof r->sum->error,
-                 "%s: record %llu: the attribute list of %s is cut short or not EGL_NONE-terminated", r->path,
-                 (unsigned long long)r->seq, khr ? "eglCreateImageKHR" : "eglCreateImage");
+                 "%s: record %llu: the attribute list of eglCreateImage%s is cut short or not EGL_NONE-terminated",
+                 r->path, (unsigned long long)r->seq, khr ? "KHR" : "");
         return;
     }
     int32_t was = r->cur_ctx;
@@ -101,7 +102,6 @@ static void create_image(rp *r, const rp_msg *m, int khr)
     EGLClientBuffer buf = (EGLClientBuffer)(uintptr_t)name;
     void *img;
     if (khr) {
-        PFNEGLCREATEIMAGEKHRPROC f = (PFNEGLCREATEIMAGEKHRPROC)eglGetProcAddress("eglCreateImageKHR");
         img = f ? f(r->dpy, r->ctx[id].ctx, target, buf, list) : NULL;
     } else {
         img = eglCreateImage(r->dpy, r->ctx[id].ctx, target, buf, list);
@@ -114,13 +114,12 @@ static void create_image(rp *r, const rp_msg *m, int khr)
     rp_handle_set(r, rp_ret_u(m), (uint64_t)(uintptr_t)img);
 }
 
-static void destroy_image(rp *r, const rp_msg *m, int khr)
+static void destroy_image(rp *r, const rp_msg *m, int khr, PFNEGLDESTROYIMAGEKHRPROC f)
 {
     uint64_t rec = rp_arg_u(m, 1), img = rp_handle(r, rec);
     if (!img)
         return;
     if (khr) {
-        PFNEGLDESTROYIMAGEKHRPROC f = (PFNEGLDESTROYIMAGEKHRPROC)eglGetProcAddress("eglDestroyImageKHR");
         if (f)
             f(r->dpy, (EGLImageKHR)(uintptr_t)img);
     } else {
@@ -133,7 +132,7 @@ static void destroy_image(rp *r, const rp_msg *m, int khr)
  * lists, made with eglCreateSync) or eglCreateSyncKHR (EGLint): a fence
  * goes into the command stream of the context current on the recorded
  * thread. */
-static void create_sync(rp *r, const rp_msg *m, uint64_t tid, int khr)
+static void create_sync(rp *r, const rp_msg *m, uint64_t tid, int khr, PFNEGLCREATESYNCKHRPROC f)
 {
     EGLenum type = (EGLenum)rp_arg_i(m, 1);
     if (type != EGL_SYNC_FENCE && type != EGL_SYNC_REUSABLE_KHR) {
@@ -152,7 +151,6 @@ static void create_sync(rp *r, const rp_msg *m, uint64_t tid, int khr)
     }
     void *s;
     if (khr) {
-        PFNEGLCREATESYNCKHRPROC f = (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
         s = f ? f(r->dpy, type, list) : NULL;
     } else {
         s = eglCreateSync(r->dpy, type, list);
@@ -161,65 +159,127 @@ static void create_sync(rp *r, const rp_msg *m, uint64_t tid, int khr)
         rp_handle_set(r, rp_ret_u(m), (uint64_t)(uintptr_t)s);
 }
 
-/* Waits, signals and destruction, on the replayed sync: argument 1. */
-static void use_sync(rp *r, const rp_msg *m, uint64_t tid, const char *name)
+/* Waits, signals and destruction, on the replayed sync: argument 1; its
+ * replayed handle, 0 for none. */
+static EGLSync sync_of(rp *r, const rp_msg *m)
 {
-    uint64_t rec = rp_arg_u(m, 1), s = rp_handle(r, rec);
-    if (!s)
-        return; /* never made (or a native fence): nothing to wait for */
-    EGLSync sync = (EGLSync)(uintptr_t)s;
-    int khr = strstr(name, "KHR") != NULL;
-    if (!strncmp(name, "eglClientWaitSync", 17)) {
-        /* The flush bit flushes the current context: the recorded thread's. */
-        if (rp_make_current_for(r, tid) != 0)
-            return;
-        EGLint flags = (EGLint)rp_arg_i(m, 2);
-        if (khr) {
-            PFNEGLCLIENTWAITSYNCKHRPROC f = (PFNEGLCLIENTWAITSYNCKHRPROC)eglGetProcAddress(name);
-            if (f)
-                f(r->dpy, sync, flags, EGL_FOREVER_KHR);
-        } else {
-            eglClientWaitSync(r->dpy, sync, flags, EGL_FOREVER);
-        }
-    } else if (!strncmp(name, "eglWaitSync", 11)) {
-        if (rp_make_current_for(r, tid) != 0)
-            return;
-        if (khr) {
-            PFNEGLWAITSYNCKHRPROC f = (PFNEGLWAITSYNCKHRPROC)eglGetProcAddress(name);
-            if (f)
-                f(r->dpy, sync, 0);
-        } else {
-            eglWaitSync(r->dpy, sync, 0);
-        }
-    } else if (!strcmp(name, "eglSignalSyncKHR")) {
-        PFNEGLSIGNALSYNCKHRPROC f = (PFNEGLSIGNALSYNCKHRPROC)eglGetProcAddress(name);
-        if (f)
-            f(r->dpy, sync, (EGLenum)rp_arg_i(m, 2));
-    } else { /* eglDestroySync, eglDestroySyncKHR */
-        if (khr) {
-            PFNEGLDESTROYSYNCKHRPROC f = (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress(name);
-            if (f)
-                f(r->dpy, sync);
-        } else {
-            eglDestroySync(r->dpy, sync);
-        }
-        rp_handle_set(r, rec, 0);
-    }
+    return (EGLSync)(uintptr_t)rp_handle(r, rp_arg_u(m, 1));
 }
 
-int rp_eglobj_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid)
+/* eglClientWaitSync(dpy, sync, flags, timeout), eglClientWaitSyncKHR: the
+ * flush bit flushes the current context, the recorded thread's. */
+static void client_wait_sync(rp *r, const rp_msg *m, uint64_t tid, int khr, PFNEGLCLIENTWAITSYNCKHRPROC f)
 {
-    if (!strcmp(name, "eglCreateImage") || !strcmp(name, "eglCreateImageKHR"))
-        create_image(r, m, name[14] == 'K');
-    else if (!strcmp(name, "eglDestroyImage") || !strcmp(name, "eglDestroyImageKHR"))
-        destroy_image(r, m, name[15] == 'K');
-    else if (!strcmp(name, "eglCreateSync") || !strcmp(name, "eglCreateSyncKHR") ||
-             !strcmp(name, "eglCreateSync64KHR"))
-        create_sync(r, m, tid, name[13] == 'K');
-    else if (!strncmp(name, "eglClientWaitSync", 17) || !strncmp(name, "eglWaitSync", 11) ||
-             !strcmp(name, "eglSignalSyncKHR") || !strncmp(name, "eglDestroySync", 14))
-        use_sync(r, m, tid, name);
-    else
-        return 0;
-    return 1;
+    EGLSync sync = sync_of(r, m);
+    if (!sync || rp_make_current_for(r, tid) != 0)
+        return; /* never made (or a native fence): nothing to wait for */
+    EGLint flags = (EGLint)rp_arg_i(m, 2);
+    if (!khr)
+        eglClientWaitSync(r->dpy, sync, flags, EGL_FOREVER);
+    else if (f)
+        f(r->dpy, sync, flags, EGL_FOREVER_KHR);
+}
+
+static void wait_sync(rp *r, const rp_msg *m, uint64_t tid, int khr, PFNEGLWAITSYNCKHRPROC f)
+{
+    EGLSync sync = sync_of(r, m);
+    if (!sync || rp_make_current_for(r, tid) != 0)
+        return;
+    if (!khr)
+        eglWaitSync(r->dpy, sync, 0);
+    else if (f)
+        f(r->dpy, sync, 0);
+}
+
+static void destroy_sync(rp *r, const rp_msg *m, int khr, PFNEGLDESTROYSYNCKHRPROC f)
+{
+    EGLSync sync = sync_of(r, m);
+    if (!sync)
+        return;
+    if (!khr)
+        eglDestroySync(r->dpy, sync);
+    else if (f)
+        f(r->dpy, sync);
+    rp_handle_set(r, rp_arg_u(m, 1), 0);
+}
+
+/* The EGL handlers (`replay ... egl HANDLER` in api/annotations.txt); fn:
+ * the driver's own function of the recorded command. A KHR command's goes
+ * to the driver's KHR function, a core one's to the core function. */
+void rp_egl_create_image(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid, (void)fn;
+    create_image(r, m, 0, NULL);
+}
+
+void rp_egl_create_image_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid;
+    create_image(r, m, 1, (PFNEGLCREATEIMAGEKHRPROC)fn);
+}
+
+void rp_egl_destroy_image(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid, (void)fn;
+    destroy_image(r, m, 0, NULL);
+}
+
+void rp_egl_destroy_image_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid;
+    destroy_image(r, m, 1, (PFNEGLDESTROYIMAGEKHRPROC)fn);
+}
+
+/* eglCreateSync and eglCreateSync64KHR (EGLAttrib lists): eglCreateSync. */
+void rp_egl_create_sync(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)fn;
+    create_sync(r, m, tid, 0, NULL);
+}
+
+void rp_egl_create_sync_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    create_sync(r, m, tid, 1, (PFNEGLCREATESYNCKHRPROC)fn);
+}
+
+void rp_egl_client_wait_sync(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)fn;
+    client_wait_sync(r, m, tid, 0, NULL);
+}
+
+void rp_egl_client_wait_sync_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    client_wait_sync(r, m, tid, 1, (PFNEGLCLIENTWAITSYNCKHRPROC)fn);
+}
+
+void rp_egl_wait_sync(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)fn;
+    wait_sync(r, m, tid, 0, NULL);
+}
+
+void rp_egl_wait_sync_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    wait_sync(r, m, tid, 1, (PFNEGLWAITSYNCKHRPROC)fn);
+}
+
+void rp_egl_signal_sync_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid;
+    EGLSync sync = sync_of(r, m);
+    if (sync && fn)
+        ((PFNEGLSIGNALSYNCKHRPROC)fn)(r->dpy, sync, (EGLenum)rp_arg_i(m, 2));
+}
+
+void rp_egl_destroy_sync(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid, (void)fn;
+    destroy_sync(r, m, 0, NULL);
+}
+
+void rp_egl_destroy_sync_khr(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)tid;
+    destroy_sync(r, m, 1, (PFNEGLDESTROYSYNCKHRPROC)fn);
 }

@@ -55,17 +55,39 @@ void rp_decoder_free(rp_decoder *d);
 
 typedef struct rp rp;
 typedef void (*rp_handler)(rp *r, const rp_msg *m);
+/* A hand-written EGL handler (`replay COMMAND egl HANDLER` in
+ * api/annotations.txt; rp_handlers_gen.h declares them): the record, its
+ * thread, and the driver's own function of the command (NULL: none). */
+typedef void rp_egl_handler(rp *r, const rp_msg *m, uint64_t tid, void *fn);
 typedef struct rp_entry {
     int32_t number;
     uint8_t alias;
     const char *name;
     rp_handler fn;
     uint8_t how;
-    uint8_t draw;      /* `class draw` in api/annotations.txt (--snapshot draw) */
+    uint8_t cls;       /* gt_class (gt_api.h): `class` in api/annotations.txt */
     rp_handler check;  /* a skipped query's --check routine, or NULL */
+    rp_egl_handler *egl; /* RP_EGL: its handler, NULL where nothing is done */
 } rp_entry;
 extern const rp_entry rp_entries[];
 extern const size_t rp_nentries;
+
+/* A client array as its glVertexAttribPointerData record has it. */
+typedef struct rp_array {
+    GLint index, size;
+    GLenum type;
+    GLboolean normalized;
+    GLsizei stride;
+    const void *ptr;
+} rp_array;
+/* A command that sets a vertex array (`class arrays`), generated. */
+typedef struct rp_array_setter {
+    void (*set)(rp *r, const rp_array *a); /* calls it with the array's values */
+    uint8_t attrib;      /* its index is a vertex attribute's (`map ... index attrib`) */
+    int32_t select_unit; /* entry of the command choosing its texture unit (`unit`), -1: none */
+} rp_array_setter;
+/* The setter of function number `number`, or NULL. */
+const rp_array_setter *rp_array_setter_of(int32_t number);
 
 /* 64-bit key -> 64-bit value, open addressing. */
 typedef struct rp_map {
@@ -155,7 +177,6 @@ struct rp {
     uint8_t warned[8192];      /* one warning per function number */
     int looping;               /* replaying the last frame again (--loop) */
     double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
-    int32_t num_vap, num_vaip, num_vp, num_np, num_cp, num_tcp, num_pspo; /* array setters */
 };
 
 /* ---------------------------------------------------------------- arguments */
@@ -283,11 +304,8 @@ static inline int rp_make_current_for(rp *r, uint64_t tid)
     }
     return rp_make_current_lookup(r, tid);
 }
-/* Hand-written handlers: EGL calls and the records gltrace adds. Return 1
- * when they took the record. */
-/* rp_eglobj.c: EGL images and syncs; 1 when it took the record. */
-int rp_eglobj_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
-int rp_egl_dispatch(rp *r, const rp_msg *m, const char *name, uint64_t tid);
+/* The records gltrace adds (rp_egl.c); 1 when it took the record. EGL
+ * calls go to their handlers (rp_entry.egl). */
 int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid);
 void rp_warn_once(rp *r, int32_t number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -43,12 +43,6 @@ static inline void scratch_done(rp *r)
         scratch_reset(r);
 }
 
-static int32_t number_of(const char *name)
-{
-    const gt_api_fn *f = gt_api_find_name(name);
-    return f ? f->number : -1;
-}
-
 static int setup(rp *r)
 {
     r->fn = calloc(rp_nentries, sizeof *r->fn);
@@ -64,16 +58,9 @@ static int setup(rp *r)
         const rp_entry *e = &rp_entries[i];
         if (e->alias == 0)
             r->by_number[e->number] = e;
-        if (e->fn || e->check)
+        if (e->fn || e->check || e->egl)
             r->fn[i] = (void *)eglGetProcAddress(e->name);
     }
-    r->num_vap = number_of("glVertexAttribPointer");
-    r->num_vaip = number_of("glVertexAttribIPointer");
-    r->num_vp = number_of("glVertexPointer");
-    r->num_np = number_of("glNormalPointer");
-    r->num_cp = number_of("glColorPointer");
-    r->num_tcp = number_of("glTexCoordPointer");
-    r->num_pspo = number_of("glPointSizePointerOES");
     return 0;
 }
 
@@ -119,8 +106,10 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
     }
     r->sum->calls++;
     if (e->how == RP_EGL) {
-        if (!rp_egl_dispatch(r, m, e->name, tid))
-            r->sum->skipped++;
+        /* The window system is replay's own: the record is taken, and its
+         * handler (if any) keeps what later records need. */
+        if (e->egl)
+            e->egl(r, m, tid, r->fn[e - rp_entries]);
         return;
     }
     if (e->how == RP_SKIP) {
@@ -148,7 +137,7 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
     e->fn(r, m);
     scratch_done(r);
     if (GT_UNLIKELY_SNAP(r->opt->snapshot) && !r->looping && rp_in_range(r)) {
-        if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->draw)
+        if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->cls == GT_CLASS_DRAW)
             rp_snapshot_extra(r, 0, "replayed-after-draw");
         else if (r->opt->snapshot == GT_REPLAY_SNAP_CALLS && rp_snapshot_wanted(r, r->seq))
             rp_snapshot_extra(r, 0, "replayed-after-call");
@@ -255,17 +244,16 @@ static void list_free(frame_list *l)
     free(l->seq);
 }
 
-/* Where --loop runs: before the app starts tearing down (releasing or
- * destroying its context or surface), so the frame finds its state. */
+/* Where --loop runs: before the app starts tearing down (`class teardown`,
+ * or making no context current), so the frame finds its state. */
 static int teardown(rp *r, const rp_msg *m)
 {
     const rp_entry *e = m->function >= 0 ? entry_of(r, m) : NULL;
     if (!e || e->how != RP_EGL)
         return 0;
-    if (!strcmp(e->name, "eglMakeCurrent"))
-        return rp_arg_u(m, 3) == 0;
-    return !strcmp(e->name, "eglDestroyContext") || !strcmp(e->name, "eglDestroySurface") ||
-           !strcmp(e->name, "eglTerminate") || !strcmp(e->name, "eglReleaseThread");
+    if (e->cls == GT_CLASS_CURRENT)
+        return rp_arg_u(m, 3) == 0; /* eglMakeCurrent's context */
+    return e->cls == GT_CLASS_TEARDOWN;
 }
 
 static void run_loop(rp *r, const frame_list *last)

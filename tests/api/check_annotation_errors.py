@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The generator refuses to build when a pointer parameter has no
-annotation, naming the command and the parameter; and when an annotation
-names a parameter the command does not have."""
+annotation, naming the command and the parameter; when an annotation
+names a parameter the command does not have; and when the facts about a
+command do not fit together (a multi-draw without a draw count, an array
+setter replay cannot call, a driver function not covered)."""
 import os
 import subprocess
 import sys
@@ -36,7 +38,19 @@ ck.check('a missing EGL attrib_list annotation fails the build, naming eglCreate
 r = run(['ptr glReadPixels pixels out nosuchparam*4'] + src)
 ck.check('a count naming a parameter the command lacks fails the build, naming it',
          r.returncode != 0 and 'nosuchparam' in r.stderr, (r.returncode, r.stderr[-500:]))
-# 4. The real file builds.
+# 4. Without the line that says the EXT multi-draws' primcount is a draw
+#    count, the registry's names make it an instance count: refused.
+r = run([l for l in src if not l.startswith('draw glMultiDraw*EXT')])
+ck.check('a multi-draw without a draw count fails the build, naming it',
+         r.returncode != 0 and 'glMultiDrawArraysEXT' in r.stderr, (r.returncode, r.stderr[-500:]))
+# 5. A draw role, a driver function or an array setter that cannot be.
+for line, word in (('draw glDrawArrays first=nosuchparam', 'nosuchparam'),
+                   ('driver glNoSuchFunction', 'glNoSuchFunction'),
+                   ('class glDrawArrays arrays', 'glDrawArrays')):
+    r = run([line] + src)
+    ck.check(f'{line!r} fails the build, naming {word}',
+             r.returncode != 0 and word in r.stderr, (r.returncode, r.stderr[-500:]))
+# 6. The real file builds.
 r = run(src)
 ck.check('the real annotation file builds', r.returncode == 0, r.stderr[-800:])
 ck.exit()
