@@ -16,11 +16,12 @@
  * killed by SIGKILL, or ended by _exit, leaves whole lines and perhaps a
  * torn last one (the kernel stops a write() at a page boundary when the
  * process is killed), and no closing "]}". `gltrace record` repairs such a
- * file once the app is gone: it keeps it up to its last newline and
- * appends "]}". Exit and the fatal signals the app leaves to us close it
- * here. */
+ * file once the app is gone (gt_timing_file.c, which owns the file's
+ * frame): it keeps it up to its last newline and appends "]}". Exit and
+ * the fatal signals the app leaves to us close it here. */
 #define _GNU_SOURCE
 #include "gt_modes.h"
+#include "gt_timing_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -324,7 +325,7 @@ static void *writer_main(void *arg)
 {
     (void)arg;
     gt_background_loop(wake_fd, &stop_req, write_all);
-    out_put("]}\n");
+    out_put(GT_TIMING_FILE_END);
     out_flush();
     close(fd);
     fd = -1;
@@ -340,7 +341,7 @@ int gt_timing_start(const char *path)
         return -1;
     }
     pid = (int)getpid();
-    out_put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    out_put(GT_TIMING_FILE_BEGIN);
     char name[64];
     snprintf(name, sizeof name, "%s", program_invocation_short_name);
     name[strcspn(name, "\"\\")] = 0;
