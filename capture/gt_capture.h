@@ -175,10 +175,6 @@ uint64_t gt_clock_slow(void);
 void gt_clock_init(void);
 void gt_clock_recalibrate(void);
 
-/* gt_background.c: a background thread's life: with every signal blocked,
- * runs work() at each kick of wake_fd and every 100 ms (renewing the clock's
- * anchor each second) until *stop, then once more. */
-void gt_background_loop(int wake_fd, _Atomic int *stop, void (*work)(void));
 uint64_t gt_thread_cpu_ns(void);
 
 GT_INLINE uint64_t gt_clock_now(void)
