@@ -27,7 +27,9 @@ _Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) == GT_HOST_NAME_MAX, 
 static const struct {
     const char *prefix;
     int kind;
-} prefixes[] = {{"unix:", GT_HOST_UNIX}, {"abstract:", GT_HOST_ABSTRACT}, {"@", GT_HOST_ABSTRACT}, {"tcp:", GT_HOST_TCP}};
+} prefixes[] = {
+    {"unix:", GT_HOST_UNIX}, {"abstract:", GT_HOST_ABSTRACT}, {"@", GT_HOST_ABSTRACT}, {"tcp:", GT_HOST_TCP},
+};
 
 int gt_host_parse(const char *spec, int with_wait, gt_host_target *t)
 {
