@@ -14,6 +14,7 @@
 
 #include "gt_capture_count.h"
 #include "gt_gl_types.h"
+#include "gt_settings.h"
 #include "gt_wire_enc.h"
 
 #define GT_EXPORT __attribute__((visibility("default")))
@@ -80,13 +81,12 @@ typedef struct gt_ctx_state {
     uint32_t snap_fbo;          /* our framebuffer for reading textures, 0: none yet */
 } gt_ctx_state;
 
-/* What the library does, from GLTRACE (gt_init.c): nothing (the driver's
- * functions are the dispatch), record a trace, check every GL call for
- * errors, or time every call. */
-enum { GT_MODE_OFF, GT_MODE_FULL, GT_MODE_ERROR, GT_MODE_TIMING, GT_MODE_IDLE };
+/* What the library does, from GLTRACE (GT_MODE_*, proto/gt_settings.h:
+ * nothing, record a trace, check every GL call for errors, or time every
+ * call), or wait for a host's start (GLTRACE_LISTEN). */
+enum { GT_MODE_IDLE = GT_MODE_TIMING + 1 };
 
-/* Options read once at start (gt_init.c). */
-enum { GT_FB_NONE, GT_FB_SWAP, GT_FB_DRAW };
+/* Options read once at start (gt_init.c); GT_FB_* in gt_settings.h. */
 /* Atomic: a host connected to the trace server may change them while the
  * app draws (gt_server.c); plain loads on x86. */
 extern _Atomic int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
@@ -175,10 +175,6 @@ uint64_t gt_clock_slow(void);
 void gt_clock_init(void);
 void gt_clock_recalibrate(void);
 
-/* gt_background.c: a background thread's life: with every signal blocked,
- * runs work() at each kick of wake_fd and every 100 ms (renewing the clock's
- * anchor each second) until *stop, then once more. */
-void gt_background_loop(int wake_fd, _Atomic int *stop, void (*work)(void));
 uint64_t gt_thread_cpu_ns(void);
 
 GT_INLINE uint64_t gt_clock_now(void)
@@ -343,7 +339,7 @@ int gt_layer_active(void);
 gt_proc gt_layer_lookup(unsigned idx);
 
 /* gt_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
-int gt_server_start(const char *spec);
+int gt_server_start(const char *spec, int zstd_level);
 
 /* gt_outpath.c */
 const char *gt_proc_name(void);       /* argv[0]'s last part */

@@ -3,24 +3,24 @@
  * Threads never write to the file: they fill buffers, and this thread takes
  * [flushed, committed) of every buffer as one chunk (proto/gt_writer) when
  * kicked (each eglSwapBuffers, a full buffer) and at least every 100 ms, so
- * records reach the disk at every swap and within 100 ms otherwise. A kill
- * leaves whole chunks and at most one torn tail, which the reader reports.
+ * records reach the disk at every swap and within 100 ms otherwise (the
+ * thread's life, start to shutdown, is gt_worker.c, shared with the timing
+ * writer). A kill leaves whole chunks and at most one torn tail, which the
+ * reader reports.
  * Buffers come from and go back to a pool here; the memory in flight is
  * capped, and a thread that would exceed it waits (backpressure) rather
  * than dropping records. */
 #define _GNU_SOURCE
 #include "gt_capture.h"
 #include "gt_trace.h"
+#include "gt_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BUF_SIZE (1u << 20)
@@ -37,10 +37,9 @@ static gt_buffer *live;        /* every buffer a thread holds or retired */
 static gt_buffer *pool;        /* free BUF_SIZE buffers (via next_live) */
 static size_t pool_n;
 static size_t mem_in_use;      /* every buffer's, the pool's included */
-static int wake_fd = -1;
 static gt_writer *writer;
-static pthread_t thread;
-static _Atomic int stop_req, done, broken, started, joined;
+static gt_worker worker = GT_WORKER_INIT;
+static _Atomic int broken;
 static int serving; /* GLTRACE_LISTEN: writers come and go with hosts */
 
 void gt_flusher_set_mem_cap(size_t bytes)
@@ -128,11 +127,7 @@ void gt_flusher_retire(gt_buffer *b)
 
 void gt_flusher_kick(void)
 {
-    if (wake_fd >= 0) {
-        uint64_t one = 1;
-        ssize_t r = write(wake_fd, &one, sizeof one); /* async-signal-safe */
-        (void)r;
-    }
+    gt_worker_kick(&worker);
 }
 
 static uint32_t rec_len(const uint8_t *p)
@@ -218,7 +213,7 @@ static size_t order_cap;
 
 static void recycle(gt_buffer *b)
 {
-    if (b->cap == BUF_SIZE && pool_n < POOL_MAX && !atomic_load(&stop_req)) {
+    if (b->cap == BUF_SIZE && pool_n < POOL_MAX && !gt_worker_stopping(&worker)) {
         b->next_live = pool;
         pool = b;
         pool_n++;
@@ -275,15 +270,14 @@ static void flush_all(void)
 
 /* ------------------------------------------------------------ serving a host */
 
-static void *flusher_main(void *arg);
-
 /* Serving (GLTRACE_LISTEN): the thread runs from start to exit and the
  * server hands it a writer per session. Requests go through `wmu`; the
- * thread answers them between passes. */
+ * thread answers them between passes, and no more once it has ended. */
 static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wcv = PTHREAD_COND_INITIALIZER;
 static gt_writer *attach_req;
 static int detach_req;
+static int ended;
 
 static void serve_requests(void)
 {
@@ -336,7 +330,7 @@ void gt_flusher_attach(gt_writer *w)
     pthread_mutex_unlock(&wmu);
     gt_flusher_kick();
     pthread_mutex_lock(&wmu);
-    while (attach_req && !atomic_load(&done))
+    while (attach_req && !ended)
         pthread_cond_wait(&wcv, &wmu);
     pthread_mutex_unlock(&wmu);
 }
@@ -350,38 +344,34 @@ void gt_flusher_detach(int abandon)
     pthread_mutex_unlock(&wmu);
     gt_flusher_kick();
     pthread_mutex_lock(&wmu);
-    while (detach_req && !atomic_load(&done))
+    while (detach_req && !ended)
         pthread_cond_wait(&wcv, &wmu);
     pthread_mutex_unlock(&wmu);
 }
 
-int gt_flusher_start_serving(void)
+/* After the last pass: the seek index ends the file (or the stream). */
+static void finish(void)
 {
-    serving = 1;
-    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_fd < 0 || pthread_create(&thread, NULL, flusher_main, NULL) != 0) {
-        gt_log("cannot start the writer thread: %s; the trace server is off", strerror(errno));
-        return -1;
-    }
-    atomic_store(&started, 1);
-    return 0;
-}
-
-static void *flusher_main(void *arg)
-{
-    (void)arg;
-    gt_background_loop(wake_fd, &stop_req, serving ? serve_pass : flush_all);
     char err[GT_ERRLEN];
     if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
         gt_log("%s", err);
     else if (writer && atomic_load(&broken))
         gt_writer_abandon(writer);
     writer = NULL;
-    atomic_store(&done, 1);
     pthread_mutex_lock(&wmu);
+    ended = 1;
     pthread_cond_broadcast(&wcv); /* a server waiting on a request: no more passes */
     pthread_mutex_unlock(&wmu);
-    return NULL;
+}
+
+int gt_flusher_start_serving(void)
+{
+    serving = 1;
+    if (gt_worker_start(&worker, serve_pass, finish) != 0) {
+        gt_log("cannot start the writer thread: %s; the trace server is off", strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* One trace file, one process. Every process started from a traced one
@@ -417,44 +407,30 @@ int gt_flusher_start(const char *path, int level)
         gt_log("%s; tracing is off, the application goes on", err);
         return -1;
     }
-    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_fd < 0 || pthread_create(&thread, NULL, flusher_main, NULL) != 0) {
+    if (gt_worker_start(&worker, flush_all, finish) != 0) {
         gt_log("cannot start the writer thread: %s; tracing is off", strerror(errno));
         gt_writer_abandon(writer);
         writer = NULL;
         return -1;
     }
-    atomic_store(&started, 1);
     return 0;
+}
+
+/* Calls made from now on (atexit handlers that run after ours, other
+ * threads still drawing, the app after a signal handler of ours) go
+ * straight to the driver. The plain table first, then tracing off: a
+ * traced wrapper of a void function entered with tracing off calls the
+ * driver and then goes on to write a record through a NULL state
+ * (api/emit_capture.py), so it must not be reached any more. */
+static void quiesce(void)
+{
+    gt_dispatch_select(0);
+    atomic_store(&gt_tracing, 0);
 }
 
 void gt_flusher_shutdown(int from_signal)
 {
-    static _Atomic int once;
-    if (!atomic_load(&started))
-        return;
-    if (atomic_exchange(&once, 1))
-        goto wait;
-    /* Calls made from now on (atexit handlers that run after ours, other
-     * threads still drawing, the app after a signal handler of ours) go
-     * straight to the driver. The plain table first, then tracing off: a
-     * traced wrapper of a void function entered with tracing off calls the
-     * driver and then goes on to write a record through a NULL state
-     * (api/emit_capture.py), so it must not be reached any more. */
-    gt_dispatch_select(0);
-    atomic_store(&gt_tracing, 0);
-    atomic_store(&stop_req, 1);
-    gt_flusher_kick();
-wait:
-    /* Waits without join so that this also works from a signal handler
-     * (nanosleep is async-signal-safe); gives up after 5 s. */
-    for (int i = 0; i < 5000 && !atomic_load(&done); i++) {
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
-    }
-    /* Outside a signal handler, reap the finished thread. */
-    if (!from_signal && atomic_load(&done) && !atomic_exchange(&joined, 1))
-        pthread_join(thread, NULL);
+    gt_worker_stop(&worker, from_signal, quiesce);
 }
 
 /* After fork, the child has no flusher thread and shares the parent's file:
@@ -466,9 +442,6 @@ void gt_flusher_forget(void)
         close(claim_fd);
     claim_fd = -1;
     writer = NULL;
-    wake_fd = -1;
     live = NULL;
-    atomic_store(&done, 1);
-    atomic_store(&stop_req, 1);
-    atomic_store(&joined, 1); /* no thread to join in the child */
+    gt_worker_forget(&worker);
 }

@@ -159,84 +159,55 @@ static void on_fork_child(void)
 
 /* ------------------------------------------------------------ config */
 
-static int parse_mode(const char *v)
+/* One GLTRACE_* setting (proto/gt_settings.h, the table `gltrace record`
+ * writes from). An unknown value is one line; the caller turns off what it
+ * was for: a trace without the snapshots asked for would mislead. */
+static int setting(gt_setting_id id, long *value)
 {
-    if (!v || !*v || strcmp(v, "0") == 0)
-        return GT_MODE_OFF;
-    if (strcmp(v, "1") == 0 || strcmp(v, "full") == 0)
-        return GT_MODE_FULL;
-    if (strcmp(v, "error") == 0)
-        return GT_MODE_ERROR;
-    if (strcmp(v, "timing") == 0)
-        return GT_MODE_TIMING;
-    gt_log("GLTRACE=%s is not a mode this version knows (0, 1, full, error, timing); tracing is off", v);
-    return GT_MODE_OFF;
+    char why[256];
+    if (gt_setting_get(id, value, why, sizeof why) == 0)
+        return 1;
+    gt_log("%s", why);
+    return 0;
+}
+
+static int parse_mode(void)
+{
+    const char *want = gt_setting_env(GT_SET_MODE);
+    if (gt_layer_active() && (!want || !*want))
+        return GT_MODE_FULL; /* placing the layer is the request to trace (gt_layer.c) */
+    long m;
+    return setting(GT_SET_MODE, &m) ? (int)m : GT_MODE_OFF;
 }
 
 /* GLTRACE_TIMING: a slice per call (calls, the default) or per draw. */
 static int parse_timing_options(void)
 {
-    const char *v = getenv("GLTRACE_TIMING");
-    if (!v || !*v || strcmp(v, "calls") == 0)
-        gt_opt_timing_draws = 0;
-    else if (strcmp(v, "draws") == 0)
-        gt_opt_timing_draws = 1;
-    else {
-        gt_log("GLTRACE_TIMING=%s is not calls or draws; timing is off", v);
+    long draws, tt;
+    if (!setting(GT_SET_TIMING, &draws) || !setting(GT_SET_THREADTIME, &tt))
         return 0;
-    }
+    gt_opt_timing_draws = draws == GT_TIMING_DRAWS;
+    gt_opt_threadtime = (int)tt;
     return 1;
 }
 
 _Atomic int gt_opt_fb = GT_FB_SWAP;
 _Atomic int gt_opt_textures;
 int gt_opt_fb_depth;
+static long level;
 
-/* GLTRACE_FB, GLTRACE_FB_DEPTH, GLTRACE_TEXTURES and GLTRACE_BUFFER_MB,
- * for both ways of tracing (a file, a host). An unknown value turns tracing
- * off with one message: a trace without the snapshots asked for would
- * mislead. */
+/* The settings of both ways of tracing (a file, a host). */
 static int parse_trace_options(void)
 {
-    const char *fb = getenv("GLTRACE_FB");
-    if (!fb || !*fb || strcmp(fb, "swap") == 0)
-        gt_opt_fb = GT_FB_SWAP;
-    else if (strcmp(fb, "none") == 0)
-        gt_opt_fb = GT_FB_NONE;
-    else if (strcmp(fb, "draw") == 0)
-        gt_opt_fb = GT_FB_DRAW;
-    else {
-        gt_log("GLTRACE_FB=%s is not one of none, swap, draw; tracing is off", fb);
+    long fb, depth, textures, mb, tt;
+    if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
+        !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level))
         return 0;
-    }
-    const char *dp = getenv("GLTRACE_FB_DEPTH");
-    if (!dp || !*dp || strcmp(dp, "0") == 0)
-        gt_opt_fb_depth = 0;
-    else if (strcmp(dp, "1") == 0)
-        gt_opt_fb_depth = 1;
-    else {
-        gt_log("GLTRACE_FB_DEPTH=%s is not 0 or 1; tracing is off", dp);
-        return 0;
-    }
-    const char *tx = getenv("GLTRACE_TEXTURES");
-    if (!tx || !*tx || strcmp(tx, "0") == 0)
-        gt_opt_textures = 0;
-    else if (strcmp(tx, "1") == 0)
-        gt_opt_textures = 1;
-    else {
-        gt_log("GLTRACE_TEXTURES=%s is not 0 or 1; tracing is off", tx);
-        return 0;
-    }
-    const char *mb = getenv("GLTRACE_BUFFER_MB");
-    if (mb && *mb) {
-        char *end;
-        unsigned long v = strtoul(mb, &end, 10);
-        if (*end || v < 4 || v > 65536 || mb[0] == '-') {
-            gt_log("GLTRACE_BUFFER_MB=%s is not a number of MiB from 4 to 65536; tracing is off", mb);
-            return 0;
-        }
-        gt_flusher_set_mem_cap((size_t)v << 20);
-    }
+    gt_opt_fb = (int)fb;
+    gt_opt_fb_depth = (int)depth;
+    gt_opt_textures = (int)textures;
+    gt_flusher_set_mem_cap((size_t)mb << 20);
+    gt_opt_threadtime = (int)tt;
     return 1;
 }
 
@@ -245,13 +216,11 @@ static int start_full(void)
     if (!parse_trace_options())
         return 0;
     char path[PATH_MAX];
-    if (gt_out_path(getenv("GLTRACE_OUT"), ".gltrace", path, sizeof path) != 0)
+    if (gt_out_path(gt_setting_env(GT_SET_OUT), ".gltrace", path, sizeof path) != 0)
         return 0;
-    const char *lv = getenv("GLTRACE_ZSTD_LEVEL");
-    int level = lv ? atoi(lv) : 3;
     gt_clock_init();
     atomic_store(&gt_tracing, 1);
-    if (gt_flusher_start(path, level) != 0) {
+    if (gt_flusher_start(path, (int)level) != 0) {
         atomic_store(&gt_tracing, 0);
         return 0;
     }
@@ -270,7 +239,7 @@ static int start_timing(void)
     if (!parse_timing_options())
         return 0;
     char path[PATH_MAX];
-    if (gt_out_path(getenv("GLTRACE_OUT"), ".json", path, sizeof path) != 0)
+    if (gt_out_path(gt_setting_env(GT_SET_OUT), ".json", path, sizeof path) != 0)
         return 0;
     /* The timing file is JSON, whatever a pattern or `record -o` called it. */
     size_t n = strlen(path);
@@ -296,7 +265,7 @@ static int start_listen(const char *spec)
     gt_dispatch_select(GT_MODE_IDLE);
     atexit(on_exit_handler);
     pthread_atfork(NULL, NULL, on_fork_child);
-    if (gt_server_start(spec) != 0) {
+    if (gt_server_start(spec, (int)level) != 0) {
         gt_dispatch_select(GT_MODE_OFF);
         return 0;
     }
@@ -308,17 +277,12 @@ static void gt_init(void)
     in_init = 1;
     resolve_all();
     /* A process GLTRACE_PROC does not name runs untouched and silent. */
-    const char *want = getenv("GLTRACE");
-    if (gt_layer_active() && (!want || !*want))
-        want = "full"; /* placing the layer is the request to trace (gt_layer.c) */
-    mode = gt_proc_selected() ? parse_mode(want) : GT_MODE_OFF;
-    const char *tt = getenv("GLTRACE_THREADTIME");
-    gt_opt_threadtime = tt && strcmp(tt, "1") == 0;
-    const char *listen_spec = getenv("GLTRACE_LISTEN");
+    mode = gt_proc_selected() ? parse_mode() : GT_MODE_OFF;
+    const char *want = gt_setting_env(GT_SET_MODE);
+    const char *listen_spec = gt_setting_env(GT_SET_LISTEN);
     if (listen_spec && *listen_spec && mode != GT_MODE_FULL && mode != GT_MODE_OFF)
-        gt_log("GLTRACE_LISTEN is for recording (GLTRACE unset, 1 or full), not GLTRACE=%s: no trace server",
-               getenv("GLTRACE"));
-    if (listen_spec && *listen_spec && (mode == GT_MODE_FULL || (mode == GT_MODE_OFF && !getenv("GLTRACE")))) {
+        gt_log("GLTRACE_LISTEN is for recording (GLTRACE unset, 1 or full), not GLTRACE=%s: no trace server", want);
+    if (listen_spec && *listen_spec && (mode == GT_MODE_FULL || (mode == GT_MODE_OFF && !want))) {
         if (gt_proc_selected() && start_listen(listen_spec)) {
             in_init = 0;
             return; /* the dispatch is the server's to switch from here */

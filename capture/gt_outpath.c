@@ -35,7 +35,7 @@ const char *gt_proc_name(void)
 
 int gt_proc_selected(void)
 {
-    const char *want = getenv("GLTRACE_PROC");
+    const char *want = gt_setting_env(GT_SET_PROC);
     return !want || !*want || strcmp(want, gt_proc_name()) == 0;
 }
 
@@ -124,7 +124,7 @@ void gt_out_announce(const char *path)
     /* gltrace record learns which files the run made from this list: one
      * line per file, each one write() on an O_APPEND descriptor, so lines
      * of concurrent processes never mix. */
-    const char *list = getenv("GLTRACE_RECORD_LIST");
+    const char *list = gt_setting_env(GT_SET_RECORD_LIST);
     if (!list || !*list)
         return;
     int fd = open(list, O_WRONLY | O_APPEND | O_CLOEXEC);

@@ -16,24 +16,23 @@
  * killed by SIGKILL, or ended by _exit, leaves whole lines and perhaps a
  * torn last one (the kernel stops a write() at a page boundary when the
  * process is killed), and no closing "]}". `gltrace record` repairs such a
- * file once the app is gone: it keeps it up to its last newline and
- * appends "]}". Exit and the fatal signals the app leaves to us close it
- * here. */
+ * file once the app is gone (gt_timing_file.c, which owns the file's
+ * frame): it keeps it up to its last newline and appends "]}". Exit and
+ * the fatal signals the app leaves to us close it here. */
 #define _GNU_SOURCE
 #include "gt_modes.h"
+#include "gt_timing_file.h"
+#include "gt_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BLOCK_EVENTS 8192
@@ -47,9 +46,9 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
 static gt_tm_block *live, *pool;
 static size_t mem_in_use;
-static int fd = -1, wake_fd = -1;
-static pthread_t thread;
-static _Atomic int stop_req, done, started, joined, broken;
+static int fd = -1;
+static gt_worker worker = GT_WORKER_INIT;
+static _Atomic int broken;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static int pid;
@@ -113,11 +112,7 @@ static gt_tm_block *take_block(void)
 
 static void kick(void)
 {
-    if (wake_fd >= 0) {
-        uint64_t one = 1;
-        ssize_t r = write(wake_fd, &one, sizeof one); /* async-signal-safe */
-        (void)r;
-    }
+    gt_worker_kick(&worker);
 }
 
 int gt_tm_refill(gt_tm_thread *t)
@@ -320,16 +315,13 @@ static void write_all(void)
     out_flush();
 }
 
-static void *writer_main(void *arg)
+/* After the last pass: the JSON's closing line. */
+static void finish(void)
 {
-    (void)arg;
-    gt_background_loop(wake_fd, &stop_req, write_all);
-    out_put("]}\n");
+    out_put(GT_TIMING_FILE_END);
     out_flush();
     close(fd);
     fd = -1;
-    atomic_store(&done, 1);
-    return NULL;
 }
 
 int gt_timing_start(const char *path)
@@ -340,45 +332,34 @@ int gt_timing_start(const char *path)
         return -1;
     }
     pid = (int)getpid();
-    out_put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    out_put(GT_TIMING_FILE_BEGIN);
     char name[64];
     snprintf(name, sizeof name, "%s", program_invocation_short_name);
     name[strcspn(name, "\"\\")] = 0;
     out_put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}\n", pid,
             pid, name);
     out_flush();
-    wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     atomic_store(&gt_timing_on, 1);
-    if (wake_fd < 0 || pthread_create(&thread, NULL, writer_main, NULL) != 0) {
+    if (gt_worker_start(&worker, write_all, finish) != 0) {
         atomic_store(&gt_timing_on, 0);
         gt_log("cannot start the timing writer thread: %s; timing is off", strerror(errno));
         close(fd);
         fd = -1;
         return -1;
     }
-    atomic_store(&started, 1);
     return 0;
+}
+
+/* As in gt_flusher_shutdown: later calls go straight to the driver. */
+static void quiesce(void)
+{
+    gt_dispatch_select(GT_MODE_OFF);
+    atomic_store(&gt_timing_on, 0);
 }
 
 void gt_timing_shutdown(int from_signal)
 {
-    static _Atomic int once;
-    if (!atomic_load(&started))
-        return;
-    if (atomic_exchange(&once, 1))
-        goto wait;
-    /* As in gt_flusher_shutdown: later calls go straight to the driver. */
-    gt_dispatch_select(GT_MODE_OFF);
-    atomic_store(&gt_timing_on, 0);
-    atomic_store(&stop_req, 1);
-    kick();
-wait:
-    for (int i = 0; i < 5000 && !atomic_load(&done); i++) {
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
-    }
-    if (!from_signal && atomic_load(&done) && !atomic_exchange(&joined, 1))
-        pthread_join(thread, NULL);
+    gt_worker_stop(&worker, from_signal, quiesce);
 }
 
 void gt_timing_forget(void)
@@ -387,10 +368,7 @@ void gt_timing_forget(void)
     if (fd >= 0)
         close(fd);
     fd = -1;
-    wake_fd = -1;
     live = NULL;
     gt_tm_self = NULL;
-    atomic_store(&done, 1);
-    atomic_store(&stop_req, 1);
-    atomic_store(&joined, 1);
+    gt_worker_forget(&worker);
 }

@@ -3,23 +3,23 @@
  * and sends the commands. Scriptable with flags; commands also come from
  * standard input, a line each, so a user at a terminal can drive it:
  *   start | stop | fb none|swap|draw | textures on|off | quit
- * The wire is in proto/FORMAT.md. */
+ * The wire is in proto/FORMAT.md and proto/gt_host.h, which the app's
+ * trace server shares. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gt_cli.h"
+#include "gt_host.h"
+#include "gt_settings.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -47,66 +47,27 @@ static void usage(FILE *f)
 
 static int connect_to(const char *target)
 {
-    int fd = -1;
-    if (!strncmp(target, "tcp:", 4)) {
-        char *end;
-        long port = strtol(target + 4, &end, 10);
-        if (!target[4] || *end || port <= 0 || port > 65535) {
-            fprintf(stderr, "gltrace connect: %s: not a port number\n", target);
-            return -2;
-        }
-        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
-            return fd;
-    } else {
-        int abstract = !strncmp(target, "abstract:", 9) || target[0] == '@';
-        const char *name = !strncmp(target, "unix:", 5) ? target + 5 : !strncmp(target, "abstract:", 9) ? target + 9
-                           : target[0] == '@' ? target + 1 : NULL;
-        struct sockaddr_un a = {.sun_family = AF_UNIX};
-        if (!name || !*name || strlen(name) + (size_t)abstract >= sizeof a.sun_path) {
-            fprintf(stderr, "gltrace connect: %s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT\n", target);
-            return -2;
-        }
-        memcpy(a.sun_path + abstract, name, strlen(name));
-        socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name) + (size_t)abstract);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&a, len) == 0)
-            return fd;
+    gt_host_target t;
+    int bad = gt_host_parse(target, 0, &t);
+    if (bad == GT_HOST_BAD_PORT || (!bad && t.kind == GT_HOST_TCP && t.port == 0)) {
+        fprintf(stderr, "gltrace connect: %s: not a port number\n", target);
+        return -2;
     }
-    fprintf(stderr, "gltrace connect: cannot connect to %s: %s\n", target, strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    return -1;
+    if (bad) {
+        fprintf(stderr, "gltrace connect: %s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT\n", target);
+        return -2;
+    }
+    int fd = gt_host_connect(&t);
+    if (fd < 0)
+        fprintf(stderr, "gltrace connect: cannot connect to %s: %s\n", target, strerror(errno));
+    return fd;
 }
 
-static int send_cmd(int fd, const void *payload, size_t n)
-{
-    uint8_t b[4 + 256];
-    if (n > 256)
-        return -1;
-    b[0] = (uint8_t)(n >> 24), b[1] = (uint8_t)(n >> 16), b[2] = (uint8_t)(n >> 8), b[3] = (uint8_t)n;
-    memcpy(b + 4, payload, n);
-    return send(fd, b, 4 + n, MSG_NOSIGNAL) == (ssize_t)(4 + n) ? 0 : -1;
-}
-
-static int send_word(int fd, const char *w)
-{
-    return send_cmd(fd, w, strlen(w));
-}
-
-/* Android's bitmask: bit 0 framebuffer at swaps, bit 1 after draws, bit 2 textures. */
-static int send_settings(int fd, int fb, int textures)
-{
-    uint32_t m = (uint32_t)(fb == 1 ? 1 : fb == 2 ? 2 : 0) | (textures ? 4u : 0u);
-    uint8_t b[4] = {(uint8_t)(m >> 24), (uint8_t)(m >> 16), (uint8_t)(m >> 8), (uint8_t)m};
-    return send_cmd(fd, b, 4);
-}
-
+/* none, swap, draw: GLTRACE_FB's words and values. */
 static int parse_fb(const char *v)
 {
-    return !strcmp(v, "none") ? 0 : !strcmp(v, "swap") ? 1 : !strcmp(v, "draw") ? 2 : -1;
+    long fb;
+    return gt_setting_flag_ok(GT_SET_FB, v) && gt_setting_parse(GT_SET_FB, v, &fb) == 0 ? (int)fb : -1;
 }
 
 static double now_s(void)
@@ -119,7 +80,7 @@ static double now_s(void)
 int gt_cmd_connect(int argc, char **argv)
 {
     const char *target = NULL, *out = "connect.gltrace", *token = NULL;
-    int start = 0, fb = 1, fb_given = 0, textures = 0;
+    int start = 0, fb = GT_FB_SWAP, fb_given = 0, textures = 0;
     double duration = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -162,40 +123,25 @@ int gt_cmd_connect(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strncmp(target, "tcp:", 4) && !token) {
+    gt_host_target t;
+    gt_host_parse(target, 0, &t);
+    if (t.kind == GT_HOST_TCP && !token) {
         fprintf(stderr, "gltrace connect: %s: a tcp: server needs --token (the app printed it at start)\n", target);
         return 2;
     }
     int fd = connect_to(target);
     if (fd < 0)
         return 2;
-    if (token) {
-        char t[128];
-        snprintf(t, sizeof t, "token %s", token);
-        send_word(fd, t);
-    }
-    /* The server's answer: one line, "ok" or "refused: why". */
+    if (token)
+        gt_host_send_token(fd, token);
+    /* The app serves one host at a time: the answer waits while another is connected. */
     char line[256];
-    size_t n = 0;
-    int waited = 0;
-    while (n + 1 < sizeof line) {
-        /* The app serves one host at a time: the answer waits while another is connected. */
-        struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 5000) == 0) {
-            waited = 1;
-            break;
-        }
-        ssize_t r = recv(fd, line + n, 1, 0);
-        if (r <= 0 || line[n] == '\n')
-            break;
-        n++;
-    }
-    line[n] = 0;
-    if (strcmp(line, "ok") != 0) {
+    int answer = gt_host_read_answer(fd, line, sizeof line, 5000);
+    if (answer != 1) {
         fprintf(stderr, "gltrace connect: %s %s\n", target,
-                waited ? "did not answer within 5 s: another host is connected to it (one at a time)"
-                : n    ? line
-                       : "closed the connection: it is not a gltrace trace server");
+                answer < 0 ? "did not answer within 5 s: another host is connected to it (one at a time)"
+                : *line    ? line
+                           : "closed the connection: it is not a gltrace trace server");
         close(fd);
         return 2;
     }
@@ -210,10 +156,10 @@ int gt_cmd_connect(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     fprintf(stderr, "gltrace connect: connected to %s, writing %s\n", target, out);
     if (fb_given)
-        send_settings(fd, fb, textures);
+        gt_host_send_snapshots(fd, fb, textures);
     double started = 0, finishing = 0;
     if (start) {
-        send_word(fd, "start");
+        gt_host_send_word(fd, GT_HOST_START);
         started = now_s();
     }
     int stdin_open = 1, status = 0;
@@ -251,17 +197,17 @@ int gt_cmd_connect(int argc, char **argv)
                     while (*c == ' ')
                         c++;
                     if (!strcmp(c, "start")) {
-                        send_word(fd, "start");
+                        gt_host_send_word(fd, GT_HOST_START);
                         if (!started)
                             started = now_s();
                     } else if (!strcmp(c, "stop")) {
-                        send_word(fd, "stop");
+                        gt_host_send_word(fd, GT_HOST_STOP);
                     } else if (!strncmp(c, "fb ", 3) && parse_fb(c + 3) >= 0) {
                         fb = parse_fb(c + 3);
-                        send_settings(fd, fb, textures);
+                        gt_host_send_snapshots(fd, fb, textures);
                     } else if (!strcmp(c, "textures on") || !strcmp(c, "textures off")) {
                         textures = !strcmp(c, "textures on");
-                        send_settings(fd, fb, textures);
+                        gt_host_send_snapshots(fd, fb, textures);
                     } else if (!strcmp(c, "quit")) {
                         interrupted = 1;
                     } else if (*c) {
@@ -277,7 +223,7 @@ int gt_cmd_connect(int argc, char **argv)
             }
         }
         if (!finishing && (interrupted || (duration > 0 && started && now_s() - started >= duration))) {
-            send_word(fd, "finish");
+            gt_host_send_word(fd, GT_HOST_FINISH);
             finishing = now_s();
         }
         if (finishing && now_s() - finishing > 30) {

@@ -13,51 +13,62 @@
 #include <unistd.h>
 
 #include "gt_cli.h"
+#include "gt_settings.h"
+#include "gt_timing_file.h"
+
+/* The help, from the settings table (proto/gt_settings.h): a flag that
+ * takes one of some words shows them, others their value's name. */
+static void flag_text(const gt_setting *s, int words, char *out, size_t len)
+{
+    size_t n = (size_t)snprintf(out, len, "%s", s->flag);
+    if (s->kind == GT_SK_WORD && words) {
+        for (const gt_choice *c = s->choices; c->word && n < len; c++) {
+            if (c->offered)
+                n += (size_t)snprintf(out + n, len - n, "%c%s", c == s->choices ? '=' : '|', c->word);
+        }
+    } else if (s->arg && n < len) {
+        snprintf(out + n, len - n, "%c%s", s->kind == GT_SK_WORD ? '=' : ' ', s->arg);
+    }
+}
+
+#define SYNOPSIS "usage: gltrace record"
+#define SYNOPSIS_WIDTH 90
+#define HELP_COLUMN 17
 
 static void usage(FILE *f)
 {
-    fputs("usage: gltrace record [-o OUT] [--mode=full|error|timing] [--timing=calls|draws]\n"
-            "                      [--proc NAME] [--fb=swap|draw|none] [--fb-depth] [--textures]\n"
-            "                      [--threadtime] [--level N] [--listen TARGET] -- PROGRAM [ARGS...]\n"
-            "  -o OUT         where the trace goes (default: PROGRAM's name + .gltrace, or\n"
-            "                 .json with --mode=timing, in the current folder; an existing\n"
-            "                 file is replaced). OUT may also be\n"
-            "                   a folder (an existing one, or a path ending in '/', created):\n"
-            "                   each process that uses GL writes NAME.PID.gltrace there\n"
-            "                   (NAME.PID.json when timing), NAME being its argv[0]'s last\n"
-            "                   part; processes that never call GL or EGL leave no file\n"
-            "                 a pattern: %p is the pid, %n the process name, %% a '%',\n"
-            "                   as in -o 'traces/%n-%p.gltrace'\n"
-            "                 One file per process either way, so `gltrace record -o traces/\n"
-            "                 -- ctest` leaves a trace of every test program that used GL.\n"
-            "  --mode=MODE    full: record every call into a trace (the default)\n"
-            "                 error: no trace; after each GL call, glGetError: each error\n"
-            "                 is one line on stderr (the call and its arguments, the error,\n"
-            "                 the app's backtrace) and a summary per function at exit; the\n"
-            "                 app's own glGetError still sees its errors\n"
-            "                 timing: Chrome trace-event JSON (Perfetto, chrome://tracing),\n"
-            "                 a slice per frame (swap to swap, per thread) and per call\n"
-            "  --timing=WHAT  with --mode=timing: a slice per GL/EGL call (calls, the\n"
-            "                 default) or per draw and compute dispatch only (draws)\n"
-            "  --proc NAME    trace only the processes named NAME (the last part of their\n"
-            "                 argv[0]); the others run untouched\n"
-            "  --fb=WHEN      framebuffer snapshots: at each eglSwapBuffers (swap, the\n"
-            "                 default), also after every draw call (draw), or none\n"
-            "  --fb-depth     with each framebuffer snapshot, its depth (32-bit integers) and\n"
-            "                 stencil (bytes) too, where the driver can read them\n"
-            "  --textures     at each swap, also the textures drawn into since the last\n"
-            "                 one (needs GLES 3.1)\n"
-            "  --threadtime   also record each call's thread CPU time (costs a syscall per call;\n"
-            "                 with --mode=timing: tts/tdur on call slices, frames always have them)\n"
-            "  --no-compact   keep the trace as capture wrote it (a chunk per swap and per\n"
-            "                 100 ms) instead of rewriting it in large chunks at the end\n"
-            "  --level N      zstd level for the trace (default 3)\n"
-            "  --listen TARGET  no trace at start: the app serves a host instead, which\n"
-            "                 starts and stops tracing and receives the trace (`gltrace\n"
-            "                 connect TARGET`); TARGET is unix:PATH, abstract:NAME or\n"
-            "                 tcp:PORT (127.0.0.1; a token is printed), ',wait' after it\n"
-            "                 makes the app wait for a host's start at its first GL call\n"
-            "Exits with PROGRAM's exit status.\n", f);
+    size_t indent = sizeof SYNOPSIS - 1, col = indent;
+    fputs(SYNOPSIS, f);
+    for (int i = 0; i <= GT_NSETTINGS; i++) {
+        char item[128], ft[96];
+        if (i == GT_NSETTINGS) {
+            snprintf(item, sizeof item, "-- PROGRAM [ARGS...]");
+        } else if (gt_settings[i].flag) {
+            flag_text(&gt_settings[i], 1, ft, sizeof ft);
+            snprintf(item, sizeof item, "[%s]", ft);
+        } else {
+            continue;
+        }
+        if (col + 1 + strlen(item) > SYNOPSIS_WIDTH) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        }
+        col += (size_t)fprintf(f, " %s", item);
+    }
+    fputc('\n', f);
+    for (int i = 0; i < GT_NSETTINGS; i++) {
+        if (!gt_settings[i].flag)
+            continue;
+        char ft[96];
+        flag_text(&gt_settings[i], 0, ft, sizeof ft);
+        fprintf(f, "  %-*s", HELP_COLUMN - 4, ft);
+        for (const char *line = gt_settings[i].help; *line;) {
+            size_t n = strcspn(line, "\n");
+            fprintf(f, "%*s%.*s\n", line == gt_settings[i].help ? 2 : HELP_COLUMN, "", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+    }
+    fputs("Exits with PROGRAM's exit status.\n", f);
 }
 
 /* libgltrace.so beside this executable (build tree), or where the install
@@ -102,45 +113,6 @@ static int make_dirs(const char *path)
     return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Closes the JSON of a timing file whose process died before it could
- * (SIGKILL, _exit): the library writes one slice per line, so what follows
- * the last newline is a slice torn by the kill; it goes, and "]}" ends the
- * list (capture/gt_timing.c). */
-static void close_timing_json(const char *path)
-{
-    int fd = open(path, O_RDWR);
-    if (fd < 0)
-        return;
-    char buf[4096];
-    off_t size = lseek(fd, 0, SEEK_END), end = size;
-    ssize_t n = pread(fd, buf, 3 < size ? 3 : (size_t)size, size < 3 ? 0 : size - 3);
-    if (n == 3 && memcmp(buf, "]}\n", 3) == 0) {
-        close(fd);
-        return; /* closed by the library */
-    }
-    /* The last newline, searching backwards a block at a time. */
-    off_t keep = -1;
-    while (end > 0 && keep < 0) {
-        off_t from = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
-        n = pread(fd, buf, (size_t)(end - from), from);
-        if (n <= 0)
-            break;
-        for (ssize_t k = n - 1; k >= 0; k--) {
-            if (buf[k] == '\n') {
-                keep = from + k + 1;
-                break;
-            }
-        }
-        end = from;
-    }
-    static const char closing[] = "]}\n";
-    if (keep > 0 && ftruncate(fd, keep) == 0 &&
-        pwrite(fd, closing, sizeof closing - 1, keep) == (ssize_t)(sizeof closing - 1))
-        fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", path,
-                keep < size ? ", less a torn last slice" : "");
-    close(fd);
-}
-
 /* A file still locked by a process of the run (one that outlived the
  * program we started) is still being written: it is left alone. */
 static int busy(const char *path)
@@ -153,63 +125,69 @@ static int busy(const char *path)
     return b;
 }
 
-int gt_cmd_record(int argc, char **argv)
+/* One run of `gltrace record`, step by step. */
+typedef struct record_run {
+    const char *val[GT_NSETTINGS]; /* the flags given (a switch: "1"), by setting */
+    char **program;                /* PROGRAM [ARGS...] */
+    int full, timed;               /* a trace file (not a host's), a timing file */
+    const char *out;               /* where the output goes, absolute */
+    char *abs;                     /* out, when we made it absolute */
+    char path[PATH_MAX];           /* out, when we named it */
+    int pattern, folder;           /* out is a %p/%n pattern, a folder */
+    char list[32];                 /* the files the run made (gt_out_announce) */
+    int list_fd;
+    pid_t pid;
+} record_run;
+
+/* Whether argv[*i] is a flag of the table; sets its value (taking the
+ * next argument where the flag has one). -1: not one. */
+static int take_flag(char **argv, int argc, int *i, record_run *r)
 {
-    const char *out = NULL, *level = NULL, *fb = NULL, *mode = "full", *timing = NULL, *proc = NULL, *listen_on = NULL;
-    int threadtime = 0, textures = 0, compact = 1, fb_depth = 0, i = 1;
+    const char *a = argv[*i];
+    for (int id = 0; id < GT_NSETTINGS; id++) {
+        const gt_setting *s = &gt_settings[id];
+        size_t fl = s->flag ? strlen(s->flag) : 0;
+        if (!s->flag || strncmp(a, s->flag, fl) != 0)
+            continue;
+        if (!s->arg && !a[fl])
+            r->val[id] = "1";
+        else if (s->kind == GT_SK_WORD && a[fl] == '=')
+            r->val[id] = a + fl + 1;
+        else if (s->arg && !a[fl] && *i + 1 < argc)
+            r->val[id] = argv[++*i];
+        else
+            continue;
+        return id;
+    }
+    return -1;
+}
+
+/* The options, up to the program. -1: go on; else the exit status. */
+static int parse_args(int argc, char **argv, record_run *r)
+{
+    int i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
-        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
-            level = argv[++i];
-            char *end;
-            long v = strtol(level, &end, 10);
-            if (*end || v < -7 || v > 19) {
-                fprintf(stderr, "gltrace record: --level takes a zstd level from -7 to 19, not '%s'\n", level);
-                return 2;
-            }
-        } else if (strncmp(argv[i], "--fb=", 5) == 0 || (strcmp(argv[i], "--fb") == 0 && i + 1 < argc)) {
-            fb = argv[i][4] == '=' ? argv[i] + 5 : argv[++i];
-            if (strcmp(fb, "swap") != 0 && strcmp(fb, "draw") != 0 && strcmp(fb, "none") != 0) {
-                fprintf(stderr, "gltrace record: --fb takes swap, draw or none, not '%s'\n", fb);
-                return 2;
-            }
-        } else if (strncmp(argv[i], "--mode=", 7) == 0 || (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)) {
-            mode = argv[i][6] == '=' ? argv[i] + 7 : argv[++i];
-            if (strcmp(mode, "full") != 0 && strcmp(mode, "error") != 0 && strcmp(mode, "timing") != 0) {
-                fprintf(stderr, "gltrace record: --mode takes full, error or timing, not '%s'\n", mode);
-                return 2;
-            }
-        } else if (strncmp(argv[i], "--timing=", 9) == 0 || (strcmp(argv[i], "--timing") == 0 && i + 1 < argc)) {
-            timing = argv[i][8] == '=' ? argv[i] + 9 : argv[++i];
-            if (strcmp(timing, "calls") != 0 && strcmp(timing, "draws") != 0) {
-                fprintf(stderr, "gltrace record: --timing takes calls or draws, not '%s'\n", timing);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--proc") == 0 && i + 1 < argc) {
-            proc = argv[++i];
-        } else if (strcmp(argv[i], "--listen") == 0 && i + 1 < argc) {
-            listen_on = argv[++i];
-        } else if (strcmp(argv[i], "--no-compact") == 0) {
-            compact = 0;
-        } else if (strcmp(argv[i], "--fb-depth") == 0) {
-            fb_depth = 1;
-        } else if (strcmp(argv[i], "--textures") == 0) {
-            textures = 1;
-        } else if (strcmp(argv[i], "--threadtime") == 0) {
-            threadtime = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (argv[i][0] == '-') {
+        }
+        if (argv[i][0] != '-')
+            break; /* the program, without a '--' */
+        int id = take_flag(argv, argc, &i, r);
+        if (id < 0) {
             fprintf(stderr, "gltrace record: unknown option '%s'\n", argv[i]);
             usage(stderr);
             return 2;
-        } else {
-            break; /* the program, without a '--' */
+        }
+        if (!gt_setting_flag_ok(id, r->val[id])) {
+            char why[256];
+            gt_setting_flag_error(id, r->val[id], why, sizeof why);
+            fprintf(stderr, "gltrace record: %s\n", why);
+            return 2;
         }
     }
     if (i >= argc) {
@@ -217,119 +195,155 @@ int gt_cmd_record(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (timing && strcmp(mode, "timing") != 0) {
+    r->program = argv + i;
+    return -1;
+}
+
+/* Flags that only make sense together. -1: go on; else the exit status. */
+static int check_args(record_run *r)
+{
+    const char *mode = r->val[GT_SET_MODE] ? r->val[GT_SET_MODE] : gt_setting_default(GT_SET_MODE);
+    if (r->val[GT_SET_TIMING] && strcmp(mode, "timing") != 0) {
         fprintf(stderr, "gltrace record: --timing needs --mode=timing\n");
         return 2;
     }
-    char lib[PATH_MAX];
-    if (find_library(lib, sizeof lib) != 0) {
-        fprintf(stderr, "gltrace record: libgltrace.so not found beside the gltrace executable\n");
-        return 2;
-    }
-    if (listen_on && (strcmp(mode, "full") != 0 || out)) {
+    if (r->val[GT_SET_LISTEN] && (strcmp(mode, "full") != 0 || r->val[GT_SET_OUT])) {
         fprintf(stderr, "gltrace record: --listen records through a host: no --mode other than full, no -o "
                         "(gltrace connect -o names the file)\n");
         return 2;
     }
     /* Listening, the trace is the host's: no file here. */
-    int full = strcmp(mode, "full") == 0 && !listen_on, timed = strcmp(mode, "timing") == 0;
-    const char *ext = timed ? ".json" : ".gltrace";
-    char path[PATH_MAX];
-    if (!out) {
-        const char *base = strrchr(argv[i], '/');
-        snprintf(path, sizeof path, "%s%s", base ? base + 1 : argv[i], ext);
-        out = path;
-    }
-    /* The app may change directory: give it an absolute path. */
-    char *abs = NULL;
-    char cwd[PATH_MAX];
-    if (out[0] != '/' && getcwd(cwd, sizeof cwd) && asprintf(&abs, "%s/%s", cwd, out) > 0)
-        out = abs;
-    /* Where the output goes, as the library reads GLTRACE_OUT
-     * (capture/gt_outpath.c): a pattern, a folder, or one file. */
-    struct stat st;
-    size_t olen = strlen(out);
-    int pattern = strchr(out, '%') != NULL;
-    int folder = !pattern && (out[olen - 1] == '/' || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)));
-    char list[] = "/tmp/gltrace-record-XXXXXX";
-    int list_fd = -1;
-    if (full || timed) {
-        /* Fail here, clearly, rather than in the app. */
-        if (folder && make_dirs(out) != 0) {
-            fprintf(stderr, "gltrace record: cannot create the folder %s: %s\n", out, strerror(errno));
-            return 2;
-        }
-        /* A pattern's folder, when it has no pattern in it, is made too. */
-        char *slash = pattern ? strrchr(out, '/') : NULL;
-        if (slash && slash != out && !memchr(out, '%', (size_t)(slash - out))) {
-            char dir[PATH_MAX];
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
-            if (make_dirs(dir) != 0) {
-                fprintf(stderr, "gltrace record: cannot create the folder %s: %s\n", dir, strerror(errno));
-                return 2;
-            }
-        }
-        if (!folder && !pattern) {
-            FILE *probe = fopen(out, "wb");
-            if (!probe) {
-                fprintf(stderr, "gltrace record: cannot write %s: %s\n", out, strerror(errno));
-                return 2;
-            }
-            fclose(probe);
-        }
-        /* Each traced process adds the file it made (gt_out_announce). */
-        list_fd = mkstemp(list);
-        if (list_fd < 0) {
-            fprintf(stderr, "gltrace record: cannot create %s: %s\n", list, strerror(errno));
-            return 2;
-        }
-        setenv("GLTRACE_RECORD_LIST", list, 1);
-    }
+    r->full = strcmp(mode, "full") == 0 && !r->val[GT_SET_LISTEN];
+    r->timed = strcmp(mode, "timing") == 0;
+    return -1;
+}
 
+/* Where the output goes, as the library reads GLTRACE_OUT
+ * (capture/gt_outpath.c): a pattern, a folder, or one file; absolute, as
+ * the app may change directory. */
+static void plan_output(record_run *r)
+{
+    const char *out = r->val[GT_SET_OUT];
+    if (!out) {
+        const char *base = strrchr(r->program[0], '/');
+        snprintf(r->path, sizeof r->path, "%s%s", base ? base + 1 : r->program[0], r->timed ? ".json" : ".gltrace");
+        out = r->path;
+    }
+    char cwd[PATH_MAX];
+    if (out[0] != '/' && getcwd(cwd, sizeof cwd) && asprintf(&r->abs, "%s/%s", cwd, out) > 0)
+        out = r->abs;
+    struct stat st;
+    r->out = out;
+    r->pattern = strchr(out, '%') != NULL;
+    r->folder = !r->pattern && (out[strlen(out) - 1] == '/' || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)));
+}
+
+/* The output's folders made, a single file's path tried, the list of
+ * files opened: fail here, clearly, rather than in the app. 0, or -1. */
+static int prepare_output(record_run *r)
+{
+    const char *out = r->out;
+    if (r->folder && make_dirs(out) != 0) {
+        fprintf(stderr, "gltrace record: cannot create the folder %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    /* A pattern's folder, when it has no pattern in it, is made too. */
+    const char *slash = r->pattern ? strrchr(out, '/') : NULL;
+    if (slash && slash != out && !memchr(out, '%', (size_t)(slash - out))) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+        if (make_dirs(dir) != 0) {
+            fprintf(stderr, "gltrace record: cannot create the folder %s: %s\n", dir, strerror(errno));
+            return -1;
+        }
+    }
+    if (!r->folder && !r->pattern) {
+        FILE *probe = fopen(out, "wb");
+        if (!probe) {
+            fprintf(stderr, "gltrace record: cannot write %s: %s\n", out, strerror(errno));
+            return -1;
+        }
+        fclose(probe);
+    }
+    /* Each traced process adds the file it made (gt_out_announce). */
+    snprintf(r->list, sizeof r->list, "/tmp/gltrace-record-XXXXXX");
+    r->list_fd = mkstemp(r->list);
+    if (r->list_fd < 0) {
+        fprintf(stderr, "gltrace record: cannot create %s: %s\n", r->list, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void set_var(gt_setting_id id, const char *value)
+{
+    setenv(gt_settings[id].var, value, 1);
+}
+
+/* The library preloaded, and every GLTRACE_* variable as the settings
+ * table says: a flag given sets its variable; without it, the variable
+ * keeps the environment's value, takes its default or goes. 0, or -1. */
+static int set_environment(const record_run *r, const char *lib)
+{
     const char *old = getenv("LD_PRELOAD");
     char *preload = NULL;
     if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
-        return 2;
+        return -1;
     setenv("LD_PRELOAD", preload, 1);
     free(preload);
-    setenv("GLTRACE", mode, 1);
-    if (full || timed)
-        setenv("GLTRACE_OUT", out, 1);
-    if (listen_on)
-        setenv("GLTRACE_LISTEN", listen_on, 1);
-    else
-        unsetenv("GLTRACE_LISTEN");
-    if (timed)
-        setenv("GLTRACE_TIMING", timing ? timing : "calls", 1);
-    if (proc)
-        setenv("GLTRACE_PROC", proc, 1);
-    else
-        unsetenv("GLTRACE_PROC");
-    if (threadtime)
-        setenv("GLTRACE_THREADTIME", "1", 1);
-    setenv("GLTRACE_FB", fb ? fb : "swap", 1);
-    setenv("GLTRACE_TEXTURES", textures ? "1" : "0", 1);
-    setenv("GLTRACE_FB_DEPTH", fb_depth ? "1" : "0", 1);
-    if (level)
-        setenv("GLTRACE_ZSTD_LEVEL", level, 1);
+    const char *val[GT_NSETTINGS];
+    memcpy(val, r->val, sizeof val);
+    val[GT_SET_OUT] = r->full || r->timed ? r->out : NULL;
+    if (r->timed && !val[GT_SET_TIMING])
+        val[GT_SET_TIMING] = gt_setting_default(GT_SET_TIMING);
+    for (int id = 0; id < GT_NSETTINGS; id++) {
+        const gt_setting *s = &gt_settings[id];
+        if (!s->var || !s->flag)
+            continue;
+        if (val[id])
+            set_var(id, val[id]);
+        else if (s->absent == GT_ABSENT_DEFAULT)
+            set_var(id, gt_setting_default(id));
+        else if (s->absent == GT_ABSENT_UNSET)
+            unsetenv(s->var);
+    }
+    if (r->list_fd >= 0)
+        set_var(GT_SET_RECORD_LIST, r->list);
+    return 0;
+}
 
-    /* The child reports a failed exec through a close-on-exec pipe, so a
-     * program that cannot start is told apart from one that exits 127. */
+/* Removes what the run made that holds nothing: the list of files, and
+ * the file -o named, made empty to fail early on an unwritable path. */
+static void remove_unused(const record_run *r)
+{
+    if (r->list_fd >= 0) {
+        close(r->list_fd);
+        unlink(r->list);
+    }
+    if ((r->full || r->timed) && !r->folder && !r->pattern)
+        unlink(r->out);
+}
+
+/* Forks and runs the program. The child reports a failed exec through a
+ * close-on-exec pipe, so a program that cannot start is told apart from
+ * one that exits 127. -1: started; else the exit status. */
+static int run_child(record_run *r)
+{
     int exec_pipe[2];
     if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
         fprintf(stderr, "gltrace record: pipe: %s\n", strerror(errno));
         return 2;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
+    r->pid = fork();
+    if (r->pid < 0) {
         fprintf(stderr, "gltrace record: fork: %s\n", strerror(errno));
         return 2;
     }
-    if (pid == 0) {
-        if (list_fd >= 0)
-            close(list_fd);
+    if (r->pid == 0) {
+        if (r->list_fd >= 0)
+            close(r->list_fd);
         close(exec_pipe[0]);
-        execvp(argv[i], argv + i);
+        execvp(r->program[0], r->program);
         int e = errno;
         if (write(exec_pipe[1], &e, sizeof e) < 0)
             _exit(127);
@@ -341,89 +355,151 @@ int gt_cmd_record(int argc, char **argv)
     while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
         ;
     close(exec_pipe[0]);
-    if (got == (ssize_t)sizeof exec_errno) {
-        fprintf(stderr, "gltrace record: cannot run %s: %s\n", argv[i], strerror(exec_errno));
-        waitpid(pid, NULL, 0);
-        if (list_fd >= 0) {
-            close(list_fd);
-            unlink(list);
-        }
-        if ((full || timed) && !folder && !pattern)
-            unlink(out); /* made empty above, to fail early on an unwritable path */
-        free(abs);
-        return 127;
-    }
-    /* The child owns the terminal's signals; we only wait for it. */
+    if (got != (ssize_t)sizeof exec_errno)
+        return -1;
+    fprintf(stderr, "gltrace record: cannot run %s: %s\n", r->program[0], strerror(exec_errno));
+    waitpid(r->pid, NULL, 0);
+    remove_unused(r);
+    return 127;
+}
+
+/* Waits for the program; the child owns the terminal's signals. 0 and
+ * *status, or -1. */
+static int wait_child(const record_run *r, int *status)
+{
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
+    while (waitpid(r->pid, status, 0) < 0) {
         if (errno != EINTR) {
             fprintf(stderr, "gltrace record: waitpid: %s\n", strerror(errno));
-            return 2;
+            return -1;
         }
     }
-    /* The files the run made: every file a process announced. */
+    return 0;
+}
+
+/* The files the run made: every file a process announced, once each (a
+ * name twice would be compacted twice), a line each. *out_announced: the
+ * file -o named was among them. */
+static char *announced_files(record_run *r, int *out_announced)
+{
     char *names = NULL;
     size_t names_len = 0;
-    int out_announced = 0;
-    if (list_fd >= 0) {
-        FILE *lf = fdopen(list_fd, "r");
-        if (lf) {
-            FILE *mem = open_memstream(&names, &names_len);
-            char line[PATH_MAX + 2];
-            while (mem && fgets(line, sizeof line, lf)) {
-                /* One process per file; a name twice would be compacted twice. */
-                line[strcspn(line, "\n")] = 0;
-                if (!folder && !pattern && strcmp(line, out) == 0) {
-                    if (out_announced++)
-                        continue;
-                }
-                fprintf(mem, "%s\n", line);
-            }
-            if (mem)
-                fclose(mem);
-            fclose(lf);
+    *out_announced = 0;
+    if (r->list_fd < 0)
+        return NULL;
+    FILE *lf = fdopen(r->list_fd, "r");
+    if (lf) {
+        FILE *mem = open_memstream(&names, &names_len);
+        char line[PATH_MAX + 2];
+        while (mem && fgets(line, sizeof line, lf)) {
+            line[strcspn(line, "\n")] = 0;
+            if (!r->folder && !r->pattern && strcmp(line, r->out) == 0 && (*out_announced)++)
+                continue;
+            fprintf(mem, "%s\n", line);
         }
-        unlink(list);
+        if (mem)
+            fclose(mem);
+        fclose(lf);
     }
-    int level_n = level ? atoi(level) : 3;
+    r->list_fd = -1;
+    unlink(r->list);
+    return names;
+}
+
+/* One file of the run, its process gone: a trace compacted, a timing
+ * file's JSON closed if it was cut short. */
+static void finish_file(const record_run *r, const char *name, int level)
+{
+    if (busy(name)) {
+        fprintf(stderr, "gltrace: %s is still being written by a process of the run; left as it is\n", name);
+        return;
+    }
+    /* Nothing is at risk any more, so the many small chunks written for
+     * crash safety become a few large ones, which compress far better. A
+     * trace whose capture did not finish (_exit, a crash: no seek index)
+     * is left as it is. */
+    char err[512];
+    if (r->full && !r->val[GT_SET_NO_COMPACT] && gt_compact_in_place(name, level, err, sizeof err) == -1)
+        fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
+    int closed = r->timed ? gt_timing_file_close(name) : GT_TIMING_FILE_WHOLE;
+    if (closed != GT_TIMING_FILE_WHOLE)
+        fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", name,
+                closed == GT_TIMING_FILE_TORN ? ", less a torn last slice" : "");
+    struct stat st;
+    if (stat(name, &st) == 0)
+        fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", name, (long long)st.st_size);
+}
+
+/* Every file of the run finished, and what the run leaves said. */
+static void finish_outputs(record_run *r)
+{
+    int out_announced;
+    char *names = announced_files(r, &out_announced);
+    long level;
+    gt_setting_parse(GT_SET_LEVEL, r->val[GT_SET_LEVEL], &level);
     int nfiles = 0;
-    for (char *name = names, *nl; name && *name; name = nl + 1) {
-        nl = strchr(name, '\n');
-        if (!nl)
-            break;
+    for (char *name = names, *nl; name && (nl = strchr(name, '\n')); name = nl + 1) {
         *nl = 0;
         nfiles++;
-        if (busy(name)) {
-            fprintf(stderr, "gltrace: %s is still being written by a process of the run; left as it is\n", name);
-            continue;
-        }
-        /* The app is gone: nothing is at risk any more, so the many small
-         * chunks written for crash safety become a few large ones, which
-         * compress far better. A trace whose capture did not finish
-         * (_exit, a crash: no seek index) is left as it is. */
-        char err[512];
-        if (full && compact && gt_compact_in_place(name, level_n, err, sizeof err) == -1)
-            fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
-        if (timed)
-            close_timing_json(name);
-        if (stat(name, &st) == 0)
-            fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", name, (long long)st.st_size);
+        finish_file(r, name, (int)level);
     }
     free(names);
     /* The file -o named, made empty above: no process of the run used GL,
      * so there is no trace, and an empty file would only look like one. */
-    if ((full || timed) && !folder && !pattern && !out_announced && stat(out, &st) == 0 && st.st_size == 0)
-        unlink(out);
-    if ((full || timed) && nfiles == 0)
-        fprintf(stderr, "gltrace: no process of the run used GL or EGL; no trace written to %s\n", out);
-    free(abs);
+    struct stat st;
+    if ((r->full || r->timed) && !r->folder && !r->pattern && !out_announced && stat(r->out, &st) == 0 &&
+        st.st_size == 0)
+        unlink(r->out);
+    if ((r->full || r->timed) && nfiles == 0)
+        fprintf(stderr, "gltrace: no process of the run used GL or EGL; no trace written to %s\n", r->out);
+}
+
+/* The program's exit status as ours. */
+static int exit_status(const record_run *r, int status)
+{
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) {
-        fprintf(stderr, "gltrace record: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
+        fprintf(stderr, "gltrace record: %s was killed by signal %d\n", r->program[0], WTERMSIG(status));
         return 128 + WTERMSIG(status);
     }
     return 2;
+}
+
+/* The steps up to the program's end. -1: it ran; else the exit status. */
+static int start_and_wait(record_run *r, int *status)
+{
+    int done = check_args(r);
+    if (done >= 0)
+        return done;
+    char lib[PATH_MAX];
+    if (find_library(lib, sizeof lib) != 0) {
+        fprintf(stderr, "gltrace record: libgltrace.so not found beside the gltrace executable\n");
+        return 2;
+    }
+    plan_output(r);
+    if ((r->full || r->timed) && prepare_output(r) != 0)
+        return 2;
+    if (set_environment(r, lib) != 0)
+        return 2;
+    if ((done = run_child(r)) >= 0)
+        return done;
+    return wait_child(r, status) == 0 ? -1 : 2;
+}
+
+int gt_cmd_record(int argc, char **argv)
+{
+    record_run r = {.list_fd = -1};
+    int done = parse_args(argc, argv, &r);
+    if (done >= 0)
+        return done;
+    int status = 0;
+    done = start_and_wait(&r, &status);
+    if (done < 0) {
+        finish_outputs(&r);
+        done = exit_status(&r, status);
+    }
+    free(r.abs);
+    return done;
 }

@@ -1,5 +1,6 @@
 /* gt_wire.c: the little protobuf and checksum knowledge the container needs
- * without protobuf-c: finding one varint field, CRC-32. */
+ * without protobuf-c: finding one varint field, CRC-32. Its writing half,
+ * which the capture hot path inlines, is gt_wire_enc.h. */
 #include "gt_trace.h"
 
 static int read_varint(const uint8_t *p, size_t len, size_t *i, uint64_t *v)

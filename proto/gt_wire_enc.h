@@ -1,4 +1,5 @@
-/* gt_wire_enc.h: protobuf wire-format primitives for the capture hot path.
+/* gt_wire_enc.h: protobuf wire-format primitives for the capture hot path,
+ * the writing half of the wire that gt_wire.c reads.
  *
  * The generated encoders write GLMessage records straight into a thread's
  * buffer with these, byte for byte what protobuf-c's pack would produce for

@@ -1,0 +1,110 @@
+/* gt_host.h: the trace server's protocol (FORMAT.md, "Streaming to a
+ * host"), written once for both ends: the capture library serves it
+ * (capture/gt_server.c), `gltrace connect` drives it (cli/cmd_connect.c).
+ *
+ * Where a server listens (GLTRACE_LISTEN, the host's TARGET):
+ *   unix:PATH      a Unix socket at PATH
+ *   abstract:NAME  (or @NAME) an abstract Unix socket
+ *   tcp:PORT       127.0.0.1 only; a server may ask for port 0 (any free
+ *                  one) and prints the one it got
+ * and for a server, `,wait` after it. Host to server: commands, each a
+ * big-endian uint32 length (1 to 255) and that many bytes: Android's
+ * snapshot bitmask, or an ASCII word. Server to host: one answer line,
+ * then the trace's bytes.
+ *
+ * No GL, no capture state: only sockets. Functions return 0 (or a
+ * descriptor) on success, -1 with errno on failure. */
+#ifndef GT_HOST_H
+#define GT_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- targets */
+
+enum { GT_HOST_UNIX, GT_HOST_ABSTRACT, GT_HOST_TCP };
+
+#define GT_HOST_NAME_MAX 108 /* sun_path: a name and, for abstract, its leading NUL */
+
+typedef struct gt_host_target {
+    int kind;        /* GT_HOST_*; -1 when the text names none */
+    int wait;        /* `,wait` followed it (parsed with with_wait only) */
+    long port;       /* tcp: 0 to 65535 */
+    char name[GT_HOST_NAME_MAX]; /* unix: the path; abstract: the name, no '@' */
+} gt_host_target;
+
+/* gt_host_parse's answers besides 0. */
+enum { GT_HOST_BAD_FORM = -1, GT_HOST_BAD_PORT = -2, GT_HOST_TOO_LONG = -3 };
+
+/* Parses a target; with_wait: a `,wait` suffix is taken off and noted (a
+ * server's setting). 0, or one of the GT_HOST_BAD_* above; t->kind is set
+ * whenever the prefix was recognised. */
+int gt_host_parse(const char *spec, int with_wait, gt_host_target *t);
+/* The target as a host names it ("unix:/p", "abstract:n", "tcp:5555"). */
+void gt_host_describe(const gt_host_target *t, char *out, size_t len);
+
+/* A listening socket, close-on-exec; tcp: binds 127.0.0.1 and, for port
+ * 0, sets t->port to the port it got. A unix: path where a socket of an
+ * earlier run lies is replaced; any other file there is kept (and the bind
+ * fails). */
+int gt_host_listen(gt_host_target *t);
+/* A connected socket, close-on-exec. */
+int gt_host_connect(const gt_host_target *t);
+
+/* ---------------------------------------------------------------- commands */
+
+#define GT_HOST_CMD_MAX 255
+#define GT_HOST_START "start"   /* begin (or continue) the trace */
+#define GT_HOST_STOP "stop"     /* pause it */
+#define GT_HOST_FINISH "finish" /* end it: the seek index, then the server closes */
+
+/* What a received command is. */
+enum { GT_HOST_CMD_OTHER, GT_HOST_CMD_START, GT_HOST_CMD_STOP, GT_HOST_CMD_FINISH, GT_HOST_CMD_SNAPSHOTS };
+/* cmd (n bytes) as one of the above; for GT_HOST_CMD_SNAPSHOTS, *mask. */
+int gt_host_command(const uint8_t *cmd, size_t n, uint32_t *mask);
+
+/* Sends one command (1 to GT_HOST_CMD_MAX bytes), framed. */
+int gt_host_send(int fd, const void *cmd, size_t n);
+int gt_host_send_word(int fd, const char *word);
+/* Receives one command into out (at most cap bytes, and a NUL after
+ * them: out holds cap + 1), waiting at most timeout_ms in all (-1: as long
+ * as it takes). Its length; 0 when the peer is gone, the time ran out or
+ * the framing is broken. */
+size_t gt_host_recv(int fd, uint8_t *out, size_t cap, int timeout_ms);
+
+/* Android's snapshot bitmask: framebuffer at each swap, after each draw,
+ * texture data. A 4-byte command whose first byte is 0 (words start with a
+ * letter). fb is GT_FB_NONE, GT_FB_SWAP or GT_FB_DRAW (gt_settings.h). */
+enum { GT_HOST_SNAP_SWAP = 1, GT_HOST_SNAP_DRAW = 2, GT_HOST_SNAP_TEXTURES = 4 };
+int gt_host_send_snapshots(int fd, int fb, int textures);
+void gt_host_snapshot_settings(uint32_t mask, int *fb, int *textures);
+
+/* ---------------------------------------------------------------- tcp: token */
+
+/* A tcp: server prints a token at start; the host's first command, within
+ * GT_HOST_TOKEN_WAIT_MS, is "token T". Unix sockets check the peer's user
+ * instead (SO_PEERCRED, the server's business). */
+#define GT_HOST_TOKEN_LEN 32 /* hex digits */
+#define GT_HOST_TOKEN_WAIT_MS 5000
+int gt_host_new_token(char token[GT_HOST_TOKEN_LEN + 1]);
+int gt_host_send_token(int fd, const char *token);
+int gt_host_token_ok(const uint8_t *cmd, size_t n, const char *token); /* 1: it is "token <token>" */
+
+/* ---------------------------------------------------------------- answer */
+
+/* The server's answer to a host: "ok", or "refused: WHY" (why != NULL). */
+int gt_host_answer(int fd, const char *why);
+/* Reads the answer line, without its newline, into line (len bytes);
+ * waits at most timeout_ms for each byte (a server busy with another host
+ * answers only when it is done). 1: "ok"; 0: refused (line says why) or
+ * closed (line empty); -1: no answer in time. */
+int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
