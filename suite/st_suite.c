@@ -206,7 +206,11 @@ static int trace_entry(parse *p, const char *name, yaml_node_t *n, const char *d
         if (rc > 0 && !strcmp(k, device))
             mine = v;
     }
-    return mine ? device_entry(p, mine, t) : 0;
+    if (!mine)
+        return 0;
+    if (t->expect == ST_EXPECT_NONE) /* named for the device (Mesa style): a checksum, maybe not yet written */
+        t->expect = ST_EXPECT_CHECKSUMS;
+    return device_entry(p, mine, t);
 }
 
 static int devices_section(parse *p, yaml_node_t *n, const char *device, st_trace *base)

@@ -136,6 +136,22 @@ static void new_entry(update *u, const st_result *x, yaml_node_t *key, yaml_node
     free(sums);
 }
 
+/* `DEVICE:` with nothing after it: the checksums go below its key. */
+static void into_empty_entry(update *u, const st_result *x, yaml_node_t *trace, yaml_node_t *dev)
+{
+    yaml_node_t *key = NULL;
+    for (yaml_node_pair_t *q = trace->data.mapping.pairs.start; q < trace->data.mapping.pairs.top; q++)
+        if (st_node(u->d, q->value) == dev)
+            key = st_node(u->d, q->key);
+    if (!key || st_is_flow(u->d, trace) || u->only == GT_SUITE_ONLY_CHANGED)
+        return;
+    size_t col = key->start_mark.column + 2;
+    char *sums = new_sums(u, x, NULL, col + 2, 0);
+    if (*sums)
+        st_edits_add(&u->e, st_line_end_after(u->d, key), 0, st_fmt("\n%*schecksums:%s", (int)col, "", sums));
+    free(sums);
+}
+
 static const st_result *result_of(const st_results *r, const char *trace)
 {
     for (size_t i = 0; i < r->n; i++)
@@ -192,6 +208,8 @@ int gt_suite_update(const char *suite, const char *device, const char *from_dir,
             continue;
         if (dev && dev->type == YAML_MAPPING_NODE)
             into_entry(&u, x, dev);
+        else if (dev && st_is_empty(dev))
+            into_empty_entry(&u, x, t, dev);
         else if (!dev)
             new_entry(&u, x, key, t);
     }
