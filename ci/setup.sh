@@ -14,6 +14,8 @@ packages=(
   libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler
   # images
   libpng-dev libdeflate-dev
+  # suite files (gltrace suite)
+  libyaml-dev
   # real apps under a virtual X server, for tests
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # diff report checked in a real headless browser; peer tools for benchmarks

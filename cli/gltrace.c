@@ -20,6 +20,7 @@ static const cmd cmds[] = {
     {"extract", gt_cmd_extract, "write the recorded snapshots of a trace as PNG files"},
     {"compact", gt_cmd_compact, "rewrite a trace in large chunks (record does it itself)"},
     {"connect", gt_cmd_connect, "drive a running app's trace server (GLTRACE_LISTEN)"},
+    {"suite", gt_cmd_suite, "replay a corpus of traces against expectations per device"},
 };
 
 static void usage(FILE *f)

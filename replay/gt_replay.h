@@ -72,6 +72,11 @@ typedef struct gt_replay_snapshot {
     unsigned max_channel_diff;
     char message[96];      /* why not compared */
     char expected_png[160], actual_png[160], diff_png[160]; /* in out_dir; "" when not written */
+    /* gt_diff_image_hash of the replayed pixels as read back (RGBA8: the
+     * image; other formats: their bytes), so that a corpus runner can hold
+     * a checksum per snapshot instead of a picture; valid when has_hash. */
+    uint64_t hash;
+    int has_hash;
 } gt_replay_snapshot;
 
 /* A query whose replayed result differs from the recorded one. */

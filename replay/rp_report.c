@@ -88,6 +88,8 @@ static void json_snapshot(FILE *f, const gt_replay_snapshot *p, int first)
             gt_diff_json_str(f, vals[k]);
         }
     }
+    if (p->has_hash)
+        fprintf(f, ", \"hash\": \"%016" PRIx64 "\"", p->hash);
     fputc('}', f);
 }
 

@@ -275,6 +275,19 @@ static void describe(const Gltrace__GLMessage__FrameBuffer *fb, char *what, size
         snprintf(what, len, "surface-%s", part);
 }
 
+/* The checksum of what replay drew (gt_replay_snapshot.hash). Other
+ * formats are hashed as their bytes, four to a pixel of a one-row image. */
+static void hash_replayed(gt_replay_snapshot *o, uint8_t *px, size_t n, int w, int h, int rgba8)
+{
+    gt_diff_image view = {(uint32_t)w, (uint32_t)h, px};
+    if (!rgba8)
+        view.width = (uint32_t)(n / 4), view.height = 1;
+    if (!rgba8 && n % 4)
+        return;
+    o->hash = gt_diff_image_hash(&view);
+    o->has_hash = 1;
+}
+
 /* `failure`: the snapshot was wanted but replay could not read it. */
 static void not_compared(rp *r, gt_replay_snapshot *o, const char *why, int failure)
 {
@@ -352,6 +365,8 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     }
     const uint8_t *want = fb->contents[0].data;
     int same = memcmp(px, want, n) == 0, pass = same;
+    if (o)
+        hash_replayed(o, px, n, w, h, format == GL_RGBA && type == GL_UNSIGNED_BYTE);
     gt_diff_image e = {0}, a = {0}, d = {0};
     int rgba8 = format == GL_RGBA && type == GL_UNSIGNED_BYTE;
     int pictures = r->opt->out_dir && (!same || r->opt->save_all);
