@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+import gltest as gt
+
 DIRS = ('capture', 'replay', 'cli', 'proto', 'diff')
 NAME = re.compile(r'^e?gl[A-Z][A-Za-z0-9_]*$')
 DRIVER_USE = re.compile(r'gt_real\.f\.(\w+)|GT_REAL_(?:OR_NULL|IDX)\((\w+)\)|\bREAL\(\s*\w+\s*,\s*(\w+)\s*\)')
@@ -87,32 +89,35 @@ def driver_uses(text):
     return {next(g for g in m.groups() if g) for m in DRIVER_USE.finditer(code)}
 
 
-def self_test():
-    bad = [
-        'int k = gt_fn_index("glDrawArrays");',
-        'if (strncmp(name, "eglSwapBuffers", 14) == 0)',
-        'static const char *n[] = {"glVertexPointer", "glColorPointer"};',
-        '/* bootstrap: a reason */\nint a;\nf("eglGetProcAddress");',
-    ]
-    good = [
-        'gt_log("the application called %s, which the driver does not provide", n);',
-        'snprintf(e, n, "the attribute list of eglCreateImage%s is cut short", k);',
-        '/* calls glDrawArrays("glDrawArrays") */ int x;',
-        'if (libs[0]) /* bootstrap: it finds the others */\n    p = dlsym(libs[0], "eglGetProcAddress");',
-        'p = dlsym(l, "eglGetProcAddress"); /* bootstrap: it finds the others */',
-        'const char *s = "GL_VERSION"; char c = \'"\'; const char *t = "gl";',
-    ]
-    for src in bad:
-        if not name_literals(src):
-            sys.exit(f'check_name_literals.py: the rule misses a name literal in: {src!r}')
-    for src in good:
-        if name_literals(src):
-            sys.exit(f'check_name_literals.py: the rule takes as a name literal: {src!r}')
-    if driver_uses('gt_real.f.glGetIntegerv(p, &v); x = GT_REAL_OR_NULL(glIsProgram); '
-                   'y = REAL(fn, glGetProgramiv); /* gt_real.f.glFinish */\n'
-                   '#define GT_R(name) \\\n    gt_real.f.name\n') != {
-                       'glGetIntegerv', 'glIsProgram', 'glGetProgramiv'}:
-        sys.exit('check_name_literals.py: the driver-call rule is wrong')
+# Examples the rules must get right: names they must find, text they must not take.
+NAME_LITERALS = [
+    'int k = gt_fn_index("glDrawArrays");',
+    'if (strncmp(name, "eglSwapBuffers", 14) == 0)',
+    'static const char *n[] = {"glVertexPointer", "glColorPointer"};',
+    '/* bootstrap: a reason */\nint a;\nf("eglGetProcAddress");',
+]
+NOT_NAME_LITERALS = [
+    'gt_log("the application called %s, which the driver does not provide", n);',
+    'snprintf(e, n, "the attribute list of eglCreateImage%s is cut short", k);',
+    '/* calls glDrawArrays("glDrawArrays") */ int x;',
+    'if (libs[0]) /* bootstrap: it finds the others */\n    p = dlsym(libs[0], "eglGetProcAddress");',
+    'p = dlsym(l, "eglGetProcAddress"); /* bootstrap: it finds the others */',
+    'const char *s = "GL_VERSION"; char c = \'"\'; const char *t = "gl";',
+]
+DRIVER_CALLS = ('gt_real.f.glGetIntegerv(p, &v); x = GT_REAL_OR_NULL(glIsProgram); '
+                'y = REAL(fn, glGetProgramiv); /* gt_real.f.glFinish */\n'
+                '#define GT_R(name) \\\n    gt_real.f.name\n')
+
+
+def self_test(ck):
+    for src in NAME_LITERALS:
+        ck.check(f'the literal rule finds the name literal in {src!r}', name_literals(src))
+    for src in NOT_NAME_LITERALS:
+        found = name_literals(src)
+        ck.check(f'the literal rule takes no name literal from {src!r}', not found, found)
+    found = driver_uses(DRIVER_CALLS)
+    ck.check('the driver-call rule finds the three calls of its example, not the one in a comment '
+             'nor the one in a #define', found == {'glGetIntegerv', 'glIsProgram', 'glGetProgramiv'}, sorted(found))
 
 
 def sources(repo, dirs):
@@ -122,16 +127,17 @@ def sources(repo, dirs):
                 yield os.path.join(d, f), open(os.path.join(repo, d, f), encoding='utf-8').read()
 
 
-def check_literals(repo):
+def check_literals(ck, repo):
     found = [(path, ln, s) for path, text in sources(repo, DIRS) for ln, s in name_literals(text)]
     for path, ln, s in found:
-        print(f'{path}:{ln}: "{s}": a GL/EGL function name in hand-written C; say what is special about it '
-              'in api/annotations.txt and read it from the generated tables (a bootstrap name that cannot be '
-              'otherwise: a `bootstrap:` comment with the reason on its line or the line before)')
-    return not found
+        print(f'{path}:{ln}: "{s}": a GL/EGL function name in hand-written C')
+    ck.check(f'no GL/EGL function name is a string literal in hand-written C ({"/ ".join(DIRS)}/)', not found,
+             f'{len(found)} listed above: say what is special about each function in api/annotations.txt and read '
+             'it from the generated tables (a bootstrap name that cannot be otherwise: a `bootstrap:` comment with '
+             'the reason on its line or the line before)')
 
 
-def check_drivers(repo):
+def check_drivers(ck, repo):
     declared = {}
     with open(os.path.join(repo, 'api', 'annotations.txt')) as f:
         for no, raw in enumerate(f, 1):
@@ -142,25 +148,26 @@ def check_drivers(repo):
     for path, text in sources(repo, ('capture',)):
         for name in driver_uses(text):
             used.setdefault(name, path)
-    ok = True
-    for name, path in sorted(used.items()):
-        if name not in declared:
-            print(f'{path}: calls the driver\'s {name}: declare it with `driver {name}` in api/annotations.txt')
-            ok = False
-    for name, no in sorted(declared.items()):
-        if name not in used:
-            print(f'api/annotations.txt:{no}: driver {name}: no hand-written capture code calls it')
-            ok = False
-    return ok
+    undeclared = [f'{path}: calls the driver\'s {name}: declare it with `driver {name}` in api/annotations.txt'
+                  for name, path in sorted(used.items()) if name not in declared]
+    unused = [f'api/annotations.txt:{no}: driver {name}: no hand-written capture code calls it'
+              for name, no in sorted(declared.items()) if name not in used]
+    for line in undeclared + unused:
+        print(line)
+    ck.check('every driver function hand-written capture code calls has a `driver` line in api/annotations.txt',
+             not undeclared, f'{len(undeclared)} listed above')
+    ck.check('every `driver` line of api/annotations.txt is called by hand-written capture code',
+             not unused, f'{len(unused)} listed above')
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ('literals', 'drivers'):
         sys.exit(__doc__)
-    self_test()
-    ok = (check_literals if sys.argv[1] == 'literals' else check_drivers)(sys.argv[2])
-    print('ok' if ok else 'FAILED')
-    sys.exit(0 if ok else 1)
+    mode, repo = sys.argv[1:3]
+    ck = gt.Checker('api.no_function_names_in_runtime_c' if mode == 'literals' else 'api.driver_calls_declared')
+    self_test(ck)
+    (check_literals if mode == 'literals' else check_drivers)(ck, repo)
+    ck.exit()
 
 
 if __name__ == '__main__':

@@ -10,20 +10,23 @@ with find_package(gltrace): its trace tests pass on a good trace (with
 the test, on a trace whose clear colour was altered.
 
 usage: check_install.py CMAKE CTEST BUILD_DIR BINDIR LIBDIR MANDIR APP WORK_DIR"""
+import functools
 import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..', 'replay'))
-from legacy_pb import encode, fields, frame, records  # noqa: E402
-from replaytest import HEADLESS, check, finish, run, summary  # noqa: E402
+import gltest as gt
+from legacy_pb import encode, fields, frame, records
 
+here = os.path.dirname(os.path.abspath(__file__))
 cmake, ctest, build, bindir, libdir, mandir, app, work = sys.argv[1:9]
 GL_CLEAR_COLOR = 26  # api/functions.tsv (Android's number)
+HEADLESS = gt.gl_env(headless=True)
+# Replay must work with no display; an install or a nested ctest is not a hang.
+run = functools.partial(gt.run, env=HEADLESS, timeout=600)
+ck = gt.Checker('install.prefix_and_package')
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
@@ -32,60 +35,60 @@ prefix = os.path.join(work, 'prefix')
 # --- install, and what it put where
 
 r = run([cmake, '--install', build, '--prefix', prefix])
-if not check('cmake --install into a fresh prefix', r.returncode == 0, r.stdout + r.stderr):
-    finish()
+if not ck.check('cmake --install into a fresh prefix', r.returncode == 0, r.stdout + r.stderr):
+    ck.exit()
 gltrace = os.path.join(prefix, bindir, 'gltrace')
 capture = os.path.join(prefix, libdir, 'gltrace', 'libgltrace.so')
 cmakedir = os.path.join(prefix, libdir, 'cmake', 'gltrace')
 pcdir = os.path.join(prefix, libdir, 'pkgconfig')
 man1 = os.path.join(prefix, mandir, 'man1')
-check('gltrace in bin, executable', os.access(gltrace, os.X_OK), gltrace)
-check('libgltrace.so in LIBDIR/gltrace', os.path.isfile(capture), capture)
-check('nothing but the tool beside it in bin', os.listdir(os.path.dirname(gltrace)) == ['gltrace'],
-      os.listdir(os.path.dirname(gltrace)))
-check('the CMake package: config, version file, gltrace_add_trace_test',
-      all(os.path.isfile(os.path.join(cmakedir, f)) for f in
-          ('gltraceConfig.cmake', 'gltraceConfigVersion.cmake', 'gltraceTraceTests.cmake')),
-      os.listdir(cmakedir) if os.path.isdir(cmakedir) else 'no ' + cmakedir)
+ck.check('gltrace in bin, executable', os.access(gltrace, os.X_OK), gltrace)
+ck.check('libgltrace.so in LIBDIR/gltrace', os.path.isfile(capture), capture)
+ck.check('nothing but the tool beside it in bin', os.listdir(os.path.dirname(gltrace)) == ['gltrace'],
+         os.listdir(os.path.dirname(gltrace)))
+ck.check('the CMake package: config, version file, gltrace_add_trace_test',
+         all(os.path.isfile(os.path.join(cmakedir, f)) for f in
+             ('gltraceConfig.cmake', 'gltraceConfigVersion.cmake', 'gltraceTraceTests.cmake')),
+         os.listdir(cmakedir) if os.path.isdir(cmakedir) else 'no ' + cmakedir)
 
 top = run([gltrace, '--help']).stdout
 cmds = re.findall(r'^  (\w+)\s', top.split('commands:')[-1], re.M)
-check('gltrace --help lists the commands', len(cmds) >= 8, top)
+ck.check('gltrace --help lists the commands', len(cmds) >= 8, top)
 pages = sorted(os.listdir(man1)) if os.path.isdir(man1) else []
 want = sorted(['gltrace.1'] + [f'gltrace-{c}.1' for c in cmds])
-check('a man page for gltrace and one per command, no other', pages == want, (pages, want))
-MAN = dict(HEADLESS, MANWIDTH='80', LANG='C.UTF-8', MAN_KEEP_FORMATTING='', MANPAGER='cat', PAGER='cat')
+ck.check('a man page for gltrace and one per command, no other', pages == want, (pages, want))
+MAN = gt.gl_env(headless=True, MANWIDTH='80', LANG='C.UTF-8', MAN_KEEP_FORMATTING='', MANPAGER='cat', PAGER='cat')
 for page in want:
     path = os.path.join(man1, page)
     text = open(path).read() if os.path.isfile(path) else ''
     name = page[:-2]
     r = run(['man', '-l', path], env=MAN) if shutil.which('man') else None
     shown = r.stdout if r and r.returncode == 0 else ''
-    check(f'{page}: roff with a NAME section naming {name}, renders with man -l',
-          re.search(r'^\.SH NAME\n' + re.escape(name.replace('-', '\\-')) + r' \\- \S', text, re.M) and
-          (r is None or (name in shown and 'SYNOPSIS' in shown)), (text[:300], r and r.stderr))
+    ck.check(f'{page}: roff with a NAME section naming {name}, renders with man -l',
+             re.search(r'^\.SH NAME\n' + re.escape(name.replace('-', '\\-')) + r' \\- \S', text, re.M) and
+             (r is None or (name in shown and 'SYNOPSIS' in shown)), (text[:300], r and r.stderr))
     if shutil.which('groff'):
         g = run(['groff', '-man', '-Tutf8', '-ww', '-z', path])
-        check(f'{page}: groff -ww has no warning', g.returncode == 0 and not g.stderr.strip(), g.stderr)
+        ck.check(f'{page}: groff -ww has no warning', g.returncode == 0 and not g.stderr.strip(), g.stderr)
 if shutil.which('man'):
     r = run(['man', '-M', os.path.join(prefix, mandir), '-w', 'gltrace-replay'], env=MAN)
-    check('man -M PREFIX/share/man finds gltrace-replay by name', r.returncode == 0 and
-          os.path.samefile(r.stdout.strip(), os.path.join(man1, 'gltrace-replay.1')), (r.stdout, r.stderr))
+    ck.check('man -M PREFIX/share/man finds gltrace-replay by name', r.returncode == 0 and
+             os.path.samefile(r.stdout.strip(), os.path.join(man1, 'gltrace-replay.1')), (r.stdout, r.stderr))
     r = run(['man', '-l', os.path.join(man1, 'gltrace-replay.1')], env=MAN)
     help_replay = run([gltrace, 'replay', '--help']).stdout
     opts = set(re.findall(r'^\s+(--[a-z-]+)', help_replay, re.M))
-    check("gltrace-replay(1) shows every option of replay's --help",
-          len(opts) > 5 and all(o in r.stdout for o in opts), sorted(o for o in opts if o not in r.stdout))
+    ck.check("gltrace-replay(1) shows every option of replay's --help",
+             len(opts) > 5 and all(o in r.stdout for o in opts), sorted(o for o in opts if o not in r.stdout))
 
-PC = dict(HEADLESS, PKG_CONFIG_PATH=pcdir)
+PC = gt.gl_env(headless=True, PKG_CONFIG_PATH=pcdir)
 version = run([gltrace, '--version']).stdout.split()[-1]
 r = run(['pkg-config', '--modversion', 'gltrace'], env=PC)
-check("pkg-config --modversion gltrace: gltrace --version's", r.stdout.strip() == version, (r.stdout, r.stderr))
+ck.check("pkg-config --modversion gltrace: gltrace --version's", r.stdout.strip() == version, (r.stdout, r.stderr))
 for var, path in (('gltrace', gltrace), ('capturelib', capture)):
     r = run(['pkg-config', f'--variable={var}', 'gltrace'], env=PC)
     got = r.stdout.strip()
-    check(f'pkg-config --variable={var} gives the installed file', r.returncode == 0 and
-          os.path.exists(got) and os.path.samefile(got, path), (got, r.stderr))
+    ck.check(f'pkg-config --variable={var} gives the installed file', r.returncode == 0 and
+             os.path.exists(got) and os.path.samefile(got, path), (got, r.stderr))
 
 # --- record and replay with the installed tool alone
 
@@ -96,21 +99,22 @@ os.makedirs(bad_dir)
 good = os.path.join(good_dir, 'scene.gltrace')
 # From another folder: nothing of the build tree is beside it.
 r = run([gltrace, 'record', '-o', good, '--', app])
-check('the installed gltrace records the sample app', r.returncode == 0 and os.path.isfile(good), r.stderr)
+ck.check('the installed gltrace records the sample app', r.returncode == 0 and os.path.isfile(good), r.stderr)
 r = run([gltrace, 'replay', good])
-s = summary(r.stderr)
-check('the installed gltrace replays it, every snapshot matched (exit 0)',
-      r.returncode == 0 and s and s[0] > 0 and s[1] == s[0], r.stderr)
+s = gt.replay_summary(r.stderr)
+ck.check('the installed gltrace replays it, every snapshot matched (exit 0)',
+         r.returncode == 0 and s and s[0] > 0 and s[1] == s[0], r.stderr)
 
 preloaded = os.path.join(work, 'preloaded.gltrace')
-r = run([app], env=dict(HEADLESS, LD_PRELOAD=capture, GLTRACE='full', GLTRACE_OUT=preloaded))
-check('the installed capture library preloaded by path records the app', r.returncode == 0 and
-      os.path.isfile(preloaded), r.stderr)
+r = run([app], env=gt.gl_env(capture, headless=True, GLTRACE='full', GLTRACE_OUT=preloaded))
+ck.check('the installed capture library preloaded by path records the app', r.returncode == 0 and
+         os.path.isfile(preloaded), r.stderr)
 r = run([gltrace, 'replay', preloaded])
-check('that trace replays, every snapshot matched (exit 0)', r.returncode == 0, r.stderr)
+ck.check('that trace replays, every snapshot matched (exit 0)', r.returncode == 0, r.stderr)
 
 # The same scene with frame 1's clear colour altered (as replay.options_and_reports does).
-legacy = subprocess.run(['zstd', '-dcq', good], capture_output=True, check=True).stdout
+# A recording that failed leaves nothing to alter: seen stays 0, the check below fails.
+legacy = run(['zstd', '-dcq', good], text=False).stdout
 msgs, seen = [], 0
 for m in records(legacy):
     fs = fields(m)
@@ -125,7 +129,7 @@ for m in records(legacy):
 bad = os.path.join(bad_dir, 'scene.gltrace')
 open(bad, 'wb').write(frame(msgs))
 r = run([gltrace, 'replay', bad])
-check('the altered trace fails its replay (exit 1)', seen >= 2 and r.returncode == 1, (seen, r.stderr))
+ck.check('the altered trace fails its replay (exit 1)', seen >= 2 and r.returncode == 1, (seen, r.stderr))
 
 # --- the example project, through find_package(gltrace)
 
@@ -134,17 +138,17 @@ def example(name, trace_dir, *extra):
     out = os.path.join(work, name)
     r = run([cmake, '-S', os.path.join(here, 'example'), '-B', out, f'-DCMAKE_PREFIX_PATH={prefix}',
              f'-DTRACE_DIR={trace_dir}', *extra])
-    check(f'{name}: the example configures with find_package(gltrace)', r.returncode == 0, r.stdout + r.stderr)
+    ck.check(f'{name}: the example configures with find_package(gltrace)', r.returncode == 0, r.stdout + r.stderr)
     return out
 
 
 def listed(out, *args):
-    r = subprocess.run([ctest, '-N', *args], cwd=out, capture_output=True, text=True, env=HEADLESS)
+    r = run([ctest, '-N', *args], cwd=out)
     return sorted(re.findall(r'Test\s+#\d+: (\S+)', r.stdout)) if r.returncode == 0 else None
 
 
 def ctest_in(out, *args):
-    return subprocess.run([ctest, *args], cwd=out, capture_output=True, text=True, timeout=600, env=HEADLESS)
+    return run([ctest, *args], cwd=out)
 
 
 ok = example('example-good', good_dir, f'-DEXAMPLE_APP={app}')
@@ -159,25 +163,25 @@ def selected(*args):
     return traces, ('record.app' in got) == ('trace.fresh' in got)
 
 
-check('the example has a trace test per trace and option set, labelled traces',
-      selected('-L', 'traces') == (names, True), listed(ok, '-L', 'traces'))
-check('DEVICE gives a label: -L device:other selects the tolerant one',
-      selected('-L', 'traces', '-L', 'device:other') == (['trace.scene.tolerant'], True),
-      listed(ok, '-L', 'device:other'))
+ck.check('the example has a trace test per trace and option set, labelled traces',
+         selected('-L', 'traces') == (names, True), listed(ok, '-L', 'traces'))
+ck.check('DEVICE gives a label: -L device:other selects the tolerant one',
+         selected('-L', 'traces', '-L', 'device:other') == (['trace.scene.tolerant'], True),
+         listed(ok, '-L', 'device:other'))
 shards = [selected('-L', 'traces', '-I', f'{i},,2') for i in (1, 2)]
-check('-I 1,,2 and -I 2,,2 split the trace tests, each once, fixtures following',
-      all(follows for _, follows in shards) and sorted(shards[0][0] + shards[1][0]) == names and
-      all(shard for shard, _ in shards) and not set(shards[0][0]) & set(shards[1][0]), shards)
+ck.check('-I 1,,2 and -I 2,,2 split the trace tests, each once, fixtures following',
+         all(follows for _, follows in shards) and sorted(shards[0][0] + shards[1][0]) == names and
+         all(shard for shard, _ in shards) and not set(shards[0][0]) & set(shards[1][0]), shards)
 r = ctest_in(ok, '-L', 'traces', '-j2', '--output-on-failure')
-check("the example's ctest -L traces -j2 passes on the good trace (recording included)",
-      r.returncode == 0 and '100% tests passed' in r.stdout and 'record.app' in r.stdout, r.stdout[-1500:])
+ck.check("the example's ctest -L traces -j2 passes on the good trace (recording included)",
+         r.returncode == 0 and '100% tests passed' in r.stdout and 'record.app' in r.stdout, r.stdout[-1500:])
 r = ctest_in(ok, '-L', 'traces', '-I', '2,,2')
-check('a shard runs on its own', r.returncode == 0 and '100% tests passed' in r.stdout, r.stdout[-1500:])
+ck.check('a shard runs on its own', r.returncode == 0 and '100% tests passed' in r.stdout, r.stdout[-1500:])
 
 ko = example('example-bad', bad_dir)
 r = ctest_in(ko, '-L', 'traces', '-j2', '--output-on-failure')
 failed = sorted(re.findall(r'^\s+\d+ - (\S+) \(Failed\)', r.stdout, re.M))
-check("the example's ctest fails on the altered trace, both its tests named, replay's difference shown",
-      r.returncode != 0 and failed == ['trace.scene', 'trace.scene.tolerant'] and
-      'first difference at call' in r.stdout, r.stdout[-2500:])
-finish()
+ck.check("the example's ctest fails on the altered trace, both its tests named, replay's difference shown",
+         r.returncode != 0 and failed == ['trace.scene', 'trace.scene.tolerant'] and
+         'first difference at call' in r.stdout, r.stdout[-2500:])
+ck.exit()
