@@ -14,11 +14,10 @@ import functools
 import os
 import re
 import shutil
-import struct
 import sys
 
 import gltest as gt
-from legacy_pb import encode, fields, frame, records
+import legacy_pb
 
 here = os.path.dirname(os.path.abspath(__file__))
 cmake, ctest, build, bindir, libdir, mandir, app, work = sys.argv[1:9]
@@ -114,20 +113,9 @@ ck.check('that trace replays, every snapshot matched (exit 0)', r.returncode == 
 
 # The same scene with frame 1's clear colour altered (as replay.options_and_reports does).
 # A recording that failed leaves nothing to alter: seen stays 0, the check below fails.
-legacy = run(['zstd', '-dcq', good], text=False).stdout
-msgs, seen = [], 0
-for m in records(legacy):
-    fs = fields(m)
-    if any(n == 4 and v == GL_CLEAR_COLOR for n, _, v in fs):
-        seen += 1
-        if seen == 2:
-            args = [k for k, (n, _, _) in enumerate(fs) if n == 5]
-            dt = [(n, wt, struct.pack('<f', 1.0) if n == 4 else v) for n, wt, v in fields(fs[args[1]][2])]
-            fs[args[1]] = (5, 2, encode(dt))
-            m = encode(fs)
-    msgs.append(m)
+altered, seen = legacy_pb.with_float_arg(legacy_pb.read_trace(good), GL_CLEAR_COLOR, 2, 1, 1.0)
 bad = os.path.join(bad_dir, 'scene.gltrace')
-open(bad, 'wb').write(frame(msgs))
+open(bad, 'wb').write(altered)
 r = run([gltrace, 'replay', bad])
 ck.check('the altered trace fails its replay (exit 1)', seen >= 2 and r.returncode == 1, (seen, r.stderr))
 

@@ -70,3 +70,30 @@ def records(stream):
 def frame(msgs):
     """The legacy framing of messages: each after its big-endian length."""
     return b''.join(len(m).to_bytes(4, 'big') + m for m in msgs)
+
+
+def read_trace(path):
+    """A trace in the legacy framing: `zstd -dcq` of it (b'' when zstd
+    fails, so that the checks on what it holds fail rather than the
+    script)."""
+    import subprocess
+    return subprocess.run(['zstd', '-dcq', path], capture_output=True).stdout
+
+
+def with_float_arg(stream, function, nth, arg, value):
+    """The stream with argument `arg` (0-based) of the nth (1-based) call of
+    `function` (its number) set to the float `value`; and how many calls of
+    it the stream holds, so a caller can tell there was an nth."""
+    import struct
+    msgs, seen = [], 0
+    for m in records(stream):
+        fs = fields(m)
+        if any(n == 4 and v == function for n, _, v in fs):
+            seen += 1
+            if seen == nth:
+                args = [k for k, (n, _, _) in enumerate(fs) if n == 5]
+                dt = [(n, wt, struct.pack('<f', value) if n == 4 else v) for n, wt, v in fields(fs[args[arg]][2])]
+                fs[args[arg]] = (5, 2, encode(dt))
+                m = encode(fs)
+        msgs.append(m)
+    return frame(msgs), seen
