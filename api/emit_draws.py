@@ -1,6 +1,6 @@
-"""Writes gt_draw_roles.h: for the draws that read client vertex arrays,
+"""Writes cap_draw_roles.h: for the draws that read client vertex arrays,
 where each keeps its first vertex, count, index type, indices, instance
-count, base vertex and draw count (capture/gt_client_arrays.c records the
+count, base vertex and draw count (capture/cap_client_arrays.c records the
 arrays' bytes from them). The roles come from the registry's parameter
 names; the `draw` lines of api/annotations.txt give those the names do not
 (annotations.py, Rules._roles_of)."""
@@ -45,5 +45,5 @@ def write(out, cmds):
     for k, (i, c) in enumerate(draws):
         L.append(f'    case {i}: return &t[{k}];')
     L += ['    default: return NULL;', '    }', '}', '', '#endif', '']
-    with open(os.path.join(out, 'gt_draw_roles.h'), 'w') as f:
+    with open(os.path.join(out, 'cap_draw_roles.h'), 'w') as f:
         f.write('\n'.join(L))

@@ -1,13 +1,13 @@
 """The per-command part of the error and timing modes, written by
-emit_capture.py: the wrappers into the gt_capture_wrap_K.c parts, the
-tables into gt_capture_gen.c:
+emit_capture.py: the wrappers into the cap_wrap_K.c parts, the
+tables into cap_gen.c:
 
   gt_er_NAME   (GLTRACE=error) the real call, then the driver's glGetError;
-               an error goes to gt_error_report (capture/gt_errors.c) with
+               an error goes to gt_error_report (capture/cap_errors.c) with
                the arguments as 64-bit values. GL commands only: EGL has
                its own error state, which the app reads with eglGetError.
   gt_tm_NAME   (GLTRACE=timing) the real call between two clock reads, one
-               event into the thread's buffer (capture/gt_timing.c).
+               event into the thread's buffer (capture/cap_timing.c).
   gt_err_wrap, gt_tm_wrap   the wrappers by index (NULL: the driver's
                function itself goes into that mode's table)
   gt_fn_class  draw / frame / current / none, from `class` lines in annotations.txt

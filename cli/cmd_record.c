@@ -14,7 +14,7 @@
 
 #include "gt_cli.h"
 #include "gt_settings.h"
-#include "gt_timing_file.h"
+#include "cap_timing_file.h"
 
 /* The help, from the settings table (proto/gt_settings.h): a flag that
  * takes one of some words shows them, others their value's name. */
@@ -219,7 +219,7 @@ static int check_args(record_run *r)
 }
 
 /* Where the output goes, as the library reads GLTRACE_OUT
- * (capture/gt_outpath.c): a pattern, a folder, or one file; absolute, as
+ * (capture/cap_outpath.c): a pattern, a folder, or one file; absolute, as
  * the app may change directory. */
 static void plan_output(record_run *r)
 {

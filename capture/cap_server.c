@@ -1,4 +1,4 @@
-/* gt_server.c: the trace server (GLTRACE_LISTEN). A thread of its own
+/* cap_server.c: the trace server (GLTRACE_LISTEN). A thread of its own
  * serves one host at a time; the host (`gltrace connect`) receives the
  * trace as a stream and sends commands: start, stop, the snapshot settings
  * (Android's bitmask), finish. The wire is in proto/FORMAT.md and
@@ -14,10 +14,10 @@
  * has sent start; otherwise the app never waits for a host.
  *
  * Tracing is off until a host sends start (the idle table: one indirect
- * call per GL call, gt_switch.c); a host that disconnects switches it off
+ * call per GL call, cap_switch.c); a host that disconnects switches it off
  * and the app runs on; the next host starts a new trace. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_host.h"
 #include "gt_trace.h"
 

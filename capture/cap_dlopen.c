@@ -1,11 +1,11 @@
-/* gt_dlopen.c: apps that dlopen libEGL/libGLES themselves still get traced.
+/* cap_dlopen.c: apps that dlopen libEGL/libGLES themselves still get traced.
  *
  * Why: dlsym on a handle of the real libEGL finds the real functions and
  * skips the preloaded library. So dlopen of one of those libraries (by the
  * app, not by us) loads the real one as asked, then hands back a handle to
  * this library, whose exports are the traced entry points. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <dlfcn.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-/* gt_egl_hooks.c: the hand-written code api/annotations.txt attaches to EGL
+/* cap_egl_hooks.c: the hand-written code api/annotations.txt attaches to EGL
  * calls: context ids, frames, metadata, and eglGetProcAddress. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <pthread.h>
@@ -275,7 +275,7 @@ void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t re
 {
     (void)ret;
     /* The size the frame was drawn at: the one recorded at its first draw
-     * (gt_resize.c). The window's size of this moment may be newer: the
+     * (cap_resize.c). The window's size of this moment may be newer: the
      * buffers take it after this swap, when it is asked again. */
     EGLint w = 0, h = 0;
     gt_resize_known(args[1], &w, &h);

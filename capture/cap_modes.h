@@ -1,12 +1,12 @@
-/* gt_modes.h: the error mode (GLTRACE=error, gt_errors.c) and the timing
- * mode (GLTRACE=timing, gt_timing.c), shared with their generated wrappers
+/* cap_modes.h: the error mode (GLTRACE=error, cap_errors.c) and the timing
+ * mode (GLTRACE=timing, cap_timing.c), shared with their generated wrappers
  * (api/emit_modes.py). Neither writes a .gltrace trace: the error mode only
  * logs, the timing mode writes Chrome trace-event JSON. */
 #ifndef GT_MODES_H
 #define GT_MODES_H
 
 #include "gt_api.h" /* gt_class: what a command is (`class` in api/annotations.txt) */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -16,7 +16,7 @@ extern const gt_proc gt_tm_wrap[GT_NFNS];
 extern const uint8_t gt_fn_class[GT_NFNS];
 
 /* The entry of the error or timing mode's table for one command, NULL for
- * the driver's own function (gt_timing.c, which knows GLTRACE_TIMING). */
+ * the driver's own function (cap_timing.c, which knows GLTRACE_TIMING). */
 gt_proc gt_mode_wrapper(int mode, unsigned idx);
 
 /* ------------------------------------------------------------ error mode */

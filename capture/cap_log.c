@@ -1,6 +1,6 @@
-/* gt_log.c: the capture library's only voice. One fixed prefix, stderr,
+/* cap_log.c: the capture library's only voice. One fixed prefix, stderr,
  * and a hard stop of tracing on any fault of ours: the app always goes on. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

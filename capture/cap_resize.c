@@ -1,4 +1,4 @@
-/* gt_resize.c: a window that changes size between frames.
+/* cap_resize.c: a window that changes size between frames.
  *
  * A window surface takes its new size when the driver next validates it:
  * at the first call of a frame that touches the framebuffer (a clear, a
@@ -9,14 +9,14 @@
  * once and, when it is not the size last recorded for that surface, a
  * gltraceSurface record goes first. One query per frame and thread; nothing
  * on the other calls but a flag test. eglMakeCurrent asks at once
- * (gt_egl_hooks.c): the driver sizes the buffers there, and a window
+ * (cap_egl_hooks.c): the driver sizes the buffers there, and a window
  * resized between it and the first draw (mpv does that) is drawn at the old
  * size until the next swap on Mesa's X11 software path. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <pthread.h>
 
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 
 /* The size last recorded per surface. Touched once per frame at most, so a
  * lock is cheap here; a surface pushed out of the table is asked again. */

@@ -1,4 +1,4 @@
-/* gt_outpath.c: which process is traced and where its output goes.
+/* cap_outpath.c: which process is traced and where its output goes.
  *
  * The process name, for GLTRACE_PROC and for output names, is
  * program_invocation_short_name: the last part of argv[0], as the program
@@ -14,9 +14,9 @@
  *   the timing mode);
  *   anything else is the file itself.
  * A process that makes no GL or EGL call never gets here: the output is
- * opened at the first call (gt_init.c), so it leaves no file. */
+ * opened at the first call (cap_init.c), so it leaves no file. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

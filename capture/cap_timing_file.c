@@ -1,6 +1,6 @@
-/* gt_timing_file.c: closing a timing file cut short (gt_timing_file.h). */
+/* cap_timing_file.c: closing a timing file cut short (cap_timing_file.h). */
 #define _GNU_SOURCE
-#include "gt_timing_file.h"
+#include "cap_timing_file.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* gt_timing.c: the timing mode (GLTRACE=timing), systrace's analogue.
+/* cap_timing.c: the timing mode (GLTRACE=timing), systrace's analogue.
  *
  * Output: Chrome's trace-event JSON ({"traceEvents":[...]}), which opens in
  * Perfetto's UI and chrome://tracing: a complete ("X") slice per GL/EGL
@@ -9,20 +9,20 @@
  * frames, for calls only with GLTRACE_THREADTIME=1, since reading a
  * thread's CPU time is a syscall).
  *
- * The app's threads only store slices into blocks of their own (gt_modes.h:
+ * The app's threads only store slices into blocks of their own (cap_modes.h:
  * a few stores and a release per call); this file's writer thread formats
  * them and writes, woken at every swap and every 100 ms, like the trace
  * flusher. One slice per line, each line ending in a newline: a process
  * killed by SIGKILL, or ended by _exit, leaves whole lines and perhaps a
  * torn last one (the kernel stops a write() at a page boundary when the
  * process is killed), and no closing "]}". `gltrace record` repairs such a
- * file once the app is gone (gt_timing_file.c, which owns the file's
+ * file once the app is gone (cap_timing_file.c, which owns the file's
  * frame): it keeps it up to its last newline and appends "]}". Exit and
  * the fatal signals the app leaves to us close it here. */
 #define _GNU_SOURCE
-#include "gt_modes.h"
-#include "gt_timing_file.h"
-#include "gt_worker.h"
+#include "cap_modes.h"
+#include "cap_timing_file.h"
+#include "cap_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -143,7 +143,7 @@ static void thread_exit(void *arg)
         kick();
     }
     t->blk = NULL;
-    /* As in gt_tls.c: the state stays, a later call starts over. */
+    /* As in cap_tls.c: the state stays, a later call starts over. */
     gt_tm_self = NULL;
 }
 

@@ -1,4 +1,4 @@
-/* gt_layer.c: libgltrace.so as a GLES layer (Android's EGL loader contract,
+/* cap_layer.c: libgltrace.so as a GLES layer (Android's EGL loader contract,
  * ../shared/seeds: AndroidGLESLayer_Initialize and
  * AndroidGLESLayer_GetProcAddress), for loaders that build a chain of layers
  * between the app and the driver instead of preloading us.
@@ -6,7 +6,7 @@
  * In a chain, the driver's functions are whatever lies below this layer:
  * GetProcAddress(name, next) hands us `next` for each function the loader
  * knows, and get_next_layer_proc_address answers for the rest (resolve_all
- * in gt_init.c asks it instead of dlopen'ing libEGL). For every function we
+ * in cap_init.c asks it instead of dlopen'ing libEGL). For every function we
  * cover we hand back our own entry point, which goes through the dispatch
  * table like a preloaded call, so every mode (record, error, timing) works
  * the same; for any other name, `next` itself, as the contract asks.
@@ -17,7 +17,7 @@
  * Preloaded AND in a chain, the one library would see each call twice;
  * the preload then wins and the layer only passes calls through. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* gt_worker.c: a background thread's life (gt_worker.h). */
+/* cap_worker.c: a background thread's life (cap_worker.h). */
 #define _GNU_SOURCE
-#include "gt_worker.h"
-#include "gt_capture.h"
+#include "cap_worker.h"
+#include "cap_internal.h"
 
 #include <errno.h>
 #include <poll.h>

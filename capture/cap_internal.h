@@ -1,5 +1,5 @@
-/* gt_capture.h: the capture library's internal interface, shared by the
- * hand-written runtime and the generated wrappers (gt_capture_gen.c).
+/* cap_internal.h: the capture library's internal interface, shared by the
+ * hand-written runtime and the generated wrappers (cap_gen.c).
  *
  * Hot path (every traced call): gt_tls_get, gt_clock_now twice, the real
  * call, gt_rec_begin, the generated encoder, gt_rec_end. No malloc, no
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gt_capture_count.h"
+#include "cap_count.h"
 #include "gt_gl_types.h"
 #include "gt_settings.h"
 #include "gt_wire_enc.h"
@@ -86,9 +86,9 @@ typedef struct gt_ctx_state {
  * call), or wait for a host's start (GLTRACE_LISTEN). */
 enum { GT_MODE_IDLE = GT_MODE_TIMING + 1 };
 
-/* Options read once at start (gt_init.c); GT_FB_* in gt_settings.h. */
+/* Options read once at start (cap_init.c); GT_FB_* in gt_settings.h. */
 /* Atomic: a host connected to the trace server may change them while the
- * app draws (gt_server.c); plain loads on x86. */
+ * app draws (cap_server.c); plain loads on x86. */
 extern _Atomic int gt_opt_fb;          /* GLTRACE_FB: none, swap (default), draw */
 extern _Atomic int gt_opt_textures;    /* GLTRACE_TEXTURES=1 */
 extern int gt_opt_fb_depth;    /* GLTRACE_FB_DEPTH=1: depth and stencil too */
@@ -106,7 +106,7 @@ typedef struct gt_tls {
     uint64_t last_seq;   /* seq of the previous record in this buffer */
     int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
     uint64_t cpu0;       /* thread CPU time at call start (when asked) */
-    int size_check;      /* a frame began: ask the draw surface's size (gt_resize.c) */
+    int size_check;      /* a frame began: ask the draw surface's size (cap_resize.c) */
     uint32_t session;    /* the value of gt_session this thread records under */
     uint32_t switch_after; /* the gt_session under which its last swap/makeCurrent
                               was its switch point: act at the next call */
@@ -115,7 +115,7 @@ typedef struct gt_tls {
 extern __thread gt_tls *gt_self __attribute__((tls_model("initial-exec")));
 extern _Atomic int gt_tracing;        /* 1 while records are taken */
 extern _Atomic uint64_t gt_seq;       /* next global sequence number */
-/* Which recording session is on (gt_switch.c): 0 always when tracing runs
+/* Which recording session is on (cap_switch.c): 0 always when tracing runs
  * from start to exit, so every thread's `session` matches and the check
  * below costs a compare; switched at runtime (GLTRACE_LISTEN), a thread
  * whose value differs takes the slow path until its switch point. */
@@ -130,7 +130,7 @@ gt_tls *gt_tls_create(void);
  * Returns 0 when that fails (tracing stops). */
 int gt_tls_refill(gt_tls *t, size_t need);
 
-/* gt_switch.c: the calling thread's state when it has none yet or its
+/* cap_switch.c: the calling thread's state when it has none yet or its
  * session differs from gt_session; NULL: this call is not recorded. idx is
  * the command (or -1), so that a swap or eglMakeCurrent (`class frame`,
  * `class current`) can be the thread's switch point. */
@@ -306,7 +306,7 @@ void gt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Stops tracing for good after a fault of ours; logs once. */
 void gt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Generated (gt_capture_gen.c). */
+/* Generated (cap_gen.c). */
 extern const char *const gt_fn_names[GT_NFNS];
 extern const int32_t gt_fn_numbers[GT_NFNS];
 #define gt_fn_number(idx) gt_fn_numbers[idx]
@@ -318,7 +318,7 @@ gt_proc gt_real_get(unsigned idx);
 void gt_real_set(unsigned idx, gt_proc fn);
 
 /* Hand-written capture calls the driver one way: gt_real.f.NAME(...), typed
- * from the registry (gt_real_fns.h), for a NAME that a `driver` line of
+ * from the registry (cap_real_fns.h), for a NAME that a `driver` line of
  * api/annotations.txt declares (tests/api/check_name_literals.py checks), so
  * no function is looked up by a name in a string. GT_REAL_OR_NULL(NAME): the
  * function, or NULL where the driver lacks it; GT_REAL_IDX(NAME): its index
@@ -327,21 +327,21 @@ void gt_real_set(unsigned idx, gt_proc fn);
 #define GT_REAL_OR_NULL(name) \
     (gt_real.v[GT_REAL_IDX(name)] == gt_missing_tab[GT_REAL_IDX(name)] ? NULL : gt_real.f.name)
 
-/* gt_init.c */
+/* cap_init.c */
 gt_proc gt_init_entry(unsigned idx);  /* runs init once, returns the entry */
 void gt_missing(unsigned idx);        /* a call to a function the driver lacks */
 int gt_fn_index(const char *name);    /* index in gt_fn_names, or -1 */
 gt_proc gt_real_lookup(const char *name); /* the driver's function, or NULL */
 
-/* gt_layer.c: in a GLES layer chain (AndroidGLESLayer_*), where the
+/* cap_layer.c: in a GLES layer chain (AndroidGLESLayer_*), where the
  * functions below this layer come from. */
 int gt_layer_active(void);
 gt_proc gt_layer_lookup(unsigned idx);
 
-/* gt_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
+/* cap_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
 int gt_server_start(const char *spec, int zstd_level);
 
-/* gt_outpath.c */
+/* cap_outpath.c */
 const char *gt_proc_name(void);       /* argv[0]'s last part */
 int gt_proc_selected(void);           /* GLTRACE_PROC unset or naming this process */
 /* The output file for GLTRACE_OUT `spec` (file, folder or %p/%n pattern),
@@ -349,7 +349,7 @@ int gt_proc_selected(void);           /* GLTRACE_PROC unset or naming this proce
 int gt_out_path(const char *spec, const char *ext, char *out, size_t len);
 void gt_out_announce(const char *path); /* tells gltrace record the file exists */
 
-/* gt_flusher.c */
+/* cap_flusher.c */
 int gt_flusher_start(const char *path, int level);
 /* Memory the buffers in flight may take (GLTRACE_BUFFER_MB; 512 MiB): a
  * thread that would exceed it waits for the writer thread. Before start. */
@@ -360,7 +360,7 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap); /* from the pool */
 void gt_flusher_kick(void);           /* flush soon (swap); async-signal-safe */
 void gt_flusher_shutdown(int from_signal); /* flush all, write the index, close */
 void gt_flusher_forget(void);         /* in a forked child: touch nothing */
-/* Serving a host (gt_server.c): the thread runs with no file; a session's
+/* Serving a host (cap_server.c): the thread runs with no file; a session's
  * writer is attached (what the buffers held before is dropped) and
  * detached (everything committed written, then the seek index). */
 struct gt_writer;
@@ -370,7 +370,7 @@ void gt_flusher_detach(int abandon);  /* abandon: the host is gone, write nothin
 int gt_flusher_serving_broken(void);  /* the session's writer failed (the host is gone) */
 extern _Atomic uint64_t gt_frame;     /* eglSwapBuffers calls so far */
 
-/* gt_egl_hooks.c */
+/* cap_egl_hooks.c */
 gt_ctx_state *gt_ctx_state_of(int32_t id);
 /* Writes gltraceSurface (config attributes when config != 0) with the size
  * in *wp, *hp when they are given and positive, else the size EGL says now
@@ -385,7 +385,7 @@ void gt_announce_surface(gt_tls *t, uint64_t dpy, uint64_t surf);
 void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);
 extern _Atomic int gt_gl_meta_known;  /* written once per trace, at the first eglMakeCurrent */
 
-/* gt_switch.c: tracing switched on and off while the app runs. */
+/* cap_switch.c: tracing switched on and off while the app runs. */
 int gt_switch_mark_context(int32_t id);   /* 1 the first time in this session */
 int gt_switch_mark_surface(uint64_t surf); /* 1 the first time in this session */
 /* A session starts; fresh: in a new trace; at_once: every thread records
@@ -396,22 +396,22 @@ int gt_switch_active_threads(void);       /* threads still recording */
 void gt_switch_end(void);                 /* every thread stops now; back to idle */
 void gt_switch_thread_exit(gt_tls *t);
 
-/* gt_resize.c: the size of a window that changed between frames, recorded
+/* cap_resize.c: the size of a window that changed between frames, recorded
  * before the first call that draws at it. */
 void gt_resize_note(uint64_t surf, int32_t w, int32_t h); /* a gltraceSurface was written */
 int gt_resize_known(uint64_t surf, int32_t *w, int32_t *h); /* the size last recorded: 1, or 0 */
 void gt_resize_check(gt_tls *t, unsigned idx);            /* t->size_check was set */
 
-/* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
+/* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
 void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h);
 void gt_snapshot_draw_buffers(gt_tls *t);
 void gt_snapshot_rendered_textures(gt_tls *t);
 void gt_snapshot_note_render_targets(gt_tls *t);
 
-/* gt_mapped.c */
+/* cap_mapped.c */
 void gt_mapped_flush_persistent(gt_tls *t);
 
-/* gt_meta.c */
+/* cap_meta.c */
 void gt_meta_emit_start(gt_tls *t);
 void gt_meta_emit_gl(gt_tls *t);
 void gt_meta_emit_egl(gt_tls *t, void *dpy);

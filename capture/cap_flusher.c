@@ -1,19 +1,19 @@
-/* gt_flusher.c: the background thread that compresses and writes.
+/* cap_flusher.c: the background thread that compresses and writes.
  *
  * Threads never write to the file: they fill buffers, and this thread takes
  * [flushed, committed) of every buffer as one chunk (proto/gt_writer) when
  * kicked (each eglSwapBuffers, a full buffer) and at least every 100 ms, so
  * records reach the disk at every swap and within 100 ms otherwise (the
- * thread's life, start to shutdown, is gt_worker.c, shared with the timing
+ * thread's life, start to shutdown, is cap_worker.c, shared with the timing
  * writer). A kill leaves whole chunks and at most one torn tail, which the
  * reader reports.
  * Buffers come from and go back to a pool here; the memory in flight is
  * capped, and a thread that would exceed it waits (backpressure) rather
  * than dropping records. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_trace.h"
-#include "gt_worker.h"
+#include "cap_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,7 +193,7 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
     if (last_seq < first_seq)
         last_seq += (uint64_t)1 << 32;
     if (!writer) {
-        /* Listening, no host (gt_server.c): what was in flight is dropped. */
+        /* Listening, no host (cap_server.c): what was in flight is dropped. */
     } else if (!atomic_load(&broken) &&
                put_records(b, b->flushed, end, first_seq, last_seq, count, b->frame_mark) != 0) {
         atomic_store(&broken, 1);

@@ -1,4 +1,4 @@
-/* gt_init.c: start-up of the capture library.
+/* cap_init.c: start-up of the capture library.
  *
  * Nothing happens at load time beyond registering handlers: the first GL or
  * EGL call goes through a generated init stub, which runs gt_init once:
@@ -7,9 +7,9 @@
  * switch the dispatch table to traced or plain. Every later call costs one
  * indirect call when not traced. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
-#include "gt_modes.h"
-#include "gt_real_fns.h"
+#include "cap_internal.h"
+#include "cap_modes.h"
+#include "cap_real_fns.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* gt_dlopen.c */
+/* cap_dlopen.c */
 void *gt_real_dlopen(const char *name, int flags);
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -61,7 +61,7 @@ static void resolve_all(void)
 {
     if (gt_layer_active()) {
         /* In a layer chain: what lies below us, never the driver directly
-         * (gt_layer.c); eglGetProcAddress too, before it is replaced. */
+         * (cap_layer.c); eglGetProcAddress too, before it is replaced. */
         real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))gt_layer_lookup(
             GT_REAL_IDX(eglGetProcAddress));
         for (unsigned i = 0; i < GT_NFNS; i++) {
@@ -175,7 +175,7 @@ static int parse_mode(void)
 {
     const char *want = gt_setting_env(GT_SET_MODE);
     if (gt_layer_active() && (!want || !*want))
-        return GT_MODE_FULL; /* placing the layer is the request to trace (gt_layer.c) */
+        return GT_MODE_FULL; /* placing the layer is the request to trace (cap_layer.c) */
     long m;
     return setting(GT_SET_MODE, &m) ? (int)m : GT_MODE_OFF;
 }
@@ -255,7 +255,7 @@ static int start_timing(void)
     return 1;
 }
 
-/* GLTRACE_LISTEN: tracing waits for a host (gt_server.c). The snapshot
+/* GLTRACE_LISTEN: tracing waits for a host (cap_server.c). The snapshot
  * settings from the environment are where the host's start from. */
 static int start_listen(const char *spec)
 {

@@ -1,4 +1,4 @@
-/* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot).
+/* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot).
  *
  * The pixels are read straight into the thread's trace buffer, inside the
  * record, so a snapshot costs one glReadPixels and no copy; compression and
@@ -7,11 +7,11 @@
  * buffer, renderbuffer and texture bindings) is saved before and restored
  * after, and only calls valid for the context's version are made, so the
  * app sees no difference, not even in glGetError. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <string.h>
@@ -351,7 +351,7 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         EGLint w = 0, h = 0;
         if (!surf)
             return; /* surfaceless context with no framebuffer: nothing drawn to read */
-        /* The size its buffers have (gt_resize.c), which may be older than
+        /* The size its buffers have (cap_resize.c), which may be older than
          * the window's: a draw before a resize is taken reads that. EGL is
          * asked only for a surface the table does not hold. */
         if (!gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h) &&

@@ -1,4 +1,4 @@
-/* gt_errors.c: the error mode (GLTRACE=error).
+/* cap_errors.c: the error mode (GLTRACE=error).
  *
  * Every GL call goes through a generated wrapper (api/emit_modes.py) that
  * calls the driver, then the driver's glGetError: one extra call into the
@@ -18,8 +18,8 @@
  * Not covered: an error read from another thread that makes the same
  * context current later; it is still logged. */
 #define _GNU_SOURCE
-#include "gt_modes.h"
-#include "gt_real_fns.h"
+#include "cap_modes.h"
+#include "cap_real_fns.h"
 #include "gt_api.h"
 
 #include <dlfcn.h>

@@ -1,10 +1,10 @@
-/* gt_tls.c: per-thread capture state and its buffers.
+/* cap_tls.c: per-thread capture state and its buffers.
  *
  * A thread gets its state on its first traced call (one malloc and one
  * gettid per thread, never per call) and a buffer from the flusher's pool.
  * When a record does not fit, the thread retires its buffer to the flusher
  * and takes another; at thread exit the buffer is retired too. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* gt_clock.c: CLOCK_MONOTONIC nanoseconds from the TSC, cheaply.
+/* cap_clock.c: CLOCK_MONOTONIC nanoseconds from the TSC, cheaply.
  *
  * Why: two clock reads per call are most of the per-call budget; rdtsc costs
  * about 10 ns here, clock_gettime 25 ns. The TSC is used only when the CPU
@@ -7,7 +7,7 @@
  * keeping it continuous at the anchor and steering the slope so that the
  * offset to CLOCK_MONOTONIC measured now is gone by the next anchor. Readers
  * take a pointer to an immutable parameter set, so no lock and no torn read. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <stdio.h>
 #include <string.h>

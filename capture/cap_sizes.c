@@ -1,13 +1,13 @@
-/* gt_sizes.c: the named size functions of api/annotations.txt: how many
+/* cap_sizes.c: the named size functions of api/annotations.txt: how many
  * elements lie behind a pointer when that depends on an enum or on GL state.
  * Each returns an element count, or -1 when the extent is not known here:
  * the record then keeps the address only (never a guess). GL state is read
  * only with queries valid for the current context's version, so the app's
  * error state is never touched. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_get_counts.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_texel.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* gt_mapped.c: the bytes an app writes into mapped buffer memory.
+/* cap_mapped.c: the bytes an app writes into mapped buffer memory.
  *
  * The driver reads mapped memory after the map call returns, so no call's
  * arguments carry it. At glFlushMappedBufferRange, glUnmapBuffer, and (for
@@ -7,10 +7,10 @@
  * start, and the data (see proto/FORMAT.md). The record comes before the
  * call it belongs to, so replay writes the bytes before the driver reads
  * them. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 /* The binding query of a buffer target, 0 for an unknown target. */

@@ -1,5 +1,5 @@
-/* gt_worker.h: the life of the library's background threads (the trace
- * flusher, gt_flusher.c; the timing writer, gt_timing.c), written once.
+/* cap_worker.h: the life of the library's background threads (the trace
+ * flusher, cap_flusher.c; the timing writer, cap_timing.c), written once.
  *
  * A worker runs `work` when an app thread kicks it (a swap, a full buffer)
  * and at least every 100 ms, so data reaches the disk even while the app

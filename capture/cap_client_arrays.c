@@ -1,4 +1,4 @@
-/* gt_client_arrays.c: client-side vertex arrays and indices, captured at
+/* cap_client_arrays.c: client-side vertex arrays and indices, captured at
  * the draws that read them.
  *
  * glVertexAttribPointer (and GLES 1's glVertexPointer and kin) with no
@@ -10,11 +10,11 @@
  * from `first` and `count`, the index values (client memory or the bound
  * element buffer, base vertex added, the restart index left out), and for
  * instanced arrays the instance count over the divisor. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
-#include "gt_draw_roles.h"
+#include "cap_draw_roles.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <string.h>

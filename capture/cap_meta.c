@@ -1,10 +1,10 @@
-/* gt_meta.c: the synthetic records: trace metadata (first record, then the
+/* cap_meta.c: the synthetic records: trace metadata (first record, then the
  * EGL and GL strings once known) and markers for functions we do not cover.
  * Off the hot path, so plain malloc'd scratch buffers are fine here. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <fcntl.h>

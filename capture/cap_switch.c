@@ -1,5 +1,5 @@
-/* gt_switch.c: tracing switched on and off while the app runs (a host
- * connected to the trace server, gt_server.c), as the seed design has it:
+/* cap_switch.c: tracing switched on and off while the app runs (a host
+ * connected to the trace server, cap_server.c), as the seed design has it:
  * when tracing is switched on, a thread with a current context starts
  * recording after its next eglSwapBuffers (so its first frame is whole),
  * and any thread after its next eglMakeCurrent; switched off, each thread
@@ -18,9 +18,9 @@
  * and timing, and replays only what it made itself.)
  *
  * Not switching: gt_session stays 0 and so does every thread's value. */
-#include "gt_capture.h"
-#include "gt_modes.h"
-#include "gt_real_fns.h"
+#include "cap_internal.h"
+#include "cap_modes.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <pthread.h>

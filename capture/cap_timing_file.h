@@ -1,5 +1,5 @@
-/* gt_timing_file.h: the frame of the timing mode's file (GLTRACE=timing),
- * Chrome's trace-event JSON as capture/gt_timing.c writes it: the opening
+/* cap_timing_file.h: the frame of the timing mode's file (GLTRACE=timing),
+ * Chrome's trace-event JSON as capture/cap_timing.c writes it: the opening
  * line, one slice (or metadata event) per line, each ending in a newline,
  * and the closing line. The library writes it; `gltrace record` closes a
  * file whose process died before the library could.
