@@ -6,23 +6,23 @@
  *
  * No GL, no capture state: both the capture library and the command line
  * link it. */
-#ifndef GT_TIMING_FILE_H
-#define GT_TIMING_FILE_H
+#ifndef CAP_TIMING_FILE_H
+#define CAP_TIMING_FILE_H
 
-#define GT_TIMING_FILE_BEGIN "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-#define GT_TIMING_FILE_END "]}\n"
+#define CAP_TIMING_FILE_BEGIN "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+#define CAP_TIMING_FILE_END "]}\n"
 
-/* What gt_timing_file_close found. */
+/* What cap_timing_file_close found. */
 enum {
-    GT_TIMING_FILE_WHOLE,  /* closed already (or unreadable: left alone) */
-    GT_TIMING_FILE_CLOSED, /* cut short after a whole line: closed now */
-    GT_TIMING_FILE_TORN,   /* cut short inside a line: that line dropped, closed now */
+    CAP_TIMING_FILE_WHOLE,  /* closed already (or unreadable: left alone) */
+    CAP_TIMING_FILE_CLOSED, /* cut short after a whole line: closed now */
+    CAP_TIMING_FILE_TORN,   /* cut short inside a line: that line dropped, closed now */
 };
 
 /* Closes the JSON of a timing file whose process was killed (SIGKILL,
  * _exit): what follows the last newline is a slice torn by the kill; it
  * goes, and the closing line ends the list. Call only once no process
  * writes the file any more. */
-int gt_timing_file_close(const char *path);
+int cap_timing_file_close(const char *path);
 
 #endif

@@ -13,8 +13,8 @@
     or the line before.
 
   check_name_literals.py drivers REPO
-    Every driver function hand-written capture code calls (gt_real.f.NAME,
-    GT_REAL_OR_NULL(NAME), GT_REAL_IDX(NAME), REAL(type, NAME)) has a
+    Every driver function hand-written capture code calls (cap_real.f.NAME,
+    CAP_REAL_OR_NULL(NAME), CAP_REAL_IDX(NAME), REAL(type, NAME)) has a
     `driver NAME` line in api/annotations.txt, and every such line is used.
 
 The rules are checked on examples first, so a rule that stopped finding
@@ -25,7 +25,7 @@ import sys
 
 DIRS = ('capture', 'replay', 'cli', 'proto', 'diff')
 NAME = re.compile(r'^e?gl[A-Z][A-Za-z0-9_]*$')
-DRIVER_USE = re.compile(r'gt_real\.f\.(\w+)|GT_REAL_(?:OR_NULL|IDX)\((\w+)\)|\bREAL\(\s*\w+\s*,\s*(\w+)\s*\)')
+DRIVER_USE = re.compile(r'cap_real\.f\.(\w+)|CAP_REAL_(?:OR_NULL|IDX)\((\w+)\)|\bREAL\(\s*\w+\s*,\s*(\w+)\s*\)')
 
 
 def lex(text):
@@ -89,13 +89,13 @@ def driver_uses(text):
 
 def self_test():
     bad = [
-        'int k = gt_fn_index("glDrawArrays");',
+        'int k = cap_fn_index("glDrawArrays");',
         'if (strncmp(name, "eglSwapBuffers", 14) == 0)',
         'static const char *n[] = {"glVertexPointer", "glColorPointer"};',
         '/* bootstrap: a reason */\nint a;\nf("eglGetProcAddress");',
     ]
     good = [
-        'gt_log("the application called %s, which the driver does not provide", n);',
+        'cap_log("the application called %s, which the driver does not provide", n);',
         'snprintf(e, n, "the attribute list of eglCreateImage%s is cut short", k);',
         '/* calls glDrawArrays("glDrawArrays") */ int x;',
         'if (libs[0]) /* bootstrap: it finds the others */\n    p = dlsym(libs[0], "eglGetProcAddress");',
@@ -108,9 +108,9 @@ def self_test():
     for src in good:
         if name_literals(src):
             sys.exit(f'check_name_literals.py: the rule takes as a name literal: {src!r}')
-    if driver_uses('gt_real.f.glGetIntegerv(p, &v); x = GT_REAL_OR_NULL(glIsProgram); '
-                   'y = REAL(fn, glGetProgramiv); /* gt_real.f.glFinish */\n'
-                   '#define GT_R(name) \\\n    gt_real.f.name\n') != {
+    if driver_uses('cap_real.f.glGetIntegerv(p, &v); x = CAP_REAL_OR_NULL(glIsProgram); '
+                   'y = REAL(fn, glGetProgramiv); /* cap_real.f.glFinish */\n'
+                   '#define CAP_R(name) \\\n    cap_real.f.name\n') != {
                        'glGetIntegerv', 'glIsProgram', 'glGetProgramiv'}:
         sys.exit('check_name_literals.py: the driver-call rule is wrong')
 
