@@ -21,7 +21,7 @@ WIRE = {'VOID': 1, 'CHAR': 2, 'BYTE': 3, 'INT': 4, 'UINT': 4, 'BITS': 4, 'FLOAT'
         'BOOL': 6, 'ENUM': 7, 'DOUBLE': 8, 'INT64': 8, 'UINT64': 8, 'HANDLE': 8,
         'POINTER': 8, 'FUNCPTR': 8}
 MAX_VALUE = 18     # tag, length, type, isArray and a 10-byte varint
-HEADER_MAX = 64    # frame length, fields 1-4, 8-12 (see capture/gt_record.h)
+HEADER_MAX = 64    # frame length, fields 1-4, 8-12 (proto/gt_wire_enc.h)
 
 
 def pn(p):
