@@ -3,9 +3,9 @@
   gt_gl_types.h     GL types from gl.xml, EGL types from the EGL headers
   gt_encoders.h     one inline encoder per command (arguments + return value,
                     protobuf wire format, straight into the thread's buffer)
-  gt_capture_gen.c  exported entry points, lazy-init stubs, the dispatch
+  cap_gen.c         exported entry points, lazy-init stubs, the dispatch
                     tables and the name index
-  gt_capture_wrap_K.c  the traced, error-mode and timing-mode wrappers, in
+  cap_wrap_K.c      the traced, error-mode and timing-mode wrappers, in
                     parts that compile in parallel
 
 Every wrapper has the same shape; what differs per command comes from the
@@ -21,7 +21,7 @@ WIRE = {'VOID': 1, 'CHAR': 2, 'BYTE': 3, 'INT': 4, 'UINT': 4, 'BITS': 4, 'FLOAT'
         'BOOL': 6, 'ENUM': 7, 'DOUBLE': 8, 'INT64': 8, 'UINT64': 8, 'HANDLE': 8,
         'POINTER': 8, 'FUNCPTR': 8}
 MAX_VALUE = 18     # tag, length, type, isArray and a 10-byte varint
-HEADER_MAX = 64    # frame length, fields 1-4, 8-12 (see capture/gt_record.h)
+HEADER_MAX = 64    # frame length, fields 1-4, 8-12 (proto/gt_wire_enc.h)
 
 
 def pn(p):
@@ -134,21 +134,21 @@ def span_code(c, target, ann, ctype, enums):
         return L
     k = ann.count_kind
     if k == 'string':
-        L.append(f'    if ({target}) gt_span_string(&s_{name}, (const char *)({target}));')
+        L.append(f'    if ({target}) cap_span_string(&s_{name}, (const char *)({target}));')
     elif k == 'strings':
         cnt, lens = ann.count[len('strings('):-1].split(',')
         lens = 'NULL' if lens == '-1' else c_expr(lens, c, enums)
-        L.append(f'    if ({target}) gt_span_strings(&s_{name}, (const char *const *)({target}), {c_expr(cnt, c, enums)}, '
+        L.append(f'    if ({target}) cap_span_strings(&s_{name}, (const char *const *)({target}), {c_expr(cnt, c, enums)}, '
                  f'(const int32_t *)({lens}));')
     elif k == 'outstring':
         size, lens = ann.count[len('outstring('):-1].split(',')
         lens = 'NULL' if lens == '-' else c_expr(lens, c, enums)
-        L.append(f'    if ({target}) gt_span_outstring(&s_{name}, (const char *)({target}), (long)({c_expr(size, c, enums)}), '
+        L.append(f'    if ({target}) cap_span_outstring(&s_{name}, (const char *)({target}), (long)({c_expr(size, c, enums)}), '
                  f'(const int32_t *)({lens}));')
     elif k == 'attribs':
         elem = elem_type(ctype)
         term = '0x3038' if c.api == 'egl' else '0'
-        L.append(f'    if ({target}) gt_span_attribs(&s_{name}, {target}, sizeof({elem}), {term});')
+        L.append(f'    if ({target}) cap_span_attribs(&s_{name}, {target}, sizeof({elem}), {term});')
     elif k in ('expr', 'sizefn'):
         if k == 'sizefn':
             fn, args = ann.count[1:].split('(', 1)
@@ -157,7 +157,7 @@ def span_code(c, target, ann, ctype, enums):
         else:
             n = f'(long)({c_expr(ann.count, c, enums)})'
         elem = elem_type(ctype)
-        L.append(f'    if ({target}) gt_span_raw(&s_{name}, {target}, {n}, sizeof({elem}));')
+        L.append(f'    if ({target}) cap_span_raw(&s_{name}, {target}, {n}, sizeof({elem}));')
     return L
 
 
@@ -166,18 +166,18 @@ def wrapper(c, enums):
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
     call_args = args_list(c)
-    real = f'gt_real.f.{c.name}({call_args})'
+    real = f'cap_real.f.{c.name}({call_args})'
     hooks = c.hooks
     vals = ', '.join(f'(uint64_t)(uintptr_t)({pn(p)})' if p.type.kind in ('HANDLE', 'POINTER', 'FUNCPTR')
                      else f'gt_u64_{"f" if p.type.kind == "FLOAT" else "i"}({pn(p)})' for p in c.params)
     # Where tracing switched on or off at runtime starts or ends for a
-    # thread (`class frame` and `class current`, capture/gt_switch.c).
-    getter = f'gt_tls_get_at(GT_IDX_{c.name})' if c.cls in ('frame', 'current') else 'gt_tls_get()'
+    # thread (`class frame` and `class current`, capture/cap_switch.c).
+    getter = f'cap_tls_get_at(GT_IDX_{c.name})' if c.cls in ('frame', 'current') else 'cap_tls_get()'
     # Not recorded on this thread: the driver, or the `idle` stand-in, which
-    # notes what tracing switched on later must know (gt_switch.c).
+    # notes what tracing switched on later must know (cap_switch.c).
     unrec = f'{c.hooks["idle"]}({call_args})' if 'idle' in c.hooks else real
-    L = [f'{decl} gt_tr_{c.name}({params_decl(c)})', '{',
-         f'    gt_tls *t = {getter};',
+    L = [f'{decl} cap_tr_{c.name}({params_decl(c)})', '{',
+         f'    cap_tls *t = {getter};',
          '    if (__builtin_expect(t == NULL, 0))',
          f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
     need_vals = any(s in hooks for s in ('pre', 'post', 'end'))
@@ -185,11 +185,11 @@ def wrapper(c, enums):
         L.append(f'    const uint64_t hv[] = {{{vals or "0"}}};')
     if 'pre' in hooks:
         L.append(f'    {hooks["pre"]}(t, GT_IDX_{c.name}, hv, 0);')
-    L.append('    if (GT_UNLIKELY(gt_opt_threadtime))')
-    L.append('        t->cpu0 = gt_thread_cpu_ns();')
-    L.append('    uint64_t t0 = gt_clock_now();')
+    L.append('    if (CAP_UNLIKELY(cap_opt_threadtime))')
+    L.append('        t->cpu0 = cap_thread_cpu_ns();')
+    L.append('    uint64_t t0 = cap_clock_now();')
     L.append(f'    {decl + " r = " if R else ""}{real};')
-    L.append('    uint64_t t1 = gt_clock_now();')
+    L.append('    uint64_t t1 = cap_clock_now();')
     rv = ('(uint64_t)(uintptr_t)r' if c.ret.kind in ('HANDLE', 'POINTER', 'FUNCPTR') else 'gt_u64_i(r)') if R else '0'
     if 'post' in hooks:
         L.append(f'    {hooks["post"]}(t, GT_IDX_{c.name}, hv, {rv});')
@@ -202,11 +202,11 @@ def wrapper(c, enums):
         L += span_code(c, 'r', c.ret_ann, c.ret, enums)
         spans.append('&s_ret')
     room = ''.join(f' + gt_span_room({sp})' for sp in spans)
-    L.append(f'    uint8_t *p = gt_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
+    L.append(f'    uint8_t *p = cap_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
     L.append('    if (p != NULL) {')
     enc_args = ''.join(f', {pn(p)}' for p in c.params) + (', r' if R else '') + ''.join(f', {sp}' for sp in spans)
     L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
-    L.append(f'        gt_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
+    L.append(f'        cap_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
     L.append('    }')
     if 'end' in hooks:
         L.append(f'    {hooks["end"]}(t, GT_IDX_{c.name}, hv, {rv});')
@@ -220,12 +220,12 @@ def preamble(cmds, sizefns):
     """What every generated capture file starts with."""
     n = len(cmds)
     L = ['/* Generated by api/gen_api.py. Do not edit. */',
-         '#include "gt_capture.h"', '#include "gt_encoders.h"', '#include "gt_modes.h"', '',
-         f'#define GT_NFNS_GEN {n}',
-         '_Static_assert(GT_NFNS_GEN == GT_NFNS, "GT_NFNS in gt_capture_count.h is stale");', '']
-    # size functions named in api/annotations.txt (capture/gt_sizes.c)
+         '#include "cap_internal.h"', '#include "gt_encoders.h"', '#include "cap_modes.h"', '',
+         f'#define CAP_NFNS_GEN {n}',
+         '_Static_assert(CAP_NFNS_GEN == CAP_NFNS, "CAP_NFNS in cap_count.h is stale");', '']
+    # size functions named in api/annotations.txt (capture/cap_sizes.c)
     for fn, args in sorted(sizefns.items()):
-        L.append(f'long {fn}(gt_tls *t' + ''.join(f', intptr_t {a}' for a in args) + ');')
+        L.append(f'long {fn}(cap_tls *t' + ''.join(f', intptr_t {a}' for a in args) + ');')
     # hook prototypes
     seen = set()
     for c in cmds:
@@ -236,10 +236,10 @@ def preamble(cmds, sizefns):
             if stage in ('replace', 'idle'):
                 L.append(f'{c.ret.decl()} {fn}({params_decl(c)});')
             else:
-                L.append(f'void {fn}(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);')
+                L.append(f'void {fn}(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);')
     L += emit_modes.error_hook_protos(cmds, params_decl)
     L.append('')
-    L.append('#include "gt_real_fns.h"')
+    L.append('#include "cap_real_fns.h"')
     return L
 
 
@@ -253,68 +253,68 @@ def write_wrappers(out, cmds, enums, sizefns, parts):
         for c in part:
             L += wrapper(c, enums)
         L += emit_modes.wrappers(part, pn, params_decl, args_list)
-        with open(os.path.join(out, f'gt_capture_wrap_{k}.c'), 'w') as f:
+        with open(os.path.join(out, f'cap_wrap_{k}.c'), 'w') as f:
             f.write('\n'.join(L) + '\n')
 
 
 def write_capture(out, cmds, enums, sizefns):
     n = len(cmds)
     L = preamble(cmds, sizefns)
-    L.append('/* The wrappers (gt_capture_wrap_K.c). */')
+    L.append('/* The wrappers (cap_wrap_K.c). */')
     for c in cmds:
-        L.append(f'{c.ret.decl()} gt_tr_{c.name}({params_decl(c)});')
+        L.append(f'{c.ret.decl()} cap_tr_{c.name}({params_decl(c)});')
     L += emit_modes.protos(cmds, params_decl)
     L.append('')
-    L.append('union gt_fns_u gt_real;          /* the driver\'s functions, once resolved */')
-    L.append('static const union gt_fns_u gt_trace_tab;')
-    L.append('static const union gt_fns_u gt_init_tab;')
+    L.append('union cap_fns_u cap_real;          /* the driver\'s functions, once resolved */')
+    L.append('static const union cap_fns_u cap_trace_tab;')
+    L.append('static const union cap_fns_u cap_init_tab;')
     L.append('/* The one indirection every exported entry point goes through. */')
     L.append('/* Atomic: the trace server switches it while app threads call through it')
     L.append(' * (an acquire load is a plain load on x86). */')
-    L.append('static const union gt_fns_u *_Atomic gt_disp = &gt_init_tab;')
-    L.append('#define GT_DISP() atomic_load_explicit(&gt_disp, memory_order_acquire)')
+    L.append('static const union cap_fns_u *_Atomic cap_disp = &cap_init_tab;')
+    L.append('#define CAP_DISP() atomic_load_explicit(&cap_disp, memory_order_acquire)')
     L.append('')
     L.append('/* The error and timing modes\' table: their wrappers where they have')
-    L.append(' * one, the driver\'s function itself elsewhere (gt_modes.h). */')
-    L.append('static union gt_fns_u gt_mode_tab;')
+    L.append(' * one, the driver\'s function itself elsewhere (cap_modes.h). */')
+    L.append('static union cap_fns_u cap_mode_tab;')
     L.append('/* Listening for a host, not tracing: the driver\'s functions but for')
-    L.append(' * the `idle` hooks of api/annotations.txt (gt_switch.c). */')
-    L.append('static union gt_fns_u gt_idle_tab;')
-    L.append('static int gt_idle_built;')
-    L.append('static uint8_t gt_idle_hooked[GT_NFNS];')
-    L.append('void gt_dispatch_select(int mode)')
+    L.append(' * the `idle` hooks of api/annotations.txt (cap_switch.c). */')
+    L.append('static union cap_fns_u cap_idle_tab;')
+    L.append('static int cap_idle_built;')
+    L.append('static uint8_t cap_idle_hooked[CAP_NFNS];')
+    L.append('void cap_dispatch_select(int mode)')
     L.append('{')
     L.append('    if (mode == GT_MODE_ERROR || mode == GT_MODE_TIMING) {')
-    L.append('        for (unsigned i = 0; i < GT_NFNS; i++) {')
-    L.append('            gt_proc w = gt_mode_wrapper(mode, i);')
-    L.append('            gt_mode_tab.v[i] = w ? w : gt_real.v[i];')
+    L.append('        for (unsigned i = 0; i < CAP_NFNS; i++) {')
+    L.append('            cap_proc w = cap_mode_wrapper(mode, i);')
+    L.append('            cap_mode_tab.v[i] = w ? w : cap_real.v[i];')
     L.append('        }')
-    L.append('        atomic_store_explicit(&gt_disp, &gt_mode_tab, memory_order_release);')
+    L.append('        atomic_store_explicit(&cap_disp, &cap_mode_tab, memory_order_release);')
     L.append('        return;')
     L.append('    }')
-    L.append('    if (mode == GT_MODE_IDLE) {')
+    L.append('    if (mode == CAP_MODE_IDLE) {')
     L.append('        /* Built once: threads may be calling through it when it is chosen')
-    L.append('         * again; gt_real_set keeps it up to date. */')
-    L.append('        if (!gt_idle_built) {')
-    L.append('            gt_idle_tab = gt_real;')
+    L.append('         * again; cap_real_set keeps it up to date. */')
+    L.append('        if (!cap_idle_built) {')
+    L.append('            cap_idle_tab = cap_real;')
     for c in cmds:
         if 'idle' in c.hooks:
-            L.append(f'            gt_idle_tab.f.{c.name} = {c.hooks["idle"]};')
-            L.append(f'            gt_idle_hooked[GT_IDX_{c.name}] = 1;')
-    L.append('            gt_idle_built = 1;')
+            L.append(f'            cap_idle_tab.f.{c.name} = {c.hooks["idle"]};')
+            L.append(f'            cap_idle_hooked[GT_IDX_{c.name}] = 1;')
+    L.append('            cap_idle_built = 1;')
     L.append('        }')
-    L.append('        atomic_store_explicit(&gt_disp, &gt_idle_tab, memory_order_release);')
+    L.append('        atomic_store_explicit(&cap_disp, &cap_idle_tab, memory_order_release);')
     L.append('        return;')
     L.append('    }')
-    L.append('    atomic_store_explicit(&gt_disp, mode == GT_MODE_FULL ? &gt_trace_tab : &gt_real, memory_order_release);')
+    L.append('    atomic_store_explicit(&cap_disp, mode == GT_MODE_FULL ? &cap_trace_tab : &cap_real, memory_order_release);')
     L.append('}')
     L.append('')
     # exported entry points
     for c in cmds:
         R = c.ret.kind != 'VOID'
-        L.append(f'GT_EXPORT {c.ret.decl()} {c.name}({params_decl(c)})')
+        L.append(f'CAP_EXPORT {c.ret.decl()} {c.name}({params_decl(c)})')
         L.append('{')
-        L.append(f'    {"return " if R else ""}GT_DISP()->f.{c.name}({args_list(c)});')
+        L.append(f'    {"return " if R else ""}CAP_DISP()->f.{c.name}({args_list(c)});')
         L.append('}')
     L.append('')
     L += emit_modes.tables(cmds)
@@ -322,81 +322,81 @@ def write_capture(out, cmds, enums, sizefns):
     # lazy-init stubs and stand-ins for functions the driver lacks
     for c in cmds:
         R = c.ret.kind != 'VOID'
-        L.append(f'static {c.ret.decl()} gt_init_{c.name}({params_decl(c)})')
+        L.append(f'static {c.ret.decl()} cap_init_{c.name}({params_decl(c)})')
         L.append('{')
-        L.append(f'    {c.ret.decl()} (*fn)({params_decl(c)}) = (void *)gt_init_entry(GT_IDX_{c.name});')
+        L.append(f'    {c.ret.decl()} (*fn)({params_decl(c)}) = (void *)cap_init_entry(GT_IDX_{c.name});')
         L.append(f'    {"return " if R else ""}fn({args_list(c)});')
         L.append('}')
-        L.append(f'static {c.ret.decl()} gt_missing_{c.name}({params_decl(c)})')
+        L.append(f'static {c.ret.decl()} cap_missing_{c.name}({params_decl(c)})')
         L.append('{')
         for p in c.params:
             L.append(f'    (void){pn(p)};')
-        L.append(f'    gt_missing(GT_IDX_{c.name});')
+        L.append(f'    cap_missing(GT_IDX_{c.name});')
         if R:
             L.append(f'    return ({c.ret.decl()})0;')
         L.append('}')
     L.append('')
-    L.append('static const union gt_fns_u gt_trace_tab = { .f = {')
+    L.append('static const union cap_fns_u cap_trace_tab = { .f = {')
     for c in cmds:
-        L.append(f'    gt_tr_{c.name},')
+        L.append(f'    cap_tr_{c.name},')
     L.append('} };')
-    L.append('static const union gt_fns_u gt_init_tab = { .f = {')
+    L.append('static const union cap_fns_u cap_init_tab = { .f = {')
     for c in cmds:
-        L.append(f'    gt_init_{c.name},')
+        L.append(f'    cap_init_{c.name},')
     L.append('} };')
-    L.append('const gt_proc gt_missing_tab[GT_NFNS] = {')
+    L.append('const cap_proc cap_missing_tab[CAP_NFNS] = {')
     for c in cmds:
-        L.append(f'    (gt_proc)gt_missing_{c.name},')
+        L.append(f'    (cap_proc)cap_missing_{c.name},')
     L.append('};')
     L.append('/* Exported entry points, for eglGetProcAddress and dlsym. */')
-    L.append('const gt_proc gt_export_tab[GT_NFNS] = {')
+    L.append('const cap_proc cap_export_tab[CAP_NFNS] = {')
     for c in cmds:
-        L.append(f'    (gt_proc){c.name},')
+        L.append(f'    (cap_proc){c.name},')
     L.append('};')
     L.append('/* Names, sorted (index = GT_IDX_name). */')
-    L.append('const char *const gt_fn_names[GT_NFNS] = {')
+    L.append('const char *const cap_fn_names[CAP_NFNS] = {')
     for c in cmds:
         L.append(f'    "{c.name}",')
     L.append('};')
     L.append('/* Function numbers (api/functions.tsv) by index. */')
-    L.append('const int32_t gt_fn_numbers[GT_NFNS] = {')
+    L.append('const int32_t cap_fn_numbers[CAP_NFNS] = {')
     for c in cmds:
         L.append(f'    {c.number},')
     L.append('};')
     L.append('/* Hand-written replacements installed in the real table. */')
-    L.append('void gt_install_replacements(void)')
+    L.append('void cap_install_replacements(void)')
     L.append('{')
     for c in cmds:
         if 'replace' in c.hooks:
-            L.append(f'    gt_real.f.{c.name} = {c.hooks["replace"]};')
+            L.append(f'    cap_real.f.{c.name} = {c.hooks["replace"]};')
     L.append('}')
-    L.append('gt_proc gt_real_get(unsigned idx) { return gt_real.v[idx]; }')
-    L.append('void gt_real_set(unsigned idx, gt_proc fn)')
+    L.append('cap_proc cap_real_get(unsigned idx) { return cap_real.v[idx]; }')
+    L.append('void cap_real_set(unsigned idx, cap_proc fn)')
     L.append('{')
-    L.append('    gt_real.v[idx] = fn;')
-    L.append('    if (gt_idle_built && !gt_idle_hooked[idx])')
-    L.append('        gt_idle_tab.v[idx] = fn;')
+    L.append('    cap_real.v[idx] = fn;')
+    L.append('    if (cap_idle_built && !cap_idle_hooked[idx])')
+    L.append('        cap_idle_tab.v[idx] = fn;')
     L.append('}')
-    L.append('const gt_proc *gt_current_table(void) { return GT_DISP()->v; }')
-    with open(os.path.join(out, 'gt_capture_gen.c'), 'w') as f:
+    L.append('const cap_proc *cap_current_table(void) { return CAP_DISP()->v; }')
+    with open(os.path.join(out, 'cap_gen.c'), 'w') as f:
         f.write('\n'.join(L) + '\n')
     # The driver's functions by name and type, for the hand-written hooks.
     H = ['/* Generated by api/gen_api.py. Do not edit. */',
-         '#ifndef GT_REAL_FNS_H', '#define GT_REAL_FNS_H', '#include "gt_capture.h"', '',
-         'struct gt_fns {']
+         '#ifndef CAP_REAL_FNS_H', '#define CAP_REAL_FNS_H', '#include "cap_internal.h"', '',
+         'struct cap_fns {']
     for c in cmds:
         H.append(f'    {c.ret.decl()} (*{c.name})({params_decl(c)});')
     H += ['};',
-          'union gt_fns_u { struct gt_fns f; gt_proc v[GT_NFNS]; };',
-          '_Static_assert(sizeof(struct gt_fns) == sizeof(gt_proc) * GT_NFNS, "table layout");',
+          'union cap_fns_u { struct cap_fns f; cap_proc v[CAP_NFNS]; };',
+          '_Static_assert(sizeof(struct cap_fns) == sizeof(cap_proc) * CAP_NFNS, "table layout");',
           '#pragma GCC visibility push(hidden)',
-          'extern union gt_fns_u gt_real;  /* the driver\'s functions, once resolved */',
+          'extern union cap_fns_u cap_real;  /* the driver\'s functions, once resolved */',
           '#pragma GCC visibility pop']
     H.append('#endif')
-    with open(os.path.join(out, 'gt_real_fns.h'), 'w') as f:
+    with open(os.path.join(out, 'cap_real_fns.h'), 'w') as f:
         f.write('\n'.join(h for h in H if h != '') + '\n')
-    with open(os.path.join(out, 'gt_capture_count.h'), 'w') as f:
-        f.write(f'/* Generated. */\n#define GT_NFNS {n}\n')
+    with open(os.path.join(out, 'cap_count.h'), 'w') as f:
+        f.write(f'/* Generated. */\n#define CAP_NFNS {n}\n')
 
 
 def write(out, cmds, types, enums, sizefns, parts):

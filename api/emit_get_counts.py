@@ -1,7 +1,7 @@
 """Reads api/get_counts.tsv (how many values a pname carries) and writes:
 
   gt_get_counts.h  X-macro lists of the pnames that carry other than one
-                   value, for capture's size functions (capture/gt_sizes.c
+                   value, for capture's size functions (capture/cap_sizes.c
                    expands them into its switch: the same code as a
                    hand-written one, nothing more per call)
   gt_api_gets.c    the table behind api/gt_api_get.h: every pname gl.xml

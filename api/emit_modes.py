@@ -1,16 +1,16 @@
 """The per-command part of the error and timing modes, written by
-emit_capture.py: the wrappers into the gt_capture_wrap_K.c parts, the
-tables into gt_capture_gen.c:
+emit_capture.py: the wrappers into the cap_wrap_K.c parts, the
+tables into cap_gen.c:
 
-  gt_er_NAME   (GLTRACE=error) the real call, then the driver's glGetError;
-               an error goes to gt_error_report (capture/gt_errors.c) with
-               the arguments as 64-bit values. GL commands only: EGL has
-               its own error state, which the app reads with eglGetError.
-  gt_tm_NAME   (GLTRACE=timing) the real call between two clock reads, one
-               event into the thread's buffer (capture/gt_timing.c).
-  gt_err_wrap, gt_tm_wrap   the wrappers by index (NULL: the driver's
-               function itself goes into that mode's table)
-  gt_fn_class  draw / frame / current / none, from `class` lines in annotations.txt
+  cap_er_NAME   (GLTRACE=error) the real call, then the driver's glGetError;
+                an error goes to cap_error_report (capture/cap_errors.c) with
+                the arguments as 64-bit values. GL commands only: EGL has
+                its own error state, which the app reads with eglGetError.
+  cap_tm_NAME   (GLTRACE=timing) the real call between two clock reads, one
+                event into the thread's buffer (capture/cap_timing.c).
+  cap_err_wrap, cap_tm_wrap   the wrappers by index (NULL: the driver's
+                function itself goes into that mode's table)
+  cap_fn_class  draw / frame / current / none, from `class` lines in annotations.txt
 
 What differs per command comes from the registry and annotations.txt."""
 
@@ -35,12 +35,12 @@ def error_wrapper(c, pn, params_decl, args_list):
         return []
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
-    L = [f'{decl} gt_er_{c.name}({params_decl(c)})', '{',
-         f'    {decl + " r = " if R else ""}gt_real.f.{c.name}({args_list(c)});',
-         '    unsigned e = gt_real.f.glGetError();',
-         '    if (GT_UNLIKELY(e != 0)) {',
+    L = [f'{decl} cap_er_{c.name}({params_decl(c)})', '{',
+         f'    {decl + " r = " if R else ""}cap_real.f.{c.name}({args_list(c)});',
+         '    unsigned e = cap_real.f.glGetError();',
+         '    if (CAP_UNLIKELY(e != 0)) {',
          f'        const uint64_t hv[] = {{{_vals(c, pn) or "0"}}};',
-         f'        gt_error_report(GT_IDX_{c.name}, e, hv);',
+         f'        cap_error_report(GT_IDX_{c.name}, e, hv);',
          '    }']
     if R:
         L.append('    return r;')
@@ -51,16 +51,16 @@ def error_wrapper(c, pn, params_decl, args_list):
 def timing_wrapper(c, params_decl, args_list):
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
-    real = f'gt_real.f.{c.name}({args_list(c)})'
-    return [f'{decl} gt_tm_{c.name}({params_decl(c)})', '{',
-            '    gt_tm_thread *t = gt_tm_get();',
-            '    if (GT_UNLIKELY(t == NULL))',
+    real = f'cap_real.f.{c.name}({args_list(c)})'
+    return [f'{decl} cap_tm_{c.name}({params_decl(c)})', '{',
+            '    cap_tm_thread *t = cap_tm_get();',
+            '    if (CAP_UNLIKELY(t == NULL))',
             f'        return {real};' if R else f'        {{ {real}; return; }}',
-            '    uint64_t c0 = GT_UNLIKELY(gt_opt_threadtime) ? gt_thread_cpu_ns() : 0;',
-            '    uint64_t t0 = gt_clock_now();',
+            '    uint64_t c0 = CAP_UNLIKELY(cap_opt_threadtime) ? cap_thread_cpu_ns() : 0;',
+            '    uint64_t t0 = cap_clock_now();',
             f'    {decl + " r = " if R else ""}{real};',
-            '    uint64_t t1 = gt_clock_now();',
-            f'    gt_tm_event(t, GT_IDX_{c.name}, t0, t1, c0);',
+            '    uint64_t t1 = cap_clock_now();',
+            f'    cap_tm_event(t, GT_IDX_{c.name}, t0, t1, c0);',
             '    return r;' if R else '    return;',
             '}']
 
@@ -87,27 +87,27 @@ def protos(cmds, params_decl):
     L = []
     for c in cmds:
         if has_error_wrapper(c):
-            L.append(f'{c.ret.decl()} gt_er_{c.name}({params_decl(c)});')
-        L.append(f'{c.ret.decl()} gt_tm_{c.name}({params_decl(c)});')
+            L.append(f'{c.ret.decl()} cap_er_{c.name}({params_decl(c)});')
+        L.append(f'{c.ret.decl()} cap_tm_{c.name}({params_decl(c)});')
     return L
 
 
 def tables(cmds):
     L = ['/* ------------------------------------------------ error and timing modes */', '']
-    L.append('const gt_proc gt_err_wrap[GT_NFNS] = {')
+    L.append('const cap_proc cap_err_wrap[CAP_NFNS] = {')
     for c in cmds:
         if 'error' in c.hooks:
-            L.append(f'    (gt_proc){c.hooks["error"]},')
+            L.append(f'    (cap_proc){c.hooks["error"]},')
         elif c.api == 'egl':
             L.append('    NULL,')
         else:
-            L.append(f'    (gt_proc)gt_er_{c.name},')
+            L.append(f'    (cap_proc)cap_er_{c.name},')
     L.append('};')
-    L.append('const gt_proc gt_tm_wrap[GT_NFNS] = {')
+    L.append('const cap_proc cap_tm_wrap[CAP_NFNS] = {')
     for c in cmds:
-        L.append(f'    (gt_proc)gt_tm_{c.name},')
+        L.append(f'    (cap_proc)cap_tm_{c.name},')
     L.append('};')
-    L.append('const uint8_t gt_fn_class[GT_NFNS] = {')
+    L.append('const uint8_t cap_fn_class[CAP_NFNS] = {')
     for c in cmds:
         L.append(f'    GT_CLASS_{c.cls.upper()},')
     L.append('};')

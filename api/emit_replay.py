@@ -24,7 +24,7 @@ def decode(c, i, p):
         decl = t.decl(pn(p))
         cast = f'({t.text})'
         offset_ok = int(bool(ann and ann.count_kind == 'sizefn' and
-                             any(f in ann.count for f in ('gt_size_pack', 'gt_size_unpack', 'gt_size_indices'))))
+                             any(f in ann.count for f in ('cap_size_pack', 'cap_size_unpack', 'cap_size_indices'))))
         if ann is None or ann.dir in ('deferred', 'opaque', 'callback'):
             return f'    {decl} = {cast}rp_arg_addr(m, {i});'
         if t.pointer == 2 and ann.count_kind == 'strings':

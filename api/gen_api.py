@@ -94,7 +94,7 @@ def main():
     ap.add_argument('--out', help='folder for the generated sources')
     ap.add_argument('--assign-numbers', action='store_true')
     ap.add_argument('--capture-parts', type=int, default=4,
-                    help='files the capture wrappers are spread over (gt_capture_wrap_K.c)')
+                    help='files the capture wrappers are spread over (cap_wrap_K.c)')
     a = ap.parse_args()
 
     for p in [a.gl_xml] + a.egl_headers:

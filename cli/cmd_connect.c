@@ -1,5 +1,5 @@
 /* gltrace connect: the host of a running app's trace server
- * (GLTRACE_LISTEN, capture/gt_server.c): receives the trace into a file
+ * (GLTRACE_LISTEN, capture/cap_server.c): receives the trace into a file
  * and sends the commands. Scriptable with flags; commands also come from
  * standard input, a line each, so a user at a terminal can drive it:
  *   start | stop | fb none|swap|draw | textures on|off | quit

@@ -14,7 +14,7 @@
 
 #include "gt_cli.h"
 #include "gt_settings.h"
-#include "gt_timing_file.h"
+#include "cap_timing_file.h"
 
 /* The help, from the settings table (proto/gt_settings.h): a flag that
  * takes one of some words shows them, others their value's name. */
@@ -134,7 +134,7 @@ typedef struct record_run {
     char *abs;                     /* out, when we made it absolute */
     char path[PATH_MAX];           /* out, when we named it */
     int pattern, folder;           /* out is a %p/%n pattern, a folder */
-    char list[32];                 /* the files the run made (gt_out_announce) */
+    char list[32];                 /* the files the run made (cap_out_announce) */
     int list_fd;
     pid_t pid;
 } record_run;
@@ -219,7 +219,7 @@ static int check_args(record_run *r)
 }
 
 /* Where the output goes, as the library reads GLTRACE_OUT
- * (capture/gt_outpath.c): a pattern, a folder, or one file; absolute, as
+ * (capture/cap_outpath.c): a pattern, a folder, or one file; absolute, as
  * the app may change directory. */
 static void plan_output(record_run *r)
 {
@@ -265,7 +265,7 @@ static int prepare_output(record_run *r)
         }
         fclose(probe);
     }
-    /* Each traced process adds the file it made (gt_out_announce). */
+    /* Each traced process adds the file it made (cap_out_announce). */
     snprintf(r->list, sizeof r->list, "/tmp/gltrace-record-XXXXXX");
     r->list_fd = mkstemp(r->list);
     if (r->list_fd < 0) {
@@ -422,10 +422,10 @@ static void finish_file(const record_run *r, const char *name, int level)
     char err[512];
     if (r->full && !r->val[GT_SET_NO_COMPACT] && gt_compact_in_place(name, level, err, sizeof err) == -1)
         fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
-    int closed = r->timed ? gt_timing_file_close(name) : GT_TIMING_FILE_WHOLE;
-    if (closed != GT_TIMING_FILE_WHOLE)
+    int closed = r->timed ? cap_timing_file_close(name) : CAP_TIMING_FILE_WHOLE;
+    if (closed != CAP_TIMING_FILE_WHOLE)
         fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", name,
-                closed == GT_TIMING_FILE_TORN ? ", less a torn last slice" : "");
+                closed == CAP_TIMING_FILE_TORN ? ", less a torn last slice" : "");
     struct stat st;
     if (stat(name, &st) == 0)
         fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", name, (long long)st.st_size);

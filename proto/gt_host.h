@@ -1,6 +1,6 @@
 /* gt_host.h: the trace server's protocol (FORMAT.md, "Streaming to a
  * host"), written once for both ends: the capture library serves it
- * (capture/gt_server.c), `gltrace connect` drives it (cli/cmd_connect.c).
+ * (capture/cap_server.c), `gltrace connect` drives it (cli/cmd_connect.c).
  *
  * Where a server listens (GLTRACE_LISTEN, the host's TARGET):
  *   unix:PATH      a Unix socket at PATH

@@ -1,7 +1,7 @@
 /* gt_settings.h: the GLTRACE_* environment variables, once, as a table:
  * the variable, what it accepts, the `gltrace record` flag that writes it,
  * and its help text. `gltrace record` (cli/cmd_record.c) checks its flags
- * and sets the variables from it; the capture library (capture/gt_init.c)
+ * and sets the variables from it; the capture library (capture/cap_init.c)
  * reads them through it, with the same check. Neither side spells a
  * variable or a value list of its own.
  *

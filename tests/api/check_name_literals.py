@@ -13,8 +13,8 @@
     or the line before.
 
   check_name_literals.py drivers REPO
-    Every driver function hand-written capture code calls (gt_real.f.NAME,
-    GT_REAL_OR_NULL(NAME), GT_REAL_IDX(NAME), REAL(type, NAME)) has a
+    Every driver function hand-written capture code calls (cap_real.f.NAME,
+    CAP_REAL_OR_NULL(NAME), CAP_REAL_IDX(NAME), REAL(type, NAME)) has a
     `driver NAME` line in api/annotations.txt, and every such line is used.
 
 The rules are checked on examples first, so a rule that stopped finding
@@ -27,7 +27,7 @@ import gltest as gt
 
 DIRS = ('capture', 'replay', 'cli', 'proto', 'diff')
 NAME = re.compile(r'^e?gl[A-Z][A-Za-z0-9_]*$')
-DRIVER_USE = re.compile(r'gt_real\.f\.(\w+)|GT_REAL_(?:OR_NULL|IDX)\((\w+)\)|\bREAL\(\s*\w+\s*,\s*(\w+)\s*\)')
+DRIVER_USE = re.compile(r'cap_real\.f\.(\w+)|CAP_REAL_(?:OR_NULL|IDX)\((\w+)\)|\bREAL\(\s*\w+\s*,\s*(\w+)\s*\)')
 
 
 def lex(text):
@@ -91,22 +91,22 @@ def driver_uses(text):
 
 # Examples the rules must get right: names they must find, text they must not take.
 NAME_LITERALS = [
-    'int k = gt_fn_index("glDrawArrays");',
+    'int k = cap_fn_index("glDrawArrays");',
     'if (strncmp(name, "eglSwapBuffers", 14) == 0)',
     'static const char *n[] = {"glVertexPointer", "glColorPointer"};',
     '/* bootstrap: a reason */\nint a;\nf("eglGetProcAddress");',
 ]
 NOT_NAME_LITERALS = [
-    'gt_log("the application called %s, which the driver does not provide", n);',
+    'cap_log("the application called %s, which the driver does not provide", n);',
     'snprintf(e, n, "the attribute list of eglCreateImage%s is cut short", k);',
     '/* calls glDrawArrays("glDrawArrays") */ int x;',
     'if (libs[0]) /* bootstrap: it finds the others */\n    p = dlsym(libs[0], "eglGetProcAddress");',
     'p = dlsym(l, "eglGetProcAddress"); /* bootstrap: it finds the others */',
     'const char *s = "GL_VERSION"; char c = \'"\'; const char *t = "gl";',
 ]
-DRIVER_CALLS = ('gt_real.f.glGetIntegerv(p, &v); x = GT_REAL_OR_NULL(glIsProgram); '
-                'y = REAL(fn, glGetProgramiv); /* gt_real.f.glFinish */\n'
-                '#define GT_R(name) \\\n    gt_real.f.name\n')
+DRIVER_CALLS = ('cap_real.f.glGetIntegerv(p, &v); x = CAP_REAL_OR_NULL(glIsProgram); '
+                'y = REAL(fn, glGetProgramiv); /* cap_real.f.glFinish */\n'
+                '#define CAP_R(name) \\\n    cap_real.f.name\n')
 
 
 def self_test(ck):

@@ -51,7 +51,7 @@ static const struct expect { unsigned pname; const char *name; long values, inde
 };
 #define NEXPECTED (sizeof expected / sizeof expected[0])
 
-/* Capture's view: the generated switch, expanded as capture/gt_sizes.c does. */
+/* Capture's view: the generated switch, expanded as capture/cap_sizes.c does. */
 static long capture_values(unsigned pname)
 {
 #define FIXED(name, n) \

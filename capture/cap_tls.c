@@ -1,58 +1,58 @@
-/* gt_tls.c: per-thread capture state and its buffers.
+/* cap_tls.c: per-thread capture state and its buffers.
  *
  * A thread gets its state on its first traced call (one malloc and one
  * gettid per thread, never per call) and a buffer from the flusher's pool.
  * When a record does not fit, the thread retires its buffer to the flusher
  * and takes another; at thread exit the buffer is retired too. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-__thread gt_tls *gt_self __attribute__((tls_model("initial-exec")));
-_Atomic int gt_tracing;
-_Atomic uint64_t gt_seq;
-int gt_opt_threadtime;
+__thread cap_tls *cap_self __attribute__((tls_model("initial-exec")));
+_Atomic int cap_tracing;
+_Atomic uint64_t cap_seq;
+int cap_opt_threadtime;
 
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
 static void thread_exit(void *arg)
 {
-    gt_tls *t = arg;
-    gt_switch_thread_exit(t);
+    cap_tls *t = arg;
+    cap_switch_thread_exit(t);
     if (t->buf)
-        gt_flusher_retire(t->buf);
+        cap_flusher_retire(t->buf);
     t->buf = NULL;
-    gt_self = NULL;
-    /* The gt_tls itself stays allocated: a destructor of another library
-     * may still make GL calls on this thread after us, and gt_self is
+    cap_self = NULL;
+    /* The cap_tls itself stays allocated: a destructor of another library
+     * may still make GL calls on this thread after us, and cap_self is
      * cleared so such calls start over with a new state. */
 }
 
 static void make_key(void)
 {
     if (pthread_key_create(&exit_key, thread_exit) != 0)
-        gt_fail("cannot create a thread key");
+        cap_fail("cannot create a thread key");
 }
 
-gt_tls *gt_tls_create(void)
+cap_tls *cap_tls_create(void)
 {
     pthread_once(&key_once, make_key);
-    if (!atomic_load(&gt_tracing))
+    if (!atomic_load(&cap_tracing))
         return NULL;
-    gt_tls *t = calloc(1, sizeof *t);
+    cap_tls *t = calloc(1, sizeof *t);
     if (!t) {
-        gt_fail("out of memory for a thread's state");
+        cap_fail("out of memory for a thread's state");
         return NULL;
     }
     t->tid = (uint64_t)syscall(SYS_gettid);
     t->ctx = -1;
-    gt_self = t;
-    if (!gt_tls_refill(t, 0)) {
-        gt_self = NULL;
+    cap_self = t;
+    if (!cap_tls_refill(t, 0)) {
+        cap_self = NULL;
         free(t);
         return NULL;
     }
@@ -60,15 +60,15 @@ gt_tls *gt_tls_create(void)
     return t;
 }
 
-int gt_tls_refill(gt_tls *t, size_t need)
+int cap_tls_refill(cap_tls *t, size_t need)
 {
     if (t->buf)
-        gt_flusher_retire(t->buf);
+        cap_flusher_retire(t->buf);
     t->buf = NULL;
     t->pos = t->end = NULL;
-    if (!atomic_load(&gt_tracing))
+    if (!atomic_load(&cap_tracing))
         return 0;
-    gt_buffer *b = gt_flusher_take_buffer(need + 4096);
+    cap_buffer *b = cap_flusher_take_buffer(need + 4096);
     if (!b)
         return 0;
     b->tid = t->tid;
@@ -76,6 +76,6 @@ int gt_tls_refill(gt_tls *t, size_t need)
     t->seq_known = 0; /* a buffer's first record always carries its seq */
     t->pos = b->data;
     t->end = b->data + b->cap;
-    gt_flusher_register(b);
+    cap_flusher_register(b);
     return 1;
 }

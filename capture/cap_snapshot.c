@@ -1,4 +1,4 @@
-/* gt_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot).
+/* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot).
  *
  * The pixels are read straight into the thread's trace buffer, inside the
  * record, so a snapshot costs one glReadPixels and no copy; compression and
@@ -7,11 +7,11 @@
  * buffer, renderbuffer and texture bindings) is saved before and restored
  * after, and only calls valid for the context's version are made, so the
  * app sees no difference, not even in glGetError. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <string.h>
@@ -21,7 +21,7 @@ enum { SRC_SURFACE = 0, SRC_ATTACHMENT = 1, SRC_TEXTURE = 2 };
 static GLint get_int(GLenum pname)
 {
     GLint v = 0;
-    gt_real.f.glGetIntegerv(pname, &v);
+    cap_real.f.glGetIntegerv(pname, &v);
     return v;
 }
 
@@ -29,11 +29,11 @@ static GLint get_int(GLenum pname)
 static GLint attachment_param(GLenum target, GLenum att, GLenum pname)
 {
     GLint v = 0;
-    gt_real.f.glGetFramebufferAttachmentParameteriv(target, att, pname, &v);
+    cap_real.f.glGetFramebufferAttachmentParameteriv(target, att, pname, &v);
     return v;
 }
 
-static int es_at_least(const gt_tls *t, int major, int minor)
+static int es_at_least(const cap_tls *t, int major, int minor)
 {
     return t->cs && (t->cs->es_major > major || (t->cs->es_major == major && t->cs->es_minor >= minor));
 }
@@ -46,11 +46,11 @@ static int es_at_least(const gt_tls *t, int major, int minor)
 #define TEX_SLOTS 8192
 static _Atomic uint64_t tex_slots[TEX_SLOTS];
 
-void gt_hook_bind_texture(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)t, (void)idx, (void)ret;
     uint32_t target = (uint32_t)args[0], name = (uint32_t)args[1];
-    if (!name || !gt_opt_textures)
+    if (!name || !cap_opt_textures)
         return;
     for (uint32_t i = 0, h = name * 2654435761u; i < 64; i++) {
         _Atomic uint64_t *s = &tex_slots[(h + i) % TEX_SLOTS];
@@ -89,18 +89,18 @@ static GLenum texture_binding_query(GLenum target)
 
 /* Width and height of a texture level, through glGetTexLevelParameteriv
  * (GLES 3.1), with the texture bound for the moment. */
-static int texture_size(gt_tls *t, uint32_t tex, int32_t level, int32_t face, GLint *w, GLint *h)
+static int texture_size(cap_tls *t, uint32_t tex, int32_t level, int32_t face, GLint *w, GLint *h)
 {
     uint32_t target = tex_target(tex);
     GLenum q = texture_binding_query(target);
     if (!q || !es_at_least(t, 3, 1))
         return -1;
     GLint old = get_int(q);
-    gt_real.f.glBindTexture(target, tex);
+    cap_real.f.glBindTexture(target, tex);
     GLenum level_target = target == GL_TEXTURE_CUBE_MAP && face ? (GLenum)face : target;
-    gt_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_WIDTH, w);
-    gt_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_HEIGHT, h);
-    gt_real.f.glBindTexture(target, (GLuint)old);
+    cap_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_WIDTH, w);
+    cap_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_HEIGHT, h);
+    cap_real.f.glBindTexture(target, (GLuint)old);
     return 0;
 }
 
@@ -114,11 +114,11 @@ typedef struct saved {
     GLint other_read_buf;
 } saved;
 
-static void save_and_set(gt_tls *t, saved *s)
+static void save_and_set(cap_tls *t, saved *s)
 {
     memset(s, 0, sizeof *s);
     s->align = get_int(GL_PACK_ALIGNMENT);
-    gt_real.f.glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    cap_real.f.glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (t->es_major >= 3) {
         s->row_len = get_int(GL_PACK_ROW_LENGTH);
         s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
@@ -126,11 +126,11 @@ static void save_and_set(gt_tls *t, saved *s)
         s->pack_buf = get_int(GL_PIXEL_PACK_BUFFER_BINDING);
         s->read_fbo = get_int(GL_READ_FRAMEBUFFER_BINDING);
         s->read_buf = get_int(GL_READ_BUFFER);
-        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         if (s->pack_buf)
-            gt_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+            cap_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     } else if (t->es_major == 2) {
         s->read_fbo = get_int(GL_FRAMEBUFFER_BINDING);
     }
@@ -138,48 +138,48 @@ static void save_and_set(gt_tls *t, saved *s)
         s->row_len = get_int(GL_PACK_ROW_LENGTH);
         s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
         s->skip_px = get_int(GL_PACK_SKIP_PIXELS);
-        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
     }
 }
 
-static void restore(gt_tls *t, const saved *s)
+static void restore(cap_tls *t, const saved *s)
 {
-    gt_real.f.glPixelStorei(GL_PACK_ALIGNMENT, s->align);
+    cap_real.f.glPixelStorei(GL_PACK_ALIGNMENT, s->align);
     if (t->es_major >= 3 && s->other)
-        gt_real.f.glReadBuffer((GLenum)s->other_read_buf); /* still bound for reading */
+        cap_real.f.glReadBuffer((GLenum)s->other_read_buf); /* still bound for reading */
     if (t->es_major >= 3) {
-        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
+        cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
         if (s->pack_buf)
-            gt_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
-        gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
-        gt_real.f.glReadBuffer((GLenum)s->read_buf);
+            cap_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
+        cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
+        cap_real.f.glReadBuffer((GLenum)s->read_buf);
     } else if (t->es_major == 2) {
-        gt_real.f.glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->read_fbo);
+        cap_real.f.glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->read_fbo);
     }
     if (t->es_major == 2 && t->cs && t->cs->pack_subimage) {
-        gt_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
-        gt_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
+        cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
+        cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, s->skip_px);
     }
 }
 
 /* Makes `fbo` (0: the window surface) the read framebuffer, `att` its read
  * buffer. GLES 1 reads what is bound. */
-static void bind_read(gt_tls *t, saved *s, GLuint fbo, GLenum att)
+static void bind_read(cap_tls *t, saved *s, GLuint fbo, GLenum att)
 {
     if (t->es_major >= 3) {
-        gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
         if ((GLint)fbo != s->read_fbo && !s->other) {
             s->other = 1;
             s->other_read_buf = get_int(GL_READ_BUFFER);
         }
-        gt_real.f.glReadBuffer(att);
+        cap_real.f.glReadBuffer(att);
     } else if (t->es_major == 2) {
-        gt_real.f.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        cap_real.f.glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     }
 }
 
@@ -199,7 +199,7 @@ static size_t vfield(uint64_t v)
 }
 
 /* Reads the bound read buffer into a gltraceSnapshot record. */
-static void read_record(gt_tls *t, const snap *d)
+static void read_record(cap_tls *t, const snap *d)
 {
     if (d->w <= 0 || d->h <= 0)
         return;
@@ -208,7 +208,7 @@ static void read_record(gt_tls *t, const snap *d)
                   vfield(d->source) + vfield(d->attachment) + vfield(d->object) +
                   vfield((uint64_t)(int64_t)d->level) + vfield((uint64_t)(int64_t)d->layer) +
                   vfield(d->surface) + 1 + gt_varint_len(px) + px;
-    uint8_t *p = gt_syn_begin(t, GT_FN_SNAPSHOT, body + 16);
+    uint8_t *p = cap_syn_begin(t, GT_FN_SNAPSHOT, body + 16);
     if (!p)
         return;
     *p++ = 0x3a; /* fb */
@@ -229,17 +229,17 @@ static void read_record(gt_tls *t, const snap *d)
     if (d->format == GL_RGBA && d->type == GL_UNSIGNED_BYTE && t->es_major >= 2 &&
         get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
         get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE) {
-        gt_real.f.glReadPixels(0, 0, d->w, d->h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, p);
+        cap_real.f.glReadPixels(0, 0, d->w, d->h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, p);
         gt_texel_swap_red_blue(p, (size_t)d->w * (size_t)d->h);
     } else {
-        gt_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
+        cap_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
     }
-    gt_syn_end(t, p + px);
+    cap_syn_end(t, p + px);
 }
 
 /* How to read the read framebuffer's `att` losslessly (GLES 3: floats as
  * floats, integers as integers; everything else as RGBA8). */
-static void choose_format(gt_tls *t, GLuint fbo, GLenum att, snap *d)
+static void choose_format(cap_tls *t, GLuint fbo, GLenum att, snap *d)
 {
     d->format = GL_RGBA, d->type = GL_UNSIGNED_BYTE, d->bpp = 4;
     if (t->es_major < 3 || !fbo)
@@ -258,9 +258,9 @@ static void choose_format(gt_tls *t, GLuint fbo, GLenum att, snap *d)
 /* --fb-depth: the bound read framebuffer's depth (as 32-bit unsigned integers) and stencil
  * (bytes), where it has them and the driver can read them back (GLES has
  * no depth reads of its own: NV_read_depth, NV_read_stencil). */
-static void read_depth_stencil(gt_tls *t, GLuint fbo, const snap *color)
+static void read_depth_stencil(cap_tls *t, GLuint fbo, const snap *color)
 {
-    if (!gt_opt_fb_depth || !t->cs)
+    if (!cap_opt_fb_depth || !t->cs)
         return;
     GLint depth = 0, stencil = 0;
     if (!fbo) {
@@ -284,7 +284,7 @@ static void read_depth_stencil(gt_tls *t, GLuint fbo, const snap *color)
     }
 }
 
-void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
+void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h)
 {
     saved s;
     save_and_set(t, &s);
@@ -298,7 +298,7 @@ void gt_snapshot_surface(gt_tls *t, uint64_t surface, int32_t w, int32_t h)
 
 /* ---------------------------------------------------------------- attachments */
 
-static int attachment_size(gt_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h, snap *d)
+static int attachment_size(cap_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h, snap *d)
 {
     GLenum target = t->es_major >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     GLint type = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
@@ -308,10 +308,10 @@ static int attachment_size(gt_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h
     d->object = fbo;
     if (type == GL_RENDERBUFFER) {
         GLint old = get_int(GL_RENDERBUFFER_BINDING);
-        gt_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
-        gt_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
-        gt_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
-        gt_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
+        cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+        cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+        cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
         return 0;
     }
     GLint level = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL);
@@ -323,7 +323,7 @@ static int attachment_size(gt_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h
         return 0;
     /* The level's size is not known here (GLES < 3.1): the viewport's extent. */
     GLint vp[4] = {0};
-    gt_real.f.glGetIntegerv(GL_VIEWPORT, vp);
+    cap_real.f.glGetIntegerv(GL_VIEWPORT, vp);
     *w = vp[0] + vp[2];
     *h = vp[1] + vp[3];
     return 0;
@@ -331,11 +331,11 @@ static int attachment_size(gt_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *h
 
 /* After a draw (--fb=draw): every colour attachment of the draw
  * framebuffer, or the window surface when none is bound. */
-void gt_snapshot_draw_buffers(gt_tls *t)
+void cap_snapshot_draw_buffers(cap_tls *t)
 {
     if (t->es_major < 2) {
         GLint vp[4] = {0};
-        gt_real.f.glGetIntegerv(GL_VIEWPORT, vp);
+        cap_real.f.glGetIntegerv(GL_VIEWPORT, vp);
         saved s;
         save_and_set(t, &s);
         snap d = {.w = vp[0] + vp[2], .h = vp[1] + vp[3], .source = SRC_SURFACE, .attachment = GL_BACK};
@@ -346,19 +346,19 @@ void gt_snapshot_draw_buffers(gt_tls *t)
     }
     GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING); /* DRAW_FRAMEBUFFER_BINDING in GLES 3 */
     if (!fbo) {
-        EGLDisplay dpy = gt_real.f.eglGetCurrentDisplay();
-        EGLSurface surf = gt_real.f.eglGetCurrentSurface(EGL_DRAW);
+        EGLDisplay dpy = cap_real.f.eglGetCurrentDisplay();
+        EGLSurface surf = cap_real.f.eglGetCurrentSurface(EGL_DRAW);
         EGLint w = 0, h = 0;
         if (!surf)
             return; /* surfaceless context with no framebuffer: nothing drawn to read */
-        /* The size its buffers have (gt_resize.c), which may be older than
+        /* The size its buffers have (cap_resize.c), which may be older than
          * the window's: a draw before a resize is taken reads that. EGL is
          * asked only for a surface the table does not hold. */
-        if (!gt_resize_known((uint64_t)(uintptr_t)surf, &w, &h) &&
-            (!gt_real.f.eglQuerySurface(dpy, surf, EGL_WIDTH, &w) ||
-             !gt_real.f.eglQuerySurface(dpy, surf, EGL_HEIGHT, &h)))
+        if (!cap_resize_known((uint64_t)(uintptr_t)surf, &w, &h) &&
+            (!cap_real.f.eglQuerySurface(dpy, surf, EGL_WIDTH, &w) ||
+             !cap_real.f.eglQuerySurface(dpy, surf, EGL_HEIGHT, &h)))
             return;
-        gt_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
+        cap_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
         return;
     }
     int n = t->es_major >= 3 ? get_int(GL_MAX_COLOR_ATTACHMENTS) : 1;
@@ -369,7 +369,7 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         restore(t, &s);
         static _Atomic int told;
         if (!atomic_exchange(&told, 1))
-            gt_log("draws into multisampled framebuffers have no snapshots");
+            cap_log("draws into multisampled framebuffers have no snapshots");
         return;
     }
     for (int i = 0; i < n && i < 32; i++) {
@@ -379,7 +379,7 @@ void gt_snapshot_draw_buffers(gt_tls *t)
         if (attachment_size(t, fbo, att, &w, &h, &d) != 0)
             continue;
         if (t->es_major >= 3)
-            gt_real.f.glReadBuffer(att);
+            cap_real.f.glReadBuffer(att);
         d.w = w, d.h = h;
         choose_format(t, fbo, att, &d);
         read_record(t, &d);
@@ -393,9 +393,9 @@ void gt_snapshot_draw_buffers(gt_tls *t)
 
 /* After a draw (--textures): the textures attached to the draw framebuffer
  * are remembered, to be read at the swap. */
-void gt_snapshot_note_render_targets(gt_tls *t)
+void cap_snapshot_note_render_targets(cap_tls *t)
 {
-    gt_ctx_state *cs = t->cs;
+    cap_ctx_state *cs = t->cs;
     if (t->es_major < 3)
         return;
     GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING);
@@ -414,7 +414,7 @@ void gt_snapshot_note_render_targets(gt_tls *t)
         for (int k = 0; k < cs->nrendered && !known; k++)
             known = cs->rendered[k].tex == (uint32_t)name && cs->rendered[k].level == level &&
                     cs->rendered[k].layer == (face ? face : layer);
-        if (!known && cs->nrendered < GT_MAX_RENDERED)
+        if (!known && cs->nrendered < CAP_MAX_RENDERED)
             cs->rendered[cs->nrendered++] = (typeof(cs->rendered[0])){(uint32_t)name, (uint32_t)face, level,
                                                                       face ? face : layer};
     }
@@ -422,23 +422,23 @@ void gt_snapshot_note_render_targets(gt_tls *t)
 
 /* At a swap (--textures): the current contents of each texture drawn into
  * since the last swap, read through a framebuffer of ours. */
-void gt_snapshot_rendered_textures(gt_tls *t)
+void cap_snapshot_rendered_textures(cap_tls *t)
 {
-    gt_ctx_state *cs = t->cs;
+    cap_ctx_state *cs = t->cs;
     if (!cs->nrendered)
         return;
     if (!es_at_least(t, 3, 1)) {
         static _Atomic int told;
         if (!atomic_exchange(&told, 1))
-            gt_log("texture snapshots need GLES 3.1 (glGetTexLevelParameteriv); none taken");
+            cap_log("texture snapshots need GLES 3.1 (glGetTexLevelParameteriv); none taken");
         cs->nrendered = 0;
         return;
     }
     saved s;
     save_and_set(t, &s);
     if (!cs->snap_fbo)
-        gt_real.f.glGenFramebuffers(1, &cs->snap_fbo);
-    gt_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, cs->snap_fbo);
+        cap_real.f.glGenFramebuffers(1, &cs->snap_fbo);
+    cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, cs->snap_fbo);
     for (int k = 0; k < cs->nrendered; k++) {
         uint32_t tex = cs->rendered[k].tex, target = tex_target(tex), face = cs->rendered[k].target;
         int32_t level = cs->rendered[k].level, layer = cs->rendered[k].layer;
@@ -446,19 +446,19 @@ void gt_snapshot_rendered_textures(gt_tls *t)
         if (texture_size(t, tex, level, (int32_t)face, &w, &h) != 0)
             continue;
         if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP)
-            gt_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face ? face : target, tex,
+            cap_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face ? face : target, tex,
                                              level);
         else
-            gt_real.f.glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
-        if (gt_real.f.glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            cap_real.f.glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
+        if (cap_real.f.glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
             continue;
-        gt_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
+        cap_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
         snap d = {.w = w, .h = h, .source = SRC_TEXTURE, .attachment = GL_COLOR_ATTACHMENT0, .object = tex,
                   .level = level, .layer = face ? (int32_t)face - GL_TEXTURE_CUBE_MAP_POSITIVE_X : layer};
         choose_format(t, cs->snap_fbo, GL_COLOR_ATTACHMENT0, &d);
         read_record(t, &d);
     }
-    gt_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+    cap_real.f.glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     restore(t, &s);
     cs->nrendered = 0;
 }

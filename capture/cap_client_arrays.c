@@ -1,4 +1,4 @@
-/* gt_client_arrays.c: client-side vertex arrays and indices, captured at
+/* cap_client_arrays.c: client-side vertex arrays and indices, captured at
  * the draws that read them.
  *
  * glVertexAttribPointer (and GLES 1's glVertexPointer and kin) with no
@@ -10,11 +10,11 @@
  * from `first` and `count`, the index values (client memory or the bound
  * element buffer, base vertex added, the restart index left out), and for
  * instanced arrays the instance count over the divisor. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
-#include "gt_draw_roles.h"
+#include "cap_draw_roles.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <string.h>
@@ -23,7 +23,7 @@
 
 /* Where a draw command keeps its arguments (generated from the registry's
  * parameter names and the `draw` lines of api/annotations.txt). */
-typedef gt_draw_roles draw_layout;
+typedef cap_draw_roles draw_layout;
 
 /* ---------------------------------------------------------------- indices */
 
@@ -40,13 +40,13 @@ static long index_size(GLenum type)
 static GLint get_int(GLenum pname)
 {
     GLint v = 0;
-    gt_real.f.glGetIntegerv(pname, &v);
+    cap_real.f.glGetIntegerv(pname, &v);
     return v;
 }
 
 /* Bytes of client-memory indices a draw reads; the pointer is an offset
  * (address only) while an element buffer is bound. */
-long gt_size_indices(gt_tls *t, intptr_t count, intptr_t type)
+long cap_size_indices(cap_tls *t, intptr_t count, intptr_t type)
 {
     if (t->cs && get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
         return -1;
@@ -76,24 +76,24 @@ static void scan(range *r, const void *ix, long count, long size, int64_t base, 
 
 /* Index range of one element draw: client indices are read in place; from
  * an element buffer (GLES 3) through a read-only map of just those bytes. */
-static int element_range(gt_tls *t, range *r, long count, GLenum type, const void *indices, int64_t base)
+static int element_range(cap_tls *t, range *r, long count, GLenum type, const void *indices, int64_t base)
 {
     long size = index_size(type);
     if (count <= 0 || !size)
         return 0;
-    int restart = t->es_major >= 3 && gt_real.f.glIsEnabled(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+    int restart = t->es_major >= 3 && cap_real.f.glIsEnabled(GL_PRIMITIVE_RESTART_FIXED_INDEX);
     if (!get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
         scan(r, indices, count, size, base, restart);
         return 0;
     }
     if (t->es_major < 3)
         return -1; /* GLES 2 cannot read a buffer back */
-    const void *p = gt_real.f.glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)(uintptr_t)indices, count * size,
+    const void *p = cap_real.f.glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)(uintptr_t)indices, count * size,
                                                GL_MAP_READ_BIT);
     if (!p)
         return -1;
     scan(r, p, count, size, base, restart);
-    gt_real.f.glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
+    cap_real.f.glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
     return 0;
 }
 
@@ -124,15 +124,15 @@ static long elem_bytes(const array *a)
     return a->size * type_size((GLenum)a->type);
 }
 
-static void emit_array(gt_tls *t, const array *a, int64_t lo, int64_t hi)
+static void emit_array(cap_tls *t, const array *a, int64_t lo, int64_t hi)
 {
     long eb = elem_bytes(a);
     if (eb <= 0 || hi < lo || lo < 0)
         return;
     long stride = a->stride ? a->stride : eb;
     gt_span s = {0};
-    gt_span_raw(&s, a->ptr + lo * stride, (long)((hi - lo) * stride + eb), 1);
-    uint8_t *p = gt_syn_begin(t, GT_FN_VERTEX_ATTRIB_POINTER_DATA, 128 + gt_span_room(&s));
+    cap_span_raw(&s, a->ptr + lo * stride, (long)((hi - lo) * stride + eb), 1);
+    uint8_t *p = cap_syn_begin(t, GT_FN_VERTEX_ATTRIB_POINTER_DATA, 128 + gt_span_room(&s));
     if (!p)
         return;
     p = gt_dt_i32(p, 0x2a, 4, a->index);
@@ -145,40 +145,40 @@ static void emit_array(gt_tls *t, const array *a, int64_t lo, int64_t hi)
     p = gt_dt_i32(p, 0x2a, 4, (int32_t)hi);
     p = gt_dt_i32(p, 0x2a, 4, a->setter);
     p = gt_dt_i32(p, 0x2a, 4, a->unit);
-    gt_syn_end(t, p);
+    cap_syn_end(t, p);
 }
 
 #define MAX_ARRAYS 40
 
 /* The enabled client arrays of a GLES 2/3 context. */
-static int generic_arrays(gt_tls *t, array *out)
+static int generic_arrays(cap_tls *t, array *out)
 {
     if (t->es_major >= 3 && get_int(GL_VERTEX_ARRAY_BINDING)) /* no client arrays in a VAO */
         return 0;
     int n = 0, max = get_int(GL_MAX_VERTEX_ATTRIBS);
     for (int i = 0; i < max && n < MAX_ARRAYS; i++) {
         GLint v = 0;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &v);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &v);
         if (!v)
             continue;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &v);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &v);
         if (v)
             continue;
         array *a = &out[n++];
         memset(a, 0, sizeof *a);
         a->index = i;
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &a->size);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &a->type);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED, &a->normalized);
-        gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &a->stride);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &a->size);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &a->type);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED, &a->normalized);
+        cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &a->stride);
         GLint integer = 0;
         if (t->es_major >= 3) {
-            gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
-            gt_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &a->divisor);
+            cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
+            cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &a->divisor);
         }
         a->setter = integer ? GT_NUM_glVertexAttribIPointer : GT_NUM_glVertexAttribPointer;
         void *ptr = NULL;
-        gt_real.f.glGetVertexAttribPointerv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
+        cap_real.f.glGetVertexAttribPointerv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
         a->ptr = ptr;
     }
     return n;
@@ -203,7 +203,7 @@ static const struct {
 static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum ptr, GLenum binding,
                      int fixed, int setter, int unit, array *a)
 {
-    if (!gt_real.f.glIsEnabled(cap) || get_int(binding))
+    if (!cap_real.f.glIsEnabled(cap) || get_int(binding))
         return 0;
     memset(a, 0, sizeof *a);
     a->index = (int32_t)cap;
@@ -214,7 +214,7 @@ static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum
     a->setter = setter;
     a->unit = unit;
     void *p = NULL;
-    gt_real.f.glGetPointerv(ptr, &p);
+    cap_real.f.glGetPointerv(ptr, &p);
     a->ptr = p;
     return 1;
 }
@@ -228,17 +228,17 @@ static int gles1_arrays(array *out)
     /* Texture coordinates: one array per unit, chosen by the client active texture. */
     GLint active = get_int(GL_CLIENT_ACTIVE_TEXTURE), units = get_int(GL_MAX_TEXTURE_UNITS);
     for (GLint u = 0; u < units && u < 32 && n < MAX_ARRAYS; u++) {
-        gt_real.f.glClientActiveTexture((GLenum)(GL_TEXTURE0 + u));
+        cap_real.f.glClientActiveTexture((GLenum)(GL_TEXTURE0 + u));
         n += gles1_one(GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
                        GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_POINTER,
                        GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 0, GT_NUM_glTexCoordPointer, u, &out[n]);
     }
     if (units > 0)
-        gt_real.f.glClientActiveTexture((GLenum)active);
+        cap_real.f.glClientActiveTexture((GLenum)active);
     return n;
 }
 
-static void client_arrays(gt_tls *t, const draw_layout *l, const uint64_t *args)
+static void client_arrays(cap_tls *t, const draw_layout *l, const uint64_t *args)
 {
     array arrays[MAX_ARRAYS];
     int n = t->es_major >= 2 ? generic_arrays(t, arrays) : gles1_arrays(arrays);
@@ -265,7 +265,7 @@ static void client_arrays(gt_tls *t, const draw_layout *l, const uint64_t *args)
         if (element_range(t, &r, count, (GLenum)args[l->type], ix, base) != 0) {
             static _Atomic int told;
             if (!atomic_exchange(&told, 1))
-                gt_log("client vertex arrays drawn with indices in a GLES 2 element buffer: "
+                cap_log("client vertex arrays drawn with indices in a GLES 2 element buffer: "
                        "their data is not recorded (replay will lack it)");
             return;
         }
@@ -279,36 +279,36 @@ static void client_arrays(gt_tls *t, const draw_layout *l, const uint64_t *args)
 }
 
 /* Before every draw: client arrays, persistent maps. */
-void gt_hook_draw_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_draw_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)ret;
-    if (GT_UNLIKELY(t->size_check))
-        gt_resize_check(t, idx);
+    if (CAP_UNLIKELY(t->size_check))
+        cap_resize_check(t, idx);
     if (!t->cs)
         return;
     if (t->cs->npersistent)
-        gt_mapped_flush_persistent(t);
+        cap_mapped_flush_persistent(t);
     if (!t->cs->client_ptrs)
         return;
-    const draw_layout *l = gt_draw_roles_of(idx);
+    const draw_layout *l = cap_draw_roles_of(idx);
     if (l)
         client_arrays(t, l, args);
 }
 
 /* After every draw: render targets noted (--textures), draw snapshots. */
-void gt_hook_draw_end(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_draw_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
     if (!t->cs)
         return;
-    if (gt_opt_textures)
-        gt_snapshot_note_render_targets(t);
-    if (gt_opt_fb == GT_FB_DRAW)
-        gt_snapshot_draw_buffers(t);
+    if (cap_opt_textures)
+        cap_snapshot_note_render_targets(t);
+    if (cap_opt_fb == GT_FB_DRAW)
+        cap_snapshot_draw_buffers(t);
 }
 
 /* After glVertexAttribPointer and kin: was it a client pointer? */
-void gt_hook_client_pointer(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_client_pointer(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
     if (t->cs && !t->cs->client_ptrs && !get_int(GL_ARRAY_BUFFER_BINDING))

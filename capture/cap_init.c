@@ -1,15 +1,15 @@
-/* gt_init.c: start-up of the capture library.
+/* cap_init.c: start-up of the capture library.
  *
  * Nothing happens at load time beyond registering handlers: the first GL or
- * EGL call goes through a generated init stub, which runs gt_init once:
+ * EGL call goes through a generated init stub, which runs cap_init once:
  * find the driver's functions (in libEGL, libGLESv2, libGLESv1_CM, then the
  * driver's eglGetProcAddress), read the configuration, open the trace, and
  * switch the dispatch table to traced or plain. Every later call costs one
  * indirect call when not traced. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
-#include "gt_modes.h"
-#include "gt_real_fns.h"
+#include "cap_internal.h"
+#include "cap_modes.h"
+#include "cap_real_fns.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,20 +21,20 @@
 #include <string.h>
 #include <unistd.h>
 
-/* gt_dlopen.c */
-void *gt_real_dlopen(const char *name, int flags);
+/* cap_dlopen.c */
+void *cap_real_dlopen(const char *name, int flags);
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static __thread int in_init;
 static void *libs[3];
 static __eglMustCastToProperFunctionPointerType (*real_gpa)(const char *);
 
-int gt_fn_index(const char *name)
+int cap_fn_index(const char *name)
 {
-    int lo = 0, hi = GT_NFNS;
+    int lo = 0, hi = CAP_NFNS;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        int c = strcmp(gt_fn_names[mid], name);
+        int c = strcmp(cap_fn_names[mid], name);
         if (c == 0)
             return mid;
         if (c < 0)
@@ -45,59 +45,59 @@ int gt_fn_index(const char *name)
     return -1;
 }
 
-gt_proc gt_real_lookup(const char *name)
+cap_proc cap_real_lookup(const char *name)
 {
     for (int i = 0; i < 3; i++) {
         if (libs[i]) {
             void *p = dlsym(libs[i], name);
             if (p)
-                return (gt_proc)p;
+                return (cap_proc)p;
         }
     }
-    return real_gpa ? (gt_proc)real_gpa(name) : NULL;
+    return real_gpa ? (cap_proc)real_gpa(name) : NULL;
 }
 
 static void resolve_all(void)
 {
-    if (gt_layer_active()) {
+    if (cap_layer_active()) {
         /* In a layer chain: what lies below us, never the driver directly
-         * (gt_layer.c); eglGetProcAddress too, before it is replaced. */
-        real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))gt_layer_lookup(
-            GT_REAL_IDX(eglGetProcAddress));
-        for (unsigned i = 0; i < GT_NFNS; i++) {
-            gt_proc p = gt_layer_lookup(i);
-            gt_real_set(i, p ? p : gt_missing_tab[i]);
+         * (cap_layer.c); eglGetProcAddress too, before it is replaced. */
+        real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))cap_layer_lookup(
+            CAP_REAL_IDX(eglGetProcAddress));
+        for (unsigned i = 0; i < CAP_NFNS; i++) {
+            cap_proc p = cap_layer_lookup(i);
+            cap_real_set(i, p ? p : cap_missing_tab[i]);
         }
-        gt_install_replacements();
+        cap_install_replacements();
         return;
     }
     static const char *const names[3] = {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1"};
     for (int i = 0; i < 3; i++)
-        libs[i] = gt_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
+        libs[i] = cap_real_dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
     if (!libs[0])
-        gt_log("cannot load libEGL.so.1 (%s); EGL calls will fail", dlerror());
+        cap_log("cannot load libEGL.so.1 (%s); EGL calls will fail", dlerror());
     /* The one function found by its name: it finds the others (a driver's
      * extensions are not exported from its library). */
     if (libs[0]) /* bootstrap: see above */
         real_gpa = (__eglMustCastToProperFunctionPointerType(*)(const char *))dlsym(libs[0], "eglGetProcAddress");
-    for (unsigned i = 0; i < GT_NFNS; i++) {
-        gt_proc p = gt_real_lookup(gt_fn_names[i]);
-        gt_real_set(i, p ? p : gt_missing_tab[i]);
+    for (unsigned i = 0; i < CAP_NFNS; i++) {
+        cap_proc p = cap_real_lookup(cap_fn_names[i]);
+        cap_real_set(i, p ? p : cap_missing_tab[i]);
     }
-    gt_install_replacements();
+    cap_install_replacements();
 }
 
-__eglMustCastToProperFunctionPointerType gt_real_get_proc_address(const char *name)
+__eglMustCastToProperFunctionPointerType cap_real_get_proc_address(const char *name)
 {
     return real_gpa ? real_gpa(name) : NULL;
 }
 
-void gt_missing(unsigned idx)
+void cap_missing(unsigned idx)
 {
     static _Atomic int logged;
     if (!atomic_exchange(&logged, 1))
-        gt_log("the application called %s, which the driver does not provide; "
-               "the call did nothing (further such calls are not logged)", gt_fn_names[idx]);
+        cap_log("the application called %s, which the driver does not provide; "
+               "the call did nothing (further such calls are not logged)", cap_fn_names[idx]);
 }
 
 /* ------------------------------------------------------------ shutdown */
@@ -106,10 +106,10 @@ static int mode;
 
 static void on_exit_handler(void)
 {
-    gt_flusher_shutdown(0);
-    gt_timing_shutdown(0);
+    cap_flusher_shutdown(0);
+    cap_timing_shutdown(0);
     if (mode == GT_MODE_ERROR)
-        gt_error_summary();
+        cap_error_summary();
 }
 
 static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT,
@@ -120,8 +120,8 @@ static void on_fatal_signal(int sig)
 {
     /* Flush what was committed (the flusher thread does the work; waiting
      * on it uses only async-signal-safe calls), then die as the app would. */
-    gt_flusher_shutdown(1);
-    gt_timing_shutdown(1);
+    cap_flusher_shutdown(1);
+    cap_timing_shutdown(1);
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         if (fatal_signals[i] == sig)
             sigaction(sig, &old_actions[i], NULL);
@@ -150,11 +150,11 @@ static void install_signal_handlers(void)
 static void on_fork_child(void)
 {
     /* The child must not write into the parent's trace: it runs untraced. */
-    atomic_store(&gt_tracing, 0);
-    gt_flusher_forget();
-    gt_timing_forget();
-    gt_self = NULL;
-    gt_dispatch_select(GT_MODE_OFF);
+    atomic_store(&cap_tracing, 0);
+    cap_flusher_forget();
+    cap_timing_forget();
+    cap_self = NULL;
+    cap_dispatch_select(GT_MODE_OFF);
 }
 
 /* ------------------------------------------------------------ config */
@@ -167,15 +167,15 @@ static int setting(gt_setting_id id, long *value)
     char why[256];
     if (gt_setting_get(id, value, why, sizeof why) == 0)
         return 1;
-    gt_log("%s", why);
+    cap_log("%s", why);
     return 0;
 }
 
 static int parse_mode(void)
 {
     const char *want = gt_setting_env(GT_SET_MODE);
-    if (gt_layer_active() && (!want || !*want))
-        return GT_MODE_FULL; /* placing the layer is the request to trace (gt_layer.c) */
+    if (cap_layer_active() && (!want || !*want))
+        return GT_MODE_FULL; /* placing the layer is the request to trace (cap_layer.c) */
     long m;
     return setting(GT_SET_MODE, &m) ? (int)m : GT_MODE_OFF;
 }
@@ -186,14 +186,14 @@ static int parse_timing_options(void)
     long draws, tt;
     if (!setting(GT_SET_TIMING, &draws) || !setting(GT_SET_THREADTIME, &tt))
         return 0;
-    gt_opt_timing_draws = draws == GT_TIMING_DRAWS;
-    gt_opt_threadtime = (int)tt;
+    cap_opt_timing_draws = draws == GT_TIMING_DRAWS;
+    cap_opt_threadtime = (int)tt;
     return 1;
 }
 
-_Atomic int gt_opt_fb = GT_FB_SWAP;
-_Atomic int gt_opt_textures;
-int gt_opt_fb_depth;
+_Atomic int cap_opt_fb = GT_FB_SWAP;
+_Atomic int cap_opt_textures;
+int cap_opt_fb_depth;
 static long level;
 
 /* The settings of both ways of tracing (a file, a host). */
@@ -203,11 +203,11 @@ static int parse_trace_options(void)
     if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
         !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level))
         return 0;
-    gt_opt_fb = (int)fb;
-    gt_opt_fb_depth = (int)depth;
-    gt_opt_textures = (int)textures;
-    gt_flusher_set_mem_cap((size_t)mb << 20);
-    gt_opt_threadtime = (int)tt;
+    cap_opt_fb = (int)fb;
+    cap_opt_fb_depth = (int)depth;
+    cap_opt_textures = (int)textures;
+    cap_flusher_set_mem_cap((size_t)mb << 20);
+    cap_opt_threadtime = (int)tt;
     return 1;
 }
 
@@ -216,21 +216,21 @@ static int start_full(void)
     if (!parse_trace_options())
         return 0;
     char path[PATH_MAX];
-    if (gt_out_path(gt_setting_env(GT_SET_OUT), ".gltrace", path, sizeof path) != 0)
+    if (cap_out_path(gt_setting_env(GT_SET_OUT), ".gltrace", path, sizeof path) != 0)
         return 0;
-    gt_clock_init();
-    atomic_store(&gt_tracing, 1);
-    if (gt_flusher_start(path, (int)level) != 0) {
-        atomic_store(&gt_tracing, 0);
+    cap_clock_init();
+    atomic_store(&cap_tracing, 1);
+    if (cap_flusher_start(path, (int)level) != 0) {
+        atomic_store(&cap_tracing, 0);
         return 0;
     }
-    gt_out_announce(path);
+    cap_out_announce(path);
     atexit(on_exit_handler);
     install_signal_handlers();
     pthread_atfork(NULL, NULL, on_fork_child);
-    gt_tls *t = gt_tls_get();
+    cap_tls *t = cap_tls_get();
     if (t)
-        gt_meta_emit_start(t);
+        cap_meta_emit_start(t);
     return 1;
 }
 
@@ -239,51 +239,51 @@ static int start_timing(void)
     if (!parse_timing_options())
         return 0;
     char path[PATH_MAX];
-    if (gt_out_path(gt_setting_env(GT_SET_OUT), ".json", path, sizeof path) != 0)
+    if (cap_out_path(gt_setting_env(GT_SET_OUT), ".json", path, sizeof path) != 0)
         return 0;
     /* The timing file is JSON, whatever a pattern or `record -o` called it. */
     size_t n = strlen(path);
     if (n > 8 && strcmp(path + n - 8, ".gltrace") == 0)
         memcpy(path + n - 8, ".json", sizeof ".json");
-    gt_clock_init();
-    if (gt_timing_start(path) != 0)
+    cap_clock_init();
+    if (cap_timing_start(path) != 0)
         return 0;
-    gt_out_announce(path);
+    cap_out_announce(path);
     atexit(on_exit_handler);
     install_signal_handlers();
     pthread_atfork(NULL, NULL, on_fork_child);
     return 1;
 }
 
-/* GLTRACE_LISTEN: tracing waits for a host (gt_server.c). The snapshot
+/* GLTRACE_LISTEN: tracing waits for a host (cap_server.c). The snapshot
  * settings from the environment are where the host's start from. */
 static int start_listen(const char *spec)
 {
     if (!parse_trace_options())
         return 0;
-    gt_clock_init();
-    gt_dispatch_select(GT_MODE_IDLE);
+    cap_clock_init();
+    cap_dispatch_select(CAP_MODE_IDLE);
     atexit(on_exit_handler);
     pthread_atfork(NULL, NULL, on_fork_child);
-    if (gt_server_start(spec, (int)level) != 0) {
-        gt_dispatch_select(GT_MODE_OFF);
+    if (cap_server_start(spec, (int)level) != 0) {
+        cap_dispatch_select(GT_MODE_OFF);
         return 0;
     }
     return 1;
 }
 
-static void gt_init(void)
+static void cap_init(void)
 {
     in_init = 1;
     resolve_all();
     /* A process GLTRACE_PROC does not name runs untouched and silent. */
-    mode = gt_proc_selected() ? parse_mode() : GT_MODE_OFF;
+    mode = cap_proc_selected() ? parse_mode() : GT_MODE_OFF;
     const char *want = gt_setting_env(GT_SET_MODE);
     const char *listen_spec = gt_setting_env(GT_SET_LISTEN);
     if (listen_spec && *listen_spec && mode != GT_MODE_FULL && mode != GT_MODE_OFF)
-        gt_log("GLTRACE_LISTEN is for recording (GLTRACE unset, 1 or full), not GLTRACE=%s: no trace server", want);
+        cap_log("GLTRACE_LISTEN is for recording (GLTRACE unset, 1 or full), not GLTRACE=%s: no trace server", want);
     if (listen_spec && *listen_spec && (mode == GT_MODE_FULL || (mode == GT_MODE_OFF && !want))) {
-        if (gt_proc_selected() && start_listen(listen_spec)) {
+        if (cap_proc_selected() && start_listen(listen_spec)) {
             in_init = 0;
             return; /* the dispatch is the server's to switch from here */
         }
@@ -293,27 +293,27 @@ static void gt_init(void)
     else if (mode == GT_MODE_TIMING && !start_timing())
         mode = GT_MODE_OFF;
     else if (mode == GT_MODE_ERROR) {
-        gt_error_start();
+        cap_error_start();
         atexit(on_exit_handler);
     }
-    gt_dispatch_select(mode);
+    cap_dispatch_select(mode);
     in_init = 0;
 }
 
-gt_proc gt_init_entry(unsigned idx)
+cap_proc cap_init_entry(unsigned idx)
 {
     if (in_init) {
         /* A driver calling back into an exported symbol while we resolve:
          * hand it the driver's own function, found on the spot. */
-        gt_proc p = gt_layer_active() ? gt_layer_lookup(idx) : gt_real_lookup(gt_fn_names[idx]);
-        return p ? p : gt_missing_tab[idx];
+        cap_proc p = cap_layer_active() ? cap_layer_lookup(idx) : cap_real_lookup(cap_fn_names[idx]);
+        return p ? p : cap_missing_tab[idx];
     }
-    pthread_once(&init_once, gt_init);
-    extern const gt_proc *gt_current_table(void);
-    return gt_current_table()[idx];
+    pthread_once(&init_once, cap_init);
+    extern const cap_proc *cap_current_table(void);
+    return cap_current_table()[idx];
 }
 
-__attribute__((destructor)) static void gt_fini(void)
+__attribute__((destructor)) static void cap_fini(void)
 {
     on_exit_handler();
 }

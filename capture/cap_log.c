@@ -1,11 +1,11 @@
-/* gt_log.c: the capture library's only voice. One fixed prefix, stderr,
+/* cap_log.c: the capture library's only voice. One fixed prefix, stderr,
  * and a hard stop of tracing on any fault of ours: the app always goes on. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-void gt_log(const char *fmt, ...)
+void cap_log(const char *fmt, ...)
 {
     char line[1024];
     va_list ap;
@@ -15,17 +15,17 @@ void gt_log(const char *fmt, ...)
     fprintf(stderr, "gltrace: %s\n", line);
 }
 
-void gt_fail(const char *fmt, ...)
+void cap_fail(const char *fmt, ...)
 {
     static _Atomic int failed;
     if (atomic_exchange(&failed, 1))
         return;
-    atomic_store(&gt_tracing, 0);
-    gt_dispatch_select(0);
+    atomic_store(&cap_tracing, 0);
+    cap_dispatch_select(0);
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    gt_log("%s", line);
+    cap_log("%s", line);
 }

@@ -1,18 +1,18 @@
-/* gt_dlopen.c: apps that dlopen libEGL/libGLES themselves still get traced.
+/* cap_dlopen.c: apps that dlopen libEGL/libGLES themselves still get traced.
  *
  * Why: dlsym on a handle of the real libEGL finds the real functions and
  * skips the preloaded library. So dlopen of one of those libraries (by the
  * app, not by us) loads the real one as asked, then hands back a handle to
  * this library, whose exports are the traced entry points. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <dlfcn.h>
 #include <string.h>
 
 static void *(*next_dlopen)(const char *, int);
 
-void *gt_real_dlopen(const char *name, int flags)
+void *cap_real_dlopen(const char *name, int flags)
 {
     if (!next_dlopen)
         next_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
@@ -32,14 +32,14 @@ static int is_gl_library(const char *name)
     return 0;
 }
 
-GT_EXPORT void *dlopen(const char *name, int flags)
+CAP_EXPORT void *dlopen(const char *name, int flags)
 {
-    void *h = gt_real_dlopen(name, flags);
+    void *h = cap_real_dlopen(name, flags);
     if (!h || !name || !is_gl_library(name))
         return h;
     Dl_info info;
-    if (!dladdr((void *)gt_real_dlopen, &info) || !info.dli_fname)
+    if (!dladdr((void *)cap_real_dlopen, &info) || !info.dli_fname)
         return h;
-    void *self = gt_real_dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    void *self = cap_real_dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
     return self ? self : h;
 }

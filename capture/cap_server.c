@@ -1,4 +1,4 @@
-/* gt_server.c: the trace server (GLTRACE_LISTEN). A thread of its own
+/* cap_server.c: the trace server (GLTRACE_LISTEN). A thread of its own
  * serves one host at a time; the host (`gltrace connect`) receives the
  * trace as a stream and sends commands: start, stop, the snapshot settings
  * (Android's bitmask), finish. The wire is in proto/FORMAT.md and
@@ -14,10 +14,10 @@
  * has sent start; otherwise the app never waits for a host.
  *
  * Tracing is off until a host sends start (the idle table: one indirect
- * call per GL call, gt_switch.c); a host that disconnects switches it off
+ * call per GL call, cap_switch.c); a host that disconnects switches it off
  * and the app runs on; the next host starts a new trace. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_host.h"
 #include "gt_trace.h"
 
@@ -79,8 +79,8 @@ static void snapshot_settings(uint32_t mask)
 {
     int fb, textures;
     gt_host_snapshot_settings(mask, &fb, &textures);
-    atomic_store(&gt_opt_fb, fb);
-    atomic_store(&gt_opt_textures, textures);
+    atomic_store(&cap_opt_fb, fb);
+    atomic_store(&cap_opt_textures, textures);
 }
 
 /* A host's session, while it lasts. */
@@ -100,16 +100,16 @@ static int session_start(session *s)
         int dfd = dup(s->fd);
         gt_writer *w = dfd >= 0 ? gt_writer_open_fd(dfd, "the host's connection", level, err, sizeof err) : NULL;
         if (!w) {
-            gt_log("cannot stream to the host: %s", dfd >= 0 ? err : strerror(errno));
+            cap_log("cannot stream to the host: %s", dfd >= 0 ? err : strerror(errno));
             return -1;
         }
-        gt_flusher_attach(w);
+        cap_flusher_attach(w);
         s->attached = 1;
     }
     pthread_mutex_lock(&start_mu);
     int at_once = waiting && !started_once; /* nothing ran yet: trace it all */
     pthread_mutex_unlock(&start_mu);
-    gt_switch_begin(s->attached == 1, at_once);
+    cap_switch_begin(s->attached == 1, at_once);
     s->attached = 2;
     s->on = 1, s->stopping = 0;
     pthread_mutex_lock(&start_mu);
@@ -131,7 +131,7 @@ static int session_command(session *s, const uint8_t *c, size_t n)
         return s->on ? 0 : session_start(s);
     case GT_HOST_CMD_STOP:
         if (s->on) {
-            gt_switch_stop();
+            cap_switch_stop();
             s->stopping = 1;
             s->stop_by = now_s() + 3; /* threads that never swap again stop anyway */
         }
@@ -146,8 +146,8 @@ static int session_command(session *s, const uint8_t *c, size_t n)
 /* One host, until it finishes or goes. */
 static void serve(int fd)
 {
-    atomic_store(&gt_opt_fb, initial_fb); /* what an earlier host set is not this one's */
-    atomic_store(&gt_opt_textures, initial_textures);
+    atomic_store(&cap_opt_fb, initial_fb); /* what an earlier host set is not this one's */
+    atomic_store(&cap_opt_textures, initial_textures);
     struct timeval tv = {5, 0}; /* a host that stops reading fails the write, not the app */
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     session s = {.fd = fd};
@@ -168,19 +168,19 @@ static void serve(int fd)
             gone = 1;
             break;
         }
-        if (s.stopping && (gt_switch_active_threads() <= 0 || now_s() > s.stop_by)) {
-            gt_switch_end();
+        if (s.stopping && (cap_switch_active_threads() <= 0 || now_s() > s.stop_by)) {
+            cap_switch_end();
             s.on = s.stopping = 0;
         }
-        if (s.attached && gt_flusher_serving_broken()) {
+        if (s.attached && cap_flusher_serving_broken()) {
             gone = 1;
             break;
         }
     }
     if (s.on)
-        gt_switch_end();
+        cap_switch_end();
     if (s.attached)
-        gt_flusher_detach(gone); /* the seek index ends the stream, unless the host is gone */
+        cap_flusher_detach(gone); /* the seek index ends the stream, unless the host is gone */
 }
 
 static void *server_main(void *arg)
@@ -194,13 +194,13 @@ static void *server_main(void *arg)
         if (c < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            gt_log("the trace server stops: accept on %s: %s", where, strerror(errno));
+            cap_log("the trace server stops: accept on %s: %s", where, strerror(errno));
             return NULL;
         }
         char why[160];
         if (authenticate(c, why, sizeof why)) {
             gt_host_answer(c, why);
-            gt_log("a host was refused on %s: %s", where, why);
+            cap_log("a host was refused on %s: %s", where, why);
         } else {
             gt_host_answer(c, NULL);
             serve(c);
@@ -214,57 +214,57 @@ static int listen_on(const char *spec)
 {
     int bad = gt_host_parse(spec, 1, &target);
     if (bad == GT_HOST_BAD_FORM) {
-        gt_log("GLTRACE_LISTEN=%s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT (with ,wait after it or "
+        cap_log("GLTRACE_LISTEN=%s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT (with ,wait after it or "
                "not); no trace server", spec);
         return -1;
     }
     if (bad == GT_HOST_BAD_PORT) {
         int n = (int)strlen(spec) - 4 - (target.wait ? 5 : 0); /* after "tcp:", before ",wait" */
-        gt_log("GLTRACE_LISTEN=%s: %.*s is not a port number; no trace server", spec, n, spec + 4);
+        cap_log("GLTRACE_LISTEN=%s: %.*s is not a port number; no trace server", spec, n, spec + 4);
         return -1;
     }
     if (bad == GT_HOST_TOO_LONG) {
-        gt_log("GLTRACE_LISTEN=%s: the name is longer than a socket address takes; no trace server", spec);
+        cap_log("GLTRACE_LISTEN=%s: the name is longer than a socket address takes; no trace server", spec);
         return -1;
     }
     if (target.kind == GT_HOST_TCP && gt_host_new_token(token) != 0) {
-        gt_log("no random bytes for the TCP token (%s); no trace server", strerror(errno));
+        cap_log("no random bytes for the TCP token (%s); no trace server", strerror(errno));
         return -1;
     }
     long asked = target.port;
     lfd = gt_host_listen(&target);
     if (lfd < 0) {
         if (target.kind == GT_HOST_TCP)
-            gt_log("cannot listen on 127.0.0.1:%ld: %s; no trace server", asked, strerror(errno));
+            cap_log("cannot listen on 127.0.0.1:%ld: %s; no trace server", asked, strerror(errno));
         else
-            gt_log("cannot listen on %s: %s; no trace server", spec, strerror(errno));
+            cap_log("cannot listen on %s: %s; no trace server", spec, strerror(errno));
         return -1;
     }
     gt_host_describe(&target, where, sizeof where);
     return 0;
 }
 
-int gt_server_start(const char *spec, int zstd_level)
+int cap_server_start(const char *spec, int zstd_level)
 {
     level = zstd_level;
     if (listen_on(spec) != 0)
         return -1;
-    initial_fb = atomic_load(&gt_opt_fb);
-    initial_textures = atomic_load(&gt_opt_textures);
+    initial_fb = atomic_load(&cap_opt_fb);
+    initial_textures = atomic_load(&cap_opt_textures);
     waiting = target.wait; /* before any host can send start */
-    if (gt_flusher_start_serving() != 0 || pthread_create(&thread, NULL, server_main, NULL) != 0) {
-        gt_log("cannot start the trace server thread; no trace server");
+    if (cap_flusher_start_serving() != 0 || pthread_create(&thread, NULL, server_main, NULL) != 0) {
+        cap_log("cannot start the trace server thread; no trace server");
         close(lfd);
         lfd = -1;
         return -1;
     }
     if (target.kind == GT_HOST_TCP)
-        gt_log("trace server on %s (127.0.0.1), pid %d: gltrace connect %s --token %s", where, (int)getpid(), where,
+        cap_log("trace server on %s (127.0.0.1), pid %d: gltrace connect %s --token %s", where, (int)getpid(), where,
                token);
     else
-        gt_log("trace server on %s, pid %d: gltrace connect %s", where, (int)getpid(), where);
+        cap_log("trace server on %s, pid %d: gltrace connect %s", where, (int)getpid(), where);
     if (target.wait) {
-        gt_log("waiting for a host to connect and start tracing (,wait)");
+        cap_log("waiting for a host to connect and start tracing (,wait)");
         pthread_mutex_lock(&start_mu);
         while (!started_once)
             pthread_cond_wait(&start_cv, &start_mu);

@@ -1,7 +1,7 @@
-/* gt_worker.c: a background thread's life (gt_worker.h). */
+/* cap_worker.c: a background thread's life (cap_worker.h). */
 #define _GNU_SOURCE
-#include "gt_worker.h"
-#include "gt_capture.h"
+#include "cap_worker.h"
+#include "cap_internal.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -26,7 +26,7 @@ static void wait_kick(int wake_fd)
 
 static void *worker_main(void *arg)
 {
-    gt_worker *w = arg;
+    cap_worker *w = arg;
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the app's threads */
@@ -38,7 +38,7 @@ static void *worker_main(void *arg)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec > last_cal.tv_sec) {
-            gt_clock_recalibrate();
+            cap_clock_recalibrate();
             last_cal = now;
         }
     }
@@ -48,7 +48,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-int gt_worker_start(gt_worker *w, void (*work)(void), void (*finish)(void))
+int cap_worker_start(cap_worker *w, void (*work)(void), void (*finish)(void))
 {
     w->work = work;
     w->finish = finish;
@@ -66,7 +66,7 @@ int gt_worker_start(gt_worker *w, void (*work)(void), void (*finish)(void))
     return 0;
 }
 
-void gt_worker_kick(gt_worker *w)
+void cap_worker_kick(cap_worker *w)
 {
     if (w->wake_fd >= 0) {
         uint64_t one = 1;
@@ -75,14 +75,14 @@ void gt_worker_kick(gt_worker *w)
     }
 }
 
-void gt_worker_stop(gt_worker *w, int from_signal, void (*quiesce)(void))
+void cap_worker_stop(cap_worker *w, int from_signal, void (*quiesce)(void))
 {
     if (!atomic_load(&w->started))
         return;
     if (!atomic_exchange(&w->stopping, 1)) {
         quiesce();
         atomic_store(&w->stop_req, 1);
-        gt_worker_kick(w);
+        cap_worker_kick(w);
     }
     /* nanosleep, not join: this also works from a signal handler. */
     for (int i = 0; i < STOP_WAIT_MS && !atomic_load(&w->done); i++) {
@@ -93,12 +93,12 @@ void gt_worker_stop(gt_worker *w, int from_signal, void (*quiesce)(void))
         pthread_join(w->thread, NULL);
 }
 
-int gt_worker_stopping(gt_worker *w)
+int cap_worker_stopping(cap_worker *w)
 {
     return atomic_load(&w->stop_req);
 }
 
-void gt_worker_forget(gt_worker *w)
+void cap_worker_forget(cap_worker *w)
 {
     w->wake_fd = -1;
     atomic_store(&w->done, 1);

@@ -1,4 +1,4 @@
-/* gt_timing.c: the timing mode (GLTRACE=timing), systrace's analogue.
+/* cap_timing.c: the timing mode (GLTRACE=timing), systrace's analogue.
  *
  * Output: Chrome's trace-event JSON ({"traceEvents":[...]}), which opens in
  * Perfetto's UI and chrome://tracing: a complete ("X") slice per GL/EGL
@@ -9,20 +9,20 @@
  * frames, for calls only with GLTRACE_THREADTIME=1, since reading a
  * thread's CPU time is a syscall).
  *
- * The app's threads only store slices into blocks of their own (gt_modes.h:
+ * The app's threads only store slices into blocks of their own (cap_modes.h:
  * a few stores and a release per call); this file's writer thread formats
  * them and writes, woken at every swap and every 100 ms, like the trace
  * flusher. One slice per line, each line ending in a newline: a process
  * killed by SIGKILL, or ended by _exit, leaves whole lines and perhaps a
  * torn last one (the kernel stops a write() at a page boundary when the
  * process is killed), and no closing "]}". `gltrace record` repairs such a
- * file once the app is gone (gt_timing_file.c, which owns the file's
+ * file once the app is gone (cap_timing_file.c, which owns the file's
  * frame): it keeps it up to its last newline and appends "]}". Exit and
  * the fatal signals the app leaves to us close it here. */
 #define _GNU_SOURCE
-#include "gt_modes.h"
-#include "gt_timing_file.h"
-#include "gt_worker.h"
+#include "cap_modes.h"
+#include "cap_timing_file.h"
+#include "cap_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,58 +38,58 @@
 #define BLOCK_EVENTS 8192
 #define MEM_CAP ((size_t)256 << 20)
 
-__thread gt_tm_thread *gt_tm_self __attribute__((tls_model("initial-exec")));
-_Atomic int gt_timing_on;
-int gt_opt_timing_draws;
+__thread cap_tm_thread *cap_tm_self __attribute__((tls_model("initial-exec")));
+_Atomic int cap_timing_on;
+int cap_opt_timing_draws;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
-static gt_tm_block *live, *pool;
+static cap_tm_block *live, *pool;
 static size_t mem_in_use;
 static int fd = -1;
-static gt_worker worker = GT_WORKER_INIT;
+static cap_worker worker = CAP_WORKER_INIT;
 static _Atomic int broken;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static int pid;
 
-gt_proc gt_mode_wrapper(int mode, unsigned idx)
+cap_proc cap_mode_wrapper(int mode, unsigned idx)
 {
     if (mode == GT_MODE_ERROR)
-        return gt_err_wrap[idx];
-    if (gt_opt_timing_draws && gt_fn_class[idx] != GT_CLASS_DRAW && gt_fn_class[idx] != GT_CLASS_FRAME)
+        return cap_err_wrap[idx];
+    if (cap_opt_timing_draws && cap_fn_class[idx] != GT_CLASS_DRAW && cap_fn_class[idx] != GT_CLASS_FRAME)
         return NULL;
-    return gt_tm_wrap[idx];
+    return cap_tm_wrap[idx];
 }
 
 static void stop(const char *why)
 {
     if (atomic_exchange(&broken, 1))
         return;
-    atomic_store(&gt_timing_on, 0);
-    gt_dispatch_select(GT_MODE_OFF);
-    gt_log("%s; timing stopped, the application goes on", why);
+    atomic_store(&cap_timing_on, 0);
+    cap_dispatch_select(GT_MODE_OFF);
+    cap_log("%s; timing stopped, the application goes on", why);
     pthread_cond_broadcast(&pool_cv);
 }
 
 /* ------------------------------------------------------------ blocks */
 
-static gt_tm_block *take_block(void)
+static cap_tm_block *take_block(void)
 {
     pthread_mutex_lock(&mu);
-    gt_tm_block *b = pool;
+    cap_tm_block *b = pool;
     if (b) {
         pool = b->next;
     } else {
         /* Backpressure: the writer gives blocks back as it writes them. */
-        size_t size = sizeof *b + BLOCK_EVENTS * sizeof(gt_tm_ev);
+        size_t size = sizeof *b + BLOCK_EVENTS * sizeof(cap_tm_ev);
         while (mem_in_use + size > MEM_CAP && !atomic_load(&broken) && !pool)
             pthread_cond_wait(&pool_cv, &mu);
         if (pool) {
             b = pool;
             pool = b->next;
         } else if (!atomic_load(&broken) && (b = calloc(1, sizeof *b))) {
-            b->ev = malloc(BLOCK_EVENTS * sizeof(gt_tm_ev));
+            b->ev = malloc(BLOCK_EVENTS * sizeof(cap_tm_ev));
             if (!b->ev) {
                 free(b);
                 b = NULL;
@@ -112,22 +112,22 @@ static gt_tm_block *take_block(void)
 
 static void kick(void)
 {
-    gt_worker_kick(&worker);
+    cap_worker_kick(&worker);
 }
 
-int gt_tm_refill(gt_tm_thread *t)
+int cap_tm_refill(cap_tm_thread *t)
 {
-    gt_tm_block *old = t->blk;
+    cap_tm_block *old = t->blk;
     t->blk = NULL;
     if (old) {
         atomic_store_explicit(&old->retired, 1, memory_order_release);
         kick();
     }
-    gt_tm_block *b = atomic_load(&gt_timing_on) ? take_block() : NULL;
+    cap_tm_block *b = atomic_load(&cap_timing_on) ? take_block() : NULL;
     if (!b) {
-        if (atomic_load(&gt_timing_on))
+        if (atomic_load(&cap_timing_on))
             stop("out of memory for timing slices");
-        gt_tm_self = NULL;
+        cap_tm_self = NULL;
         return 0;
     }
     b->tid = t->tid;
@@ -137,14 +137,14 @@ int gt_tm_refill(gt_tm_thread *t)
 
 static void thread_exit(void *arg)
 {
-    gt_tm_thread *t = arg;
+    cap_tm_thread *t = arg;
     if (t->blk) {
         atomic_store_explicit(&t->blk->retired, 1, memory_order_release);
         kick();
     }
     t->blk = NULL;
-    /* As in gt_tls.c: the state stays, a later call starts over. */
-    gt_tm_self = NULL;
+    /* As in cap_tls.c: the state stays, a later call starts over. */
+    cap_tm_self = NULL;
 }
 
 static void make_key(void)
@@ -153,42 +153,42 @@ static void make_key(void)
         stop("cannot create a thread key");
 }
 
-gt_tm_thread *gt_tm_thread_create(void)
+cap_tm_thread *cap_tm_thread_create(void)
 {
     pthread_once(&key_once, make_key);
-    if (!atomic_load(&gt_timing_on))
+    if (!atomic_load(&cap_timing_on))
         return NULL;
-    gt_tm_thread *t = calloc(1, sizeof *t);
+    cap_tm_thread *t = calloc(1, sizeof *t);
     if (!t) {
         stop("out of memory for a thread's state");
         return NULL;
     }
     t->tid = (uint64_t)syscall(SYS_gettid);
-    t->frame_t0 = gt_clock_now();
-    t->frame_c0 = gt_thread_cpu_ns();
-    if (!gt_tm_refill(t)) {
+    t->frame_t0 = cap_clock_now();
+    t->frame_c0 = cap_thread_cpu_ns();
+    if (!cap_tm_refill(t)) {
         free(t);
         return NULL;
     }
-    gt_tm_self = t;
+    cap_tm_self = t;
     pthread_setspecific(exit_key, t);
     return t;
 }
 
 /* After the swap's own slice: the frame it ends, once per frame. */
-void gt_tm_frame(gt_tm_thread *t, uint64_t end)
+void cap_tm_frame(cap_tm_thread *t, uint64_t end)
 {
-    uint64_t cpu = gt_thread_cpu_ns();
-    gt_tm_block *b = t->blk;
+    uint64_t cpu = cap_thread_cpu_ns();
+    cap_tm_block *b = t->blk;
     uint32_t n = atomic_load_explicit(&b->commit, memory_order_relaxed);
     if (n == b->cap) {
-        if (!gt_tm_refill(t))
+        if (!cap_tm_refill(t))
             return;
         b = t->blk;
         n = 0;
     }
-    b->ev[n] = (gt_tm_ev){.t0 = t->frame_t0, .t1 = end, .c0 = t->frame_c0, .c1 = cpu,
-                          .idx = GT_TM_FRAME, .frame = t->frames++};
+    b->ev[n] = (cap_tm_ev){.t0 = t->frame_t0, .t1 = end, .c0 = t->frame_c0, .c1 = cpu,
+                          .idx = CAP_TM_FRAME, .frame = t->frames++};
     atomic_store_explicit(&b->commit, n + 1, memory_order_release);
     t->frame_t0 = end;
     t->frame_c0 = cpu;
@@ -232,23 +232,23 @@ static void out_put(const char *fmt, ...)
 /* Microseconds with the nanoseconds kept: Chrome's unit is the µs. */
 #define US(ns) (ns) / 1000, (unsigned)((ns) % 1000)
 
-static void put_event(const gt_tm_ev *e, uint64_t tid)
+static void put_event(const cap_tm_ev *e, uint64_t tid)
 {
     if (out_n > sizeof out - 512)
         out_flush(); /* only ever between two slices */
     uint64_t dur = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
-    if (e->idx == GT_TM_FRAME)
+    if (e->idx == CAP_TM_FRAME)
         out_put(",{\"name\":\"frame\",\"cat\":\"frame\",\"ph\":\"X\"");
     else
-        out_put(",{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\"", gt_fn_names[e->idx],
-                gt_fn_class[e->idx] == GT_CLASS_DRAW ? "draw" : "call");
+        out_put(",{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\"", cap_fn_names[e->idx],
+                cap_fn_class[e->idx] == GT_CLASS_DRAW ? "draw" : "call");
     out_put(",\"pid\":%d,\"tid\":%" PRIu64 ",\"ts\":%" PRIu64 ".%03u,\"dur\":%" PRIu64 ".%03u", pid, tid,
             US(e->t0), US(dur));
     if (e->c0 || e->c1) {
         uint64_t tdur = e->c1 > e->c0 ? e->c1 - e->c0 : 0;
         out_put(",\"tts\":%" PRIu64 ".%03u,\"tdur\":%" PRIu64 ".%03u", US(e->c0), US(tdur));
     }
-    if (e->idx == GT_TM_FRAME)
+    if (e->idx == CAP_TM_FRAME)
         out_put(",\"args\":{\"frame\":%" PRIu32 "}", e->frame);
     out_put("}\n");
 }
@@ -280,7 +280,7 @@ static void name_thread(uint64_t tid)
             pid, tid, comm);
 }
 
-static void write_block(gt_tm_block *b)
+static void write_block(cap_tm_block *b)
 {
     uint32_t end = atomic_load_explicit(&b->commit, memory_order_acquire);
     if (end > b->written)
@@ -293,14 +293,14 @@ static void write_block(gt_tm_block *b)
 static void write_all(void)
 {
     pthread_mutex_lock(&mu);
-    gt_tm_block *list = live;
+    cap_tm_block *list = live;
     pthread_mutex_unlock(&mu);
     /* Only this thread unlinks; new blocks are pushed at the head. */
-    for (gt_tm_block *b = list; b; b = b->next)
+    for (cap_tm_block *b = list; b; b = b->next)
         write_block(b);
     pthread_mutex_lock(&mu);
-    for (gt_tm_block **pp = &live; *pp;) {
-        gt_tm_block *b = *pp;
+    for (cap_tm_block **pp = &live; *pp;) {
+        cap_tm_block *b = *pp;
         if (atomic_load_explicit(&b->retired, memory_order_acquire)) {
             write_block(b);
             *pp = b->next;
@@ -318,31 +318,31 @@ static void write_all(void)
 /* After the last pass: the JSON's closing line. */
 static void finish(void)
 {
-    out_put(GT_TIMING_FILE_END);
+    out_put(CAP_TIMING_FILE_END);
     out_flush();
     close(fd);
     fd = -1;
 }
 
-int gt_timing_start(const char *path)
+int cap_timing_start(const char *path)
 {
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        gt_log("cannot write %s: %s; timing is off, the application goes on", path, strerror(errno));
+        cap_log("cannot write %s: %s; timing is off, the application goes on", path, strerror(errno));
         return -1;
     }
     pid = (int)getpid();
-    out_put(GT_TIMING_FILE_BEGIN);
+    out_put(CAP_TIMING_FILE_BEGIN);
     char name[64];
     snprintf(name, sizeof name, "%s", program_invocation_short_name);
     name[strcspn(name, "\"\\")] = 0;
     out_put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}\n", pid,
             pid, name);
     out_flush();
-    atomic_store(&gt_timing_on, 1);
-    if (gt_worker_start(&worker, write_all, finish) != 0) {
-        atomic_store(&gt_timing_on, 0);
-        gt_log("cannot start the timing writer thread: %s; timing is off", strerror(errno));
+    atomic_store(&cap_timing_on, 1);
+    if (cap_worker_start(&worker, write_all, finish) != 0) {
+        atomic_store(&cap_timing_on, 0);
+        cap_log("cannot start the timing writer thread: %s; timing is off", strerror(errno));
         close(fd);
         fd = -1;
         return -1;
@@ -350,25 +350,25 @@ int gt_timing_start(const char *path)
     return 0;
 }
 
-/* As in gt_flusher_shutdown: later calls go straight to the driver. */
+/* As in cap_flusher_shutdown: later calls go straight to the driver. */
 static void quiesce(void)
 {
-    gt_dispatch_select(GT_MODE_OFF);
-    atomic_store(&gt_timing_on, 0);
+    cap_dispatch_select(GT_MODE_OFF);
+    atomic_store(&cap_timing_on, 0);
 }
 
-void gt_timing_shutdown(int from_signal)
+void cap_timing_shutdown(int from_signal)
 {
-    gt_worker_stop(&worker, from_signal, quiesce);
+    cap_worker_stop(&worker, from_signal, quiesce);
 }
 
-void gt_timing_forget(void)
+void cap_timing_forget(void)
 {
-    atomic_store(&gt_timing_on, 0);
+    atomic_store(&cap_timing_on, 0);
     if (fd >= 0)
         close(fd);
     fd = -1;
     live = NULL;
-    gt_tm_self = NULL;
-    gt_worker_forget(&worker);
+    cap_tm_self = NULL;
+    cap_worker_forget(&worker);
 }

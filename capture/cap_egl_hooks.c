@@ -1,21 +1,21 @@
-/* gt_egl_hooks.c: the hand-written code api/annotations.txt attaches to EGL
+/* cap_egl_hooks.c: the hand-written code api/annotations.txt attaches to EGL
  * calls: context ids, frames, metadata, and eglGetProcAddress. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-__eglMustCastToProperFunctionPointerType gt_real_get_proc_address(const char *name);
+__eglMustCastToProperFunctionPointerType cap_real_get_proc_address(const char *name);
 
 /* ------------------------------------------------------------ contexts */
 
-_Atomic int gt_gl_meta_known; /* the GL metadata record is in the trace */
+_Atomic int cap_gl_meta_known; /* the GL metadata record is in the trace */
 
 /* EGLContext handle -> dense id in creation order. Touched only on context
  * creation and eglMakeCurrent, so a lock and a linear list are fine. */
@@ -25,19 +25,19 @@ static int32_t ctx_count, ctx_cap;
 /* Context states by id; ids are dense and never reused, so a fixed table
  * of pointers, each set once, can be read without the lock. */
 #define MAX_CTX_STATES 4096
-static gt_ctx_state *_Atomic ctx_states[MAX_CTX_STATES];
+static cap_ctx_state *_Atomic ctx_states[MAX_CTX_STATES];
 
-gt_ctx_state *gt_ctx_state_of(int32_t id)
+cap_ctx_state *cap_ctx_state_of(int32_t id)
 {
     if (id < 0 || id >= MAX_CTX_STATES)
         return NULL;
-    gt_ctx_state *cs = atomic_load(&ctx_states[id]);
+    cap_ctx_state *cs = atomic_load(&ctx_states[id]);
     if (!cs) {
-        gt_ctx_state *n = calloc(1, sizeof *n);
+        cap_ctx_state *n = calloc(1, sizeof *n);
         if (!n)
             return NULL;
         n->id = id;
-        gt_ctx_state *expect = NULL;
+        cap_ctx_state *expect = NULL;
         if (atomic_compare_exchange_strong(&ctx_states[id], &expect, n))
             cs = n;
         else {
@@ -77,7 +77,7 @@ static int32_t ctx_id(uint64_t handle, int create)
 }
 
 /* What each context was made with, by id: tracing switched on at runtime
- * announces a context made before (gt_announce_context). */
+ * announces a context made before (cap_announce_context). */
 static struct { uint64_t dpy, config, share; } ctx_info[MAX_CTX_STATES];
 
 static void note_context(uint64_t dpy, uint64_t config, uint64_t share, uint64_t ctx)
@@ -90,7 +90,7 @@ static void note_context(uint64_t dpy, uint64_t config, uint64_t share, uint64_t
     }
 }
 
-void gt_hook_create_context(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_create_context(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)t, (void)idx;
     if (ret)
@@ -98,31 +98,31 @@ void gt_hook_create_context(gt_tls *t, unsigned idx, const uint64_t *args, uint6
 }
 
 /* eglCreateContext while listening, not tracing (`idle` hook). */
-EGLContext gt_idle_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs)
+EGLContext cap_idle_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs)
 {
-    EGLContext c = gt_real.f.eglCreateContext(dpy, config, share, attribs);
+    EGLContext c = cap_real.f.eglCreateContext(dpy, config, share, attribs);
     if (c)
         note_context((uint64_t)(uintptr_t)dpy, (uint64_t)(uintptr_t)config, (uint64_t)(uintptr_t)share,
                      (uint64_t)(uintptr_t)c);
     return c;
 }
 
-void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx;
     if (!ret)
         return;
     uint64_t ctx = args[3];
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
-    t->cs = ctx ? gt_ctx_state_of(t->ctx) : NULL;
+    t->cs = ctx ? cap_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;
     if (t->cs && !t->cs->es_major) {
         /* The version decides which state queries the fixups may make. */
-        const char *v = (const char *)gt_real.f.glGetString(GL_VERSION);
+        const char *v = (const char *)cap_real.f.glGetString(GL_VERSION);
         const char *num = v ? strpbrk(v, "0123456789") : NULL;
         t->cs->es_major = num ? num[0] - '0' : 0;
         t->cs->es_minor = num && num[1] == '.' && num[2] >= '0' && num[2] <= '9' ? num[2] - '0' : 0;
-        const char *ext = (const char *)gt_real.f.glGetString(GL_EXTENSIONS);
+        const char *ext = (const char *)cap_real.f.glGetString(GL_EXTENSIONS);
         if (t->cs->es_major == 2) {
             /* Extensions that add GLES 3's pixel-store state to GLES 2. */
             t->cs->unpack_subimage = ext && strstr(ext, "GL_EXT_unpack_subimage") != NULL;
@@ -134,14 +134,14 @@ void gt_hook_make_current(gt_tls *t, unsigned idx, const uint64_t *args, uint64_
     }
     if (t->cs)
         t->es_major = t->cs->es_major;
-    if (ctx && !atomic_exchange(&gt_gl_meta_known, 1))
-        gt_meta_emit_gl(t);
+    if (ctx && !atomic_exchange(&cap_gl_meta_known, 1))
+        cap_meta_emit_gl(t);
     /* The driver sizes the surface's buffers here, at the window's size of
      * this moment; a later change reaches them after a swap (Mesa's X11
      * software path takes it no sooner), where the size is asked again. */
     t->size_check = 0;
     if (ctx)
-        gt_resize_check(t, idx);
+        cap_resize_check(t, idx);
 }
 
 /* The config's attributes as an EGL_NONE-terminated list, so that replay
@@ -159,7 +159,7 @@ static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
     size_t n = 0;
     for (size_t i = 0; config && i < NKEYS; i++) {
         EGLint v = 0;
-        if (gt_real.f.eglGetConfigAttrib((EGLDisplay)(uintptr_t)dpy, (EGLConfig)(uintptr_t)config,
+        if (cap_real.f.eglGetConfigAttrib((EGLDisplay)(uintptr_t)dpy, (EGLConfig)(uintptr_t)config,
                                          config_keys[i], &v)) {
             out[n++] = config_keys[i];
             out[n++] = v;
@@ -171,41 +171,41 @@ static size_t config_attribs(uint64_t dpy, uint64_t config, EGLint *out)
 
 /* gltraceContext: dpy, context, id, share context id, client version,
  * config attributes. Written after eglCreateContext's own record, and when
- * tracing switched on finds a context made before (gt_announce_context). */
-static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret);
+ * tracing switched on finds a context made before (cap_announce_context). */
+static void context_record(cap_tls *t, const uint64_t *args, uint64_t ret);
 
-void gt_hook_context_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_context_created(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx;
     if (!ret)
         return;
-    gt_switch_mark_context(ctx_id(ret, 0));
+    cap_switch_mark_context(ctx_id(ret, 0));
     context_record(t, args, ret);
 }
 
-void gt_announce_context(gt_tls *t, uint64_t ctx)
+void cap_announce_context(cap_tls *t, uint64_t ctx)
 {
     int32_t id = ctx_id(ctx, 1);
-    if (id < 0 || id >= MAX_CTX_STATES || !gt_switch_mark_context(id))
+    if (id < 0 || id >= MAX_CTX_STATES || !cap_switch_mark_context(id))
         return;
     pthread_mutex_lock(&ctx_mu);
     uint64_t args[3] = {ctx_info[id].dpy, ctx_info[id].config, ctx_info[id].share};
     pthread_mutex_unlock(&ctx_mu);
     if (!args[0]) /* made before the library could see it: the current display */
-        args[0] = (uint64_t)(uintptr_t)gt_real.f.eglGetCurrentDisplay();
+        args[0] = (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentDisplay();
     context_record(t, args, ctx);
 }
 
-static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret)
+static void context_record(cap_tls *t, const uint64_t *args, uint64_t ret)
 {
     EGLint attrs[2 * NKEYS + 1];
     size_t n = config_attribs(args[0], args[1], attrs);
     EGLint version = 0;
-    gt_real.f.eglQueryContext((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ret, EGL_CONTEXT_CLIENT_VERSION,
+    cap_real.f.eglQueryContext((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ret, EGL_CONTEXT_CLIENT_VERSION,
                               &version);
     gt_span s = {0};
-    gt_span_raw(&s, attrs, (long)n, sizeof attrs[0]);
-    uint8_t *p = gt_syn_begin(t, GT_FN_CONTEXT, 128 + gt_span_room(&s));
+    cap_span_raw(&s, attrs, (long)n, sizeof attrs[0]);
+    uint8_t *p = cap_syn_begin(t, GT_FN_CONTEXT, 128 + gt_span_room(&s));
     if (!p)
         return;
     p = gt_dt_i64(p, 0x2a, (int64_t)args[0]);
@@ -214,26 +214,26 @@ static void context_record(gt_tls *t, const uint64_t *args, uint64_t ret)
     p = gt_dt_i32(p, 0x2a, 4, args[2] ? ctx_id(args[2], 0) : -1);
     p = gt_dt_i32(p, 0x2a, 4, version);
     p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)attrs, &s);
-    gt_syn_end(t, p);
+    cap_syn_end(t, p);
 }
 
 /* gltraceSurface: dpy, surface, width, height, config attributes (at
  * creation; none at a swap), and the number of the call it belongs to. */
-void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
+void cap_surface_record(cap_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
                        int32_t *hp)
 {
     EGLint w = wp ? *wp : 0, h = hp ? *hp : 0;
     if (w <= 0 || h <= 0) {
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_WIDTH, &w);
-        gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_HEIGHT, &h);
+        cap_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_WIDTH, &w);
+        cap_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_HEIGHT, &h);
     }
     if (wp)
         *wp = w, *hp = h;
     EGLint attrs[2 * NKEYS + 1];
     gt_span s = {0};
     if (config)
-        gt_span_raw(&s, attrs, (long)config_attribs(dpy, config, attrs), sizeof attrs[0]);
-    uint8_t *p = gt_syn_begin(t, GT_FN_SURFACE, 128 + gt_span_room(&s));
+        cap_span_raw(&s, attrs, (long)config_attribs(dpy, config, attrs), sizeof attrs[0]);
+    uint8_t *p = cap_syn_begin(t, GT_FN_SURFACE, 128 + gt_span_room(&s));
     if (!p)
         return;
     p = gt_dt_i64(p, 0x2a, (int64_t)dpy);
@@ -242,68 +242,68 @@ void gt_surface_record(gt_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, 
     p = gt_dt_i32(p, 0x2a, 4, h);
     p = gt_dt_ptr(p, 0x2a, config ? (uint64_t)(uintptr_t)attrs : 0, &s);
     p = gt_dt_i32(p, 0x2a, 4, number);
-    gt_syn_end(t, p);
-    gt_resize_note(surf, w, h);
+    cap_syn_end(t, p);
+    cap_resize_note(surf, w, h);
 }
 
 /* A surface made before tracing was switched on: its size and config. */
-void gt_announce_surface(gt_tls *t, uint64_t dpy, uint64_t surf)
+void cap_announce_surface(cap_tls *t, uint64_t dpy, uint64_t surf)
 {
-    if (!surf || !gt_switch_mark_surface(surf))
+    if (!surf || !cap_switch_mark_surface(surf))
         return;
     EGLint cid = 0, n = 0;
     EGLConfig cfg = NULL;
-    gt_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_CONFIG_ID, &cid);
+    cap_real.f.eglQuerySurface((EGLDisplay)(uintptr_t)dpy, (EGLSurface)(uintptr_t)surf, EGL_CONFIG_ID, &cid);
     const EGLint want[] = {EGL_CONFIG_ID, cid, EGL_NONE};
-    if (!gt_real.f.eglChooseConfig((EGLDisplay)(uintptr_t)dpy, want, &cfg, 1, &n) || n < 1)
+    if (!cap_real.f.eglChooseConfig((EGLDisplay)(uintptr_t)dpy, want, &cfg, 1, &n) || n < 1)
         cfg = NULL;
-    gt_surface_record(t, dpy, surf, (uint64_t)(uintptr_t)cfg, GT_FN_CURRENT, NULL, NULL);
+    cap_surface_record(t, dpy, surf, (uint64_t)(uintptr_t)cfg, GT_FN_CURRENT, NULL, NULL);
 }
 
-void gt_hook_surface_created(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_surface_created(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     if (!ret)
         return;
-    gt_switch_mark_surface(ret);
+    cap_switch_mark_surface(ret);
     uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
-    gt_surface_record(t, args[0], ret, config, (int32_t)gt_fn_number(idx), NULL, NULL);
+    cap_surface_record(t, args[0], ret, config, (int32_t)cap_fn_number(idx), NULL, NULL);
 }
 
 /* Before the real swap: the surface's size, the bytes of persistent
  * mappings, the rendered textures and the back buffer (--fb=swap, draw). */
-void gt_hook_swap_pre(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)ret;
     /* The size the frame was drawn at: the one recorded at its first draw
-     * (gt_resize.c). The window's size of this moment may be newer: the
+     * (cap_resize.c). The window's size of this moment may be newer: the
      * buffers take it after this swap, when it is asked again. */
     EGLint w = 0, h = 0;
-    gt_resize_known(args[1], &w, &h);
-    gt_surface_record(t, args[0], args[1], 0, (int32_t)gt_fn_number(idx), &w, &h);
+    cap_resize_known(args[1], &w, &h);
+    cap_surface_record(t, args[0], args[1], 0, (int32_t)cap_fn_number(idx), &w, &h);
     if (!t->cs)
         return;
     if (t->cs->npersistent)
-        gt_mapped_flush_persistent(t);
-    if (gt_opt_textures)
-        gt_snapshot_rendered_textures(t);
-    if (gt_opt_fb != GT_FB_NONE)
-        gt_snapshot_surface(t, args[1], w, h);
+        cap_mapped_flush_persistent(t);
+    if (cap_opt_textures)
+        cap_snapshot_rendered_textures(t);
+    if (cap_opt_fb != GT_FB_NONE)
+        cap_snapshot_surface(t, args[1], w, h);
 }
 
-void gt_hook_initialize(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_initialize(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx;
     static _Atomic int egl_known;
     if (ret && !atomic_exchange(&egl_known, 1))
-        gt_meta_emit_egl(t, (void *)(uintptr_t)args[0]);
+        cap_meta_emit_egl(t, (void *)(uintptr_t)args[0]);
 }
 
-void gt_hook_swap_end(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_swap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
     t->size_check = 1; /* the next frame may be drawn at another size */
-    atomic_fetch_add(&gt_frame, 1);
-    gt_flusher_kick(); /* records reach the disk at every swap */
+    atomic_fetch_add(&cap_frame, 1);
+    cap_flusher_kick(); /* records reach the disk at every swap */
 }
 
 /* ------------------------------------------------------------ eglGetProcAddress */
@@ -336,23 +336,23 @@ static int first_time(const char *name)
 
 /* Hands out our traced entry for every covered name the driver has, and the
  * driver's own pointer (with one marker record) for names we do not cover. */
-__eglMustCastToProperFunctionPointerType gt_hook_eglGetProcAddress(const char *procname)
+__eglMustCastToProperFunctionPointerType cap_hook_eglGetProcAddress(const char *procname)
 {
     if (!procname)
         return NULL;
-    __eglMustCastToProperFunctionPointerType real = gt_real_get_proc_address(procname);
-    int i = gt_fn_index(procname);
+    __eglMustCastToProperFunctionPointerType real = cap_real_get_proc_address(procname);
+    int i = cap_fn_index(procname);
     if (i >= 0) {
         if (!real)
             return NULL;
-        if (gt_real_get((unsigned)i) == gt_missing_tab[i])
-            gt_real_set((unsigned)i, (gt_proc)real);
-        return (__eglMustCastToProperFunctionPointerType)gt_export_tab[i];
+        if (cap_real_get((unsigned)i) == cap_missing_tab[i])
+            cap_real_set((unsigned)i, (cap_proc)real);
+        return (__eglMustCastToProperFunctionPointerType)cap_export_tab[i];
     }
     if (real) {
-        gt_tls *t = gt_tls_get();
+        cap_tls *t = cap_tls_get();
         if (t && first_time(procname))
-            gt_meta_emit_marker(t, procname);
+            cap_meta_emit_marker(t, procname);
     }
     return real;
 }

@@ -1,4 +1,4 @@
-/* gt_mapped.c: the bytes an app writes into mapped buffer memory.
+/* cap_mapped.c: the bytes an app writes into mapped buffer memory.
  *
  * The driver reads mapped memory after the map call returns, so no call's
  * arguments carry it. At glFlushMappedBufferRange, glUnmapBuffer, and (for
@@ -7,10 +7,10 @@
  * start, and the data (see proto/FORMAT.md). The record comes before the
  * call it belongs to, so replay writes the bytes before the driver reads
  * them. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 /* The binding query of a buffer target, 0 for an unknown target. */
@@ -39,27 +39,27 @@ static uint32_t bound_buffer(GLenum target)
     GLenum q = binding_of(target);
     GLint v = 0;
     if (q)
-        gt_real.f.glGetIntegerv(q, &v);
+        cap_real.f.glGetIntegerv(q, &v);
     return (uint32_t)v;
 }
 
-static void emit(gt_tls *t, const gt_map *m, int64_t off, int64_t len)
+static void emit(cap_tls *t, const cap_map *m, int64_t off, int64_t len)
 {
     if (off < 0 || len <= 0 || off + len > m->length)
         return;
     gt_span s = {0};
-    gt_span_raw(&s, m->ptr + off, (long)len, 1);
-    uint8_t *p = gt_syn_begin(t, GT_FN_MAPPED_DATA, 64 + gt_span_room(&s));
+    cap_span_raw(&s, m->ptr + off, (long)len, 1);
+    uint8_t *p = cap_syn_begin(t, GT_FN_MAPPED_DATA, 64 + gt_span_room(&s));
     if (!p)
         return;
     p = gt_dt_i32(p, 0x2a, 7, (int32_t)m->target);
     p = gt_dt_i32(p, 0x2a, 4, (int32_t)m->buffer);
     p = gt_dt_i64(p, 0x2a, m->offset + off);
     p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)(m->ptr + off), &s);
-    gt_syn_end(t, p);
+    cap_syn_end(t, p);
 }
 
-static gt_map *find(gt_ctx_state *cs, uint32_t buffer)
+static cap_map *find(cap_ctx_state *cs, uint32_t buffer)
 {
     for (int i = 0; i < cs->nmaps; i++)
         if (cs->maps[i].buffer == buffer)
@@ -67,7 +67,7 @@ static gt_map *find(gt_ctx_state *cs, uint32_t buffer)
     return NULL;
 }
 
-static void forget(gt_ctx_state *cs, gt_map *m)
+static void forget(cap_ctx_state *cs, cap_map *m)
 {
     if (m->access & GL_MAP_PERSISTENT_BIT)
         cs->npersistent--;
@@ -76,15 +76,15 @@ static void forget(gt_ctx_state *cs, gt_map *m)
 
 /* glMapBufferRange(target, offset, length, access) and its EXT form;
  * glMapBufferOES(target, access): the whole buffer. */
-void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_map(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
-    gt_ctx_state *cs = t->cs;
+    cap_ctx_state *cs = t->cs;
     if (!ret || !cs)
         return;
-    gt_map m = {.target = (uint32_t)args[0], .ptr = (uint8_t *)(uintptr_t)ret};
+    cap_map m = {.target = (uint32_t)args[0], .ptr = (uint8_t *)(uintptr_t)ret};
     if (idx == GT_IDX_glMapBufferOES) {
         GLint size = 0;
-        gt_real.f.glGetBufferParameteriv((GLenum)args[0], GL_BUFFER_SIZE, &size);
+        cap_real.f.glGetBufferParameteriv((GLenum)args[0], GL_BUFFER_SIZE, &size);
         m.length = size;
         m.access = args[1] == GL_WRITE_ONLY_OES ? GL_MAP_WRITE_BIT : GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
     } else {
@@ -95,12 +95,12 @@ void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
     m.buffer = bound_buffer((GLenum)m.target);
     if (!(m.access & GL_MAP_WRITE_BIT))
         return; /* nothing the app writes */
-    gt_map *old = find(cs, m.buffer);
+    cap_map *old = find(cs, m.buffer);
     if (old)
         forget(cs, old);
-    if (cs->nmaps == GT_MAX_MAPS) {
-        gt_log("more than %d buffers mapped at once in context %d: the writes of buffer %u are not recorded",
-               GT_MAX_MAPS, cs->id, m.buffer);
+    if (cs->nmaps == CAP_MAX_MAPS) {
+        cap_log("more than %d buffers mapped at once in context %d: the writes of buffer %u are not recorded",
+               CAP_MAX_MAPS, cs->id, m.buffer);
         return;
     }
     cs->maps[cs->nmaps++] = m;
@@ -110,24 +110,24 @@ void gt_hook_map(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 
 /* glFlushMappedBufferRange(target, offset, length): offset is from the
  * start of the mapping. */
-void gt_hook_flush_mapped(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_flush_mapped(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)ret;
     if (!t->cs)
         return;
-    gt_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
+    cap_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
     if (m)
         emit(t, m, (int64_t)args[1], (int64_t)args[2]);
 }
 
 /* glUnmapBuffer(target): before the real call, while the memory is valid.
  * With explicit flushes only the flushed ranges are defined: nothing more. */
-void gt_hook_unmap(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+void cap_hook_unmap(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)ret;
     if (!t->cs)
         return;
-    gt_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
+    cap_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
     if (!m)
         return;
     if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
@@ -137,10 +137,10 @@ void gt_hook_unmap(gt_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 
 /* Persistent maps: the app writes whenever it likes and the driver reads at
  * the next draw; the whole range is recorded before each draw and swap. */
-void gt_mapped_flush_persistent(gt_tls *t)
+void cap_mapped_flush_persistent(cap_tls *t)
 {
     for (int i = 0; i < t->cs->nmaps; i++) {
-        const gt_map *m = &t->cs->maps[i];
+        const cap_map *m = &t->cs->maps[i];
         if ((m->access & GL_MAP_PERSISTENT_BIT) && !(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
             emit(t, m, 0, m->length);
     }

@@ -1,10 +1,10 @@
-/* gt_meta.c: the synthetic records: trace metadata (first record, then the
+/* cap_meta.c: the synthetic records: trace metadata (first record, then the
  * EGL and GL strings once known) and markers for functions we do not cover.
  * Off the hot path, so plain malloc'd scratch buffers are fine here. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_trace.h"
 
 #include <fcntl.h>
@@ -62,35 +62,35 @@ static void mb_str_field(mbuf *m, unsigned field, const char *s)
         mb_bytes_field(m, field, s, strlen(s));
 }
 
-uint8_t *gt_syn_begin(gt_tls *t, int32_t number, size_t room)
+uint8_t *cap_syn_begin(cap_tls *t, int32_t number, size_t room)
 {
-    uint64_t now = gt_clock_now();
-    return gt_rec_begin(t, 64 + room, number, now, now);
+    uint64_t now = cap_clock_now();
+    return cap_rec_begin(t, 64 + room, number, now, now);
 }
 
-void gt_syn_end(gt_tls *t, uint8_t *p)
+void cap_syn_end(cap_tls *t, uint8_t *p)
 {
     p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0, 0, 0, 0);
-    gt_rec_commit(t, p);
+    cap_rec_commit(t, p);
 }
 
-void gt_rec_synthetic(gt_tls *t, int32_t number, const uint8_t *tail, size_t n)
+void cap_rec_synthetic(cap_tls *t, int32_t number, const uint8_t *tail, size_t n)
 {
-    uint64_t now = gt_clock_now();
-    uint8_t *p = gt_rec_begin(t, 64 + n, number, now, now);
+    uint64_t now = cap_clock_now();
+    uint8_t *p = cap_rec_begin(t, 64 + n, number, now, now);
     if (!p)
         return;
     p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0, 0, 0, 0);
     memcpy(p, tail, n);
-    gt_rec_commit(t, p + n);
+    cap_rec_commit(t, p + n);
 }
 
-static void emit_metadata(gt_tls *t, mbuf *meta)
+static void emit_metadata(cap_tls *t, mbuf *meta)
 {
     mbuf rec = {0};
     mb_bytes_field(&rec, 13, meta->d, meta->n);
     if (rec.d)
-        gt_rec_synthetic(t, GT_FN_METADATA, rec.d, rec.n);
+        cap_rec_synthetic(t, GT_FN_METADATA, rec.d, rec.n);
     free(rec.d);
     free(meta->d);
 }
@@ -115,7 +115,7 @@ static int64_t clock_ns(clockid_t id)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void gt_meta_emit_start(gt_tls *t)
+void cap_meta_emit_start(cap_tls *t)
 {
     mbuf m = {0};
     mb_varint_field(&m, 1, GT_FORMAT_VERSION);
@@ -149,9 +149,9 @@ void gt_meta_emit_start(gt_tls *t)
     emit_metadata(t, &m);
 }
 
-void gt_meta_emit_gl(gt_tls *t)
+void cap_meta_emit_gl(cap_tls *t)
 {
-    const GLubyte *(*get)(GLenum) = gt_real.f.glGetString;
+    const GLubyte *(*get)(GLenum) = cap_real.f.glGetString;
     mbuf m = {0};
     /* Only queries valid for the context, so that the app's GL error state
      * is untouched: ES 1 ("OpenGL ES-CM 1.x") has no shading language. */
@@ -165,9 +165,9 @@ void gt_meta_emit_gl(gt_tls *t)
     emit_metadata(t, &m);
 }
 
-void gt_meta_emit_egl(gt_tls *t, void *dpy)
+void cap_meta_emit_egl(cap_tls *t, void *dpy)
 {
-    const char *(*q)(EGLDisplay, EGLint) = gt_real.f.eglQueryString;
+    const char *(*q)(EGLDisplay, EGLint) = cap_real.f.eglQueryString;
     mbuf m = {0};
     mb_str_field(&m, 10, q(dpy, EGL_VENDOR));
     mb_str_field(&m, 11, q(dpy, EGL_VERSION));
@@ -176,11 +176,11 @@ void gt_meta_emit_egl(gt_tls *t, void *dpy)
     emit_metadata(t, &m);
 }
 
-void gt_meta_emit_marker(gt_tls *t, const char *name)
+void cap_meta_emit_marker(cap_tls *t, const char *name)
 {
     mbuf rec = {0};
     mb_str_field(&rec, 14, name);
     if (rec.d)
-        gt_rec_synthetic(t, GT_FN_UNCOVERED, rec.d, rec.n);
+        cap_rec_synthetic(t, GT_FN_UNCOVERED, rec.d, rec.n);
     free(rec.d);
 }

@@ -1,6 +1,6 @@
-/* gt_timing_file.c: closing a timing file cut short (gt_timing_file.h). */
+/* cap_timing_file.c: closing a timing file cut short (cap_timing_file.h). */
 #define _GNU_SOURCE
-#include "gt_timing_file.h"
+#include "cap_timing_file.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -26,20 +26,20 @@ static off_t after_last_newline(int fd, off_t end)
     return -1;
 }
 
-int gt_timing_file_close(const char *path)
+int cap_timing_file_close(const char *path)
 {
-    static const char end[] = GT_TIMING_FILE_END;
+    static const char end[] = CAP_TIMING_FILE_END;
     const size_t elen = sizeof end - 1;
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
-        return GT_TIMING_FILE_WHOLE;
+        return CAP_TIMING_FILE_WHOLE;
     char tail[sizeof end];
     off_t size = lseek(fd, 0, SEEK_END);
     ssize_t n = pread(fd, tail, (off_t)elen < size ? elen : (size_t)size, size < (off_t)elen ? 0 : size - (off_t)elen);
-    int found = GT_TIMING_FILE_WHOLE;
+    int found = CAP_TIMING_FILE_WHOLE;
     off_t keep = n == (ssize_t)elen && memcmp(tail, end, elen) == 0 ? -1 : after_last_newline(fd, size);
     if (keep > 0 && ftruncate(fd, keep) == 0 && pwrite(fd, end, elen, keep) == (ssize_t)elen)
-        found = keep < size ? GT_TIMING_FILE_TORN : GT_TIMING_FILE_CLOSED;
+        found = keep < size ? CAP_TIMING_FILE_TORN : CAP_TIMING_FILE_CLOSED;
     close(fd);
     return found;
 }

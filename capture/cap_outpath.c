@@ -1,4 +1,4 @@
-/* gt_outpath.c: which process is traced and where its output goes.
+/* cap_outpath.c: which process is traced and where its output goes.
  *
  * The process name, for GLTRACE_PROC and for output names, is
  * program_invocation_short_name: the last part of argv[0], as the program
@@ -14,9 +14,9 @@
  *   the timing mode);
  *   anything else is the file itself.
  * A process that makes no GL or EGL call never gets here: the output is
- * opened at the first call (gt_init.c), so it leaves no file. */
+ * opened at the first call (cap_init.c), so it leaves no file. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,16 +27,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *gt_proc_name(void)
+const char *cap_proc_name(void)
 {
     const char *n = program_invocation_short_name;
     return n && *n ? n : "app";
 }
 
-int gt_proc_selected(void)
+int cap_proc_selected(void)
 {
     const char *want = gt_setting_env(GT_SET_PROC);
-    return !want || !*want || strcmp(want, gt_proc_name()) == 0;
+    return !want || !*want || strcmp(want, cap_proc_name()) == 0;
 }
 
 /* Appends s to out[*n], or fails when out is full. */
@@ -53,7 +53,7 @@ static int add(char *out, size_t len, size_t *n, const char *s)
 /* A process name as one file name component. */
 static void safe_name(char *dst, size_t len)
 {
-    snprintf(dst, len, "%s", gt_proc_name());
+    snprintf(dst, len, "%s", cap_proc_name());
     for (char *c = dst; *c; c++) {
         if (*c == '/')
             *c = '_';
@@ -62,7 +62,7 @@ static void safe_name(char *dst, size_t len)
         snprintf(dst, len, "app");
 }
 
-int gt_out_path(const char *spec, const char *ext, char *out, size_t len)
+int cap_out_path(const char *spec, const char *ext, char *out, size_t len)
 {
     char name[256], pid[24];
     safe_name(name, sizeof name);
@@ -87,7 +87,7 @@ int gt_out_path(const char *spec, const char *ext, char *out, size_t len)
                 else if (s[1] == '%')
                     piece = "%";
                 else {
-                    gt_log("GLTRACE_OUT=%s: '%%%c' is not %%p, %%n or %%%%; tracing is off", spec, s[1] ? s[1] : ' ');
+                    cap_log("GLTRACE_OUT=%s: '%%%c' is not %%p, %%n or %%%%; tracing is off", spec, s[1] ? s[1] : ' ');
                     return -1;
                 }
                 s++;
@@ -107,7 +107,7 @@ int gt_out_path(const char *spec, const char *ext, char *out, size_t len)
     }
     /* Each process of a run may be the first to get here. */
     if (mkdir(spec, 0755) != 0 && errno != EEXIST) {
-        gt_log("cannot create the folder %s: %s; tracing is off", spec, strerror(errno));
+        cap_log("cannot create the folder %s: %s; tracing is off", spec, strerror(errno));
         return -1;
     }
     if (add(out, len, &n, spec) || (spec[sl - 1] != '/' && add(out, len, &n, "/")) || add(out, len, &n, name) ||
@@ -115,11 +115,11 @@ int gt_out_path(const char *spec, const char *ext, char *out, size_t len)
         goto too_long;
     return 0;
 too_long:
-    gt_log("GLTRACE_OUT=%s gives a path longer than %zu bytes; tracing is off", spec, len - 1);
+    cap_log("GLTRACE_OUT=%s gives a path longer than %zu bytes; tracing is off", spec, len - 1);
     return -1;
 }
 
-void gt_out_announce(const char *path)
+void cap_out_announce(const char *path)
 {
     /* gltrace record learns which files the run made from this list: one
      * line per file, each one write() on an O_APPEND descriptor, so lines

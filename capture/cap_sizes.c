@@ -1,13 +1,13 @@
-/* gt_sizes.c: the named size functions of api/annotations.txt: how many
+/* cap_sizes.c: the named size functions of api/annotations.txt: how many
  * elements lie behind a pointer when that depends on an enum or on GL state.
  * Each returns an element count, or -1 when the extent is not known here:
  * the record then keeps the address only (never a guess). GL state is read
  * only with queries valid for the current context's version, so the app's
  * error state is never touched. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_enums.h"
 #include "gt_get_counts.h"
-#include "gt_real_fns.h"
+#include "cap_real_fns.h"
 #include "gt_texel.h"
 
 #include <stdio.h>
@@ -18,7 +18,7 @@ static GLint query(const char *name, GLenum pname)
 {
     (void)name;
     GLint v = 0;
-    gt_real.f.glGetIntegerv(pname, &v);
+    cap_real.f.glGetIntegerv(pname, &v);
     return v;
 }
 
@@ -34,7 +34,7 @@ static GLint query(const char *name, GLenum pname)
     case name:                           \
         return since <= 1 || t->es_major >= since ? query("", count_name) : -1;
 
-long gt_size_pname(gt_tls *t, intptr_t pname)
+long cap_size_pname(cap_tls *t, intptr_t pname)
 {
     switch ((GLenum)pname) {
         GT_GET_VALUES(FIXED, COUNTED)
@@ -43,7 +43,7 @@ long gt_size_pname(gt_tls *t, intptr_t pname)
     }
 }
 
-long gt_size_indexed(gt_tls *t, intptr_t target)
+long cap_size_indexed(cap_tls *t, intptr_t target)
 {
     (void)t;
     switch ((GLenum)target) {
@@ -55,21 +55,21 @@ long gt_size_indexed(gt_tls *t, intptr_t target)
 #undef FIXED
 #undef COUNTED
 
-long gt_size_clearbuffer(gt_tls *t, intptr_t buffer)
+long cap_size_clearbuffer(cap_tls *t, intptr_t buffer)
 {
     (void)t;
     return (GLenum)buffer == GL_COLOR ? 4 : 1;
 }
 
-long gt_size_label(gt_tls *t, intptr_t label, intptr_t length)
+long cap_size_label(cap_tls *t, intptr_t label, intptr_t length)
 {
     (void)t;
     if (!label)
         return 0;
-    return length >= 0 ? (long)length : (long)strnlen((const char *)label, GT_SPAN_MAX);
+    return length >= 0 ? (long)length : (long)strnlen((const char *)label, CAP_SPAN_MAX);
 }
 
-long gt_size_out_count(gt_tls *t, intptr_t capacity, intptr_t written)
+long cap_size_out_count(cap_tls *t, intptr_t capacity, intptr_t written)
 {
     (void)t;
     if (capacity <= 0 || !written)
@@ -80,7 +80,7 @@ long gt_size_out_count(gt_tls *t, intptr_t capacity, intptr_t written)
 
 /* ---------------------------------------------------------------- pixels */
 
-long gt_size_texel(gt_tls *t, intptr_t format, intptr_t type)
+long cap_size_texel(cap_tls *t, intptr_t format, intptr_t type)
 {
     (void)t;
     return gt_texel_bytes((unsigned)format, (unsigned)type);
@@ -91,12 +91,12 @@ long gt_size_texel(gt_tls *t, intptr_t format, intptr_t type)
  * into it, recorded as the address alone). UNPACK_IMAGE_HEIGHT and
  * UNPACK_SKIP_IMAGES apply to the 3D calls only (`images`): the GL ignores
  * them for a 2D image. */
-static long image_bytes(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d, int pack,
+static long image_bytes(cap_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d, int pack,
                         int images)
 {
     if (w <= 0 || h <= 0 || d <= 0)
         return 0;
-    long bpp = gt_size_texel(t, format, type);
+    long bpp = cap_size_texel(t, format, type);
     if (bpp < 0)
         return -1;
     long align = query("", pack ? GL_PACK_ALIGNMENT : GL_UNPACK_ALIGNMENT);
@@ -128,28 +128,28 @@ static long image_bytes(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, i
 
 /* The depth api/annotations.txt gives the 2D calls: no GLsizei has this
  * value, so no 3D call can be taken for a 2D one. */
-#define GT_UNPACK_2D ((intptr_t)1 << 32)
+#define CAP_UNPACK_2D ((intptr_t)1 << 32)
 
-long gt_size_unpack(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d)
+long cap_size_unpack(cap_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h, intptr_t d)
 {
-    if (d == GT_UNPACK_2D)
+    if (d == CAP_UNPACK_2D)
         return image_bytes(t, format, type, w, h, 1, 0, 0);
     return image_bytes(t, format, type, w, h, d, 0, 1);
 }
 
-long gt_size_pack(gt_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
+long cap_size_pack(cap_tls *t, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
 {
     return image_bytes(t, format, type, w, h, 1, 1, 0);
 }
 
-long gt_size_unpack_bytes(gt_tls *t, intptr_t bytes)
+long cap_size_unpack_bytes(cap_tls *t, intptr_t bytes)
 {
     if (t->es_major >= 3 && query("", GL_PIXEL_UNPACK_BUFFER_BINDING))
         return -1;
     return bytes < 0 ? 0 : (long)bytes;
 }
 
-long gt_size_pack_bytes(gt_tls *t, intptr_t bytes)
+long cap_size_pack_bytes(cap_tls *t, intptr_t bytes)
 {
     if (t->es_major >= 3 && query("", GL_PIXEL_PACK_BUFFER_BINDING))
         return -1;
@@ -171,7 +171,7 @@ typedef GLint (*get_uniform_location_fn)(GLuint, const GLchar *);
 typedef void (*get_block_iv_fn)(GLuint, GLuint, GLenum, GLint *);
 
 /* The driver's function, or NULL when the driver lacks it. */
-#define REAL(type, name) ((type)GT_REAL_OR_NULL(name))
+#define REAL(type, name) ((type)CAP_REAL_OR_NULL(name))
 
 /* Components glGetUniform* writes for one element of a uniform of `type`
  * (matrices whole), or -1 for a type not known here. */
@@ -242,7 +242,7 @@ static int element_at(GLuint program, get_uniform_location_fn loc_of, char *name
     return hit;
 }
 
-long gt_size_uniform_get(gt_tls *t, intptr_t program_, intptr_t location_)
+long cap_size_uniform_get(cap_tls *t, intptr_t program_, intptr_t location_)
 {
     if (t->es_major < 2)
         return -1;
@@ -296,14 +296,14 @@ long gt_size_uniform_get(gt_tls *t, intptr_t program_, intptr_t location_)
     return found;
 }
 
-long gt_size_active_uniforms(gt_tls *t, intptr_t uniformCount, intptr_t pname)
+long cap_size_active_uniforms(cap_tls *t, intptr_t uniformCount, intptr_t pname)
 {
     (void)t;
     (void)pname; /* every pname of glGetActiveUniformsiv gives one value per uniform */
     return uniformCount < 0 ? 0 : (long)uniformCount;
 }
 
-long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t pname)
+long cap_size_block_param(cap_tls *t, intptr_t program_, intptr_t block_, intptr_t pname)
 {
     if (t->es_major < 3)
         return -1;
@@ -348,8 +348,8 @@ long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t
  * indirect draw buffers, dmabuf planes); their pointers are recorded as
  * addresses only. */
 
-#define GT_UNKNOWN(name, ...)                  \
-    long name(gt_tls *t, __VA_ARGS__)          \
+#define CAP_UNKNOWN(name, ...)                 \
+    long name(cap_tls *t, __VA_ARGS__)         \
     {                                          \
         (void)t;                               \
         return -1;                             \
@@ -357,14 +357,14 @@ long gt_size_block_param(gt_tls *t, intptr_t program_, intptr_t block_, intptr_t
 #define A intptr_t a __attribute__((unused))
 #define B intptr_t b __attribute__((unused))
 #define C intptr_t c __attribute__((unused))
-GT_UNKNOWN(gt_size_path_names, A, B, C)
-GT_UNKNOWN(gt_size_path_transform, A, B)
-GT_UNKNOWN(gt_size_path_coords, A, B)
-GT_UNKNOWN(gt_size_path_spacing, A, B)
-GT_UNKNOWN(gt_size_path_metrics, A, B, C)
-GT_UNKNOWN(gt_size_path_query, A, B)
-GT_UNKNOWN(gt_size_font_name, A, B)
-GT_UNKNOWN(gt_size_glyph_codes, A, B, C)
-GT_UNKNOWN(gt_size_indirect, A, B, C)
-GT_UNKNOWN(gt_size_sample_locations, A, B)
-GT_UNKNOWN(gt_size_dmabuf_planes, A, B)
+CAP_UNKNOWN(cap_size_path_names, A, B, C)
+CAP_UNKNOWN(cap_size_path_transform, A, B)
+CAP_UNKNOWN(cap_size_path_coords, A, B)
+CAP_UNKNOWN(cap_size_path_spacing, A, B)
+CAP_UNKNOWN(cap_size_path_metrics, A, B, C)
+CAP_UNKNOWN(cap_size_path_query, A, B)
+CAP_UNKNOWN(cap_size_font_name, A, B)
+CAP_UNKNOWN(cap_size_glyph_codes, A, B, C)
+CAP_UNKNOWN(cap_size_indirect, A, B, C)
+CAP_UNKNOWN(cap_size_sample_locations, A, B)
+CAP_UNKNOWN(cap_size_dmabuf_planes, A, B)

@@ -1,4 +1,4 @@
-/* gt_clock.c: CLOCK_MONOTONIC nanoseconds from the TSC, cheaply.
+/* cap_clock.c: CLOCK_MONOTONIC nanoseconds from the TSC, cheaply.
  *
  * Why: two clock reads per call are most of the per-call budget; rdtsc costs
  * about 10 ns here, clock_gettime 25 ns. The TSC is used only when the CPU
@@ -7,16 +7,16 @@
  * keeping it continuous at the anchor and steering the slope so that the
  * offset to CLOCK_MONOTONIC measured now is gone by the next anchor. Readers
  * take a pointer to an immutable parameter set, so no lock and no torn read. */
-#include "gt_capture.h"
+#include "cap_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#define GT_CLOCK_SLOTS 256 /* a reader holds a slot for nanoseconds; reuse after minutes */
+#define CAP_CLOCK_SLOTS 256 /* a reader holds a slot for nanoseconds; reuse after minutes */
 
-_Atomic(const gt_clock_params *) gt_clock_cur;
-static gt_clock_params slots[GT_CLOCK_SLOTS];
+_Atomic(const cap_clock_params *) cap_clock_cur;
+static cap_clock_params slots[CAP_CLOCK_SLOTS];
 static unsigned slot_next;
 static uint64_t init_tsc, init_ns;
 
@@ -27,12 +27,12 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t gt_clock_slow(void)
+uint64_t cap_clock_slow(void)
 {
     return mono_ns();
 }
 
-uint64_t gt_thread_cpu_ns(void)
+uint64_t cap_thread_cpu_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -74,14 +74,14 @@ static void sample(uint64_t *tsc, uint64_t *ns)
 
 static void publish(uint64_t base_tsc, uint64_t base_ns, uint64_t mult)
 {
-    gt_clock_params *p = &slots[slot_next++ % GT_CLOCK_SLOTS];
+    cap_clock_params *p = &slots[slot_next++ % CAP_CLOCK_SLOTS];
     p->base_tsc = base_tsc;
     p->base_ns = base_ns;
     p->mult = mult;
-    atomic_store_explicit(&gt_clock_cur, p, memory_order_release);
+    atomic_store_explicit(&cap_clock_cur, p, memory_order_release);
 }
 
-void gt_clock_init(void)
+void cap_clock_init(void)
 {
     if (!tsc_invariant())
         return;
@@ -96,9 +96,9 @@ void gt_clock_init(void)
     publish(t1, n1, mult);
 }
 
-void gt_clock_recalibrate(void)
+void cap_clock_recalibrate(void)
 {
-    const gt_clock_params *c = atomic_load_explicit(&gt_clock_cur, memory_order_acquire);
+    const cap_clock_params *c = atomic_load_explicit(&cap_clock_cur, memory_order_acquire);
     if (!c)
         return;
     uint64_t tsc, ns;

@@ -1,4 +1,4 @@
-/* gt_errors.c: the error mode (GLTRACE=error).
+/* cap_errors.c: the error mode (GLTRACE=error).
  *
  * Every GL call goes through a generated wrapper (api/emit_modes.py) that
  * calls the driver, then the driver's glGetError: one extra call into the
@@ -12,14 +12,14 @@
  * it, and an app that checks glGetError itself must still see it. So the
  * first error taken on a thread stays pending there, with the context it
  * happened in, and the app's next glGetError on that thread, in that
- * context, returns it (gt_error_get_error, the error mode's glGetError).
+ * context, returns it (cap_error_get_error, the error mode's glGetError).
  * Later errors while one is pending are logged and counted but not kept:
  * Mesa does the same (it records an error only while none is recorded).
  * Not covered: an error read from another thread that makes the same
  * context current later; it is still logged. */
 #define _GNU_SOURCE
-#include "gt_modes.h"
-#include "gt_real_fns.h"
+#include "cap_modes.h"
+#include "cap_real_fns.h"
 #include "gt_api.h"
 
 #include <dlfcn.h>
@@ -58,7 +58,7 @@ static _Atomic uint32_t *count_table(void)
     _Atomic uint32_t *c = atomic_load(&counts);
     if (c)
         return c;
-    _Atomic uint32_t *n = calloc((size_t)GT_NFNS * NKINDS, sizeof *n);
+    _Atomic uint32_t *n = calloc((size_t)CAP_NFNS * NKINDS, sizeof *n);
     if (!n)
         return NULL;
     _Atomic uint32_t *expect = NULL;
@@ -164,11 +164,11 @@ static void put_backtrace(line *l)
     }
 }
 
-void gt_error_report(unsigned idx, unsigned err, const uint64_t *args)
+void cap_error_report(unsigned idx, unsigned err, const uint64_t *args)
 {
     if (!pending) {
         pending = err;
-        pending_ctx = gt_real.f.eglGetCurrentContext ? gt_real.f.eglGetCurrentContext() : NULL;
+        pending_ctx = cap_real.f.eglGetCurrentContext ? cap_real.f.eglGetCurrentContext() : NULL;
     }
     int kind = kind_of(err);
     _Atomic uint32_t *c = count_table();
@@ -176,7 +176,7 @@ void gt_error_report(unsigned idx, unsigned err, const uint64_t *args)
     if (seen > LOG_MAX)
         return;
     line l = {.n = 0};
-    const char *name = gt_fn_names[idx];
+    const char *name = cap_fn_names[idx];
     if (seen == LOG_MAX) {
         put(&l, "gltrace: further %s in %s are counted, not logged\n", kind_names[kind], name);
     } else {
@@ -198,20 +198,20 @@ void gt_error_report(unsigned idx, unsigned err, const uint64_t *args)
     (void)w;
 }
 
-GLenum gt_error_get_error(void)
+GLenum cap_error_get_error(void)
 {
     if (pending) {
-        void *ctx = gt_real.f.eglGetCurrentContext ? gt_real.f.eglGetCurrentContext() : NULL;
+        void *ctx = cap_real.f.eglGetCurrentContext ? cap_real.f.eglGetCurrentContext() : NULL;
         if (ctx == pending_ctx) {
             unsigned e = pending;
             pending = 0;
             return e;
         }
     }
-    return gt_real.f.glGetError();
+    return cap_real.f.glGetError();
 }
 
-void gt_error_start(void)
+void cap_error_start(void)
 {
     /* backtrace() loads libgcc_s on its first use: do it now, not at the
      * first error, which may come from a thread holding locks. */
@@ -219,28 +219,28 @@ void gt_error_start(void)
     backtrace(f, 1);
 }
 
-void gt_error_summary(void)
+void cap_error_summary(void)
 {
     static _Atomic int once;
     if (atomic_exchange(&once, 1))
         return;
     _Atomic uint32_t *c = atomic_load(&counts);
     if (!c) {
-        gt_log("error mode: no GL errors");
+        cap_log("error mode: no GL errors");
         return;
     }
     uint64_t total = 0;
     unsigned fns = 0;
-    for (unsigned i = 0; i < GT_NFNS; i++) {
+    for (unsigned i = 0; i < CAP_NFNS; i++) {
         uint64_t sum = 0;
         for (int k = 0; k < NKINDS; k++)
             sum += atomic_load(&c[i * NKINDS + k]);
         total += sum;
         fns += sum != 0;
     }
-    gt_log("error mode: %" PRIu64 " GL error%s in %u function%s", total, total == 1 ? "" : "s", fns,
+    cap_log("error mode: %" PRIu64 " GL error%s in %u function%s", total, total == 1 ? "" : "s", fns,
            fns == 1 ? "" : "s");
-    for (unsigned i = 0; i < GT_NFNS; i++) {
+    for (unsigned i = 0; i < CAP_NFNS; i++) {
         line l = {.n = 0};
         for (int k = 0; k < NKINDS; k++) {
             uint32_t n = atomic_load(&c[i * NKINDS + k]);
@@ -248,6 +248,6 @@ void gt_error_summary(void)
                 put(&l, "%s%s %" PRIu32, l.n ? ", " : "", kind_names[k], n);
         }
         if (l.n)
-            gt_log("  %s: %s", gt_fn_names[i], l.s);
+            cap_log("  %s: %s", cap_fn_names[i], l.s);
     }
 }

@@ -1,19 +1,19 @@
-/* gt_flusher.c: the background thread that compresses and writes.
+/* cap_flusher.c: the background thread that compresses and writes.
  *
  * Threads never write to the file: they fill buffers, and this thread takes
  * [flushed, committed) of every buffer as one chunk (proto/gt_writer) when
  * kicked (each eglSwapBuffers, a full buffer) and at least every 100 ms, so
  * records reach the disk at every swap and within 100 ms otherwise (the
- * thread's life, start to shutdown, is gt_worker.c, shared with the timing
+ * thread's life, start to shutdown, is cap_worker.c, shared with the timing
  * writer). A kill leaves whole chunks and at most one torn tail, which the
  * reader reports.
  * Buffers come from and go back to a pool here; the memory in flight is
  * capped, and a thread that would exceed it waits (backpressure) rather
  * than dropping records. */
 #define _GNU_SOURCE
-#include "gt_capture.h"
+#include "cap_internal.h"
 #include "gt_trace.h"
-#include "gt_worker.h"
+#include "cap_worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,43 +26,43 @@
 #define BUF_SIZE (1u << 20)
 #define POOL_MAX 16 /* free buffers kept for reuse; more go back to the system */
 
-/* Memory for buffers in flight (GLTRACE_BUFFER_MB, gt_flusher_set_mem_cap). */
+/* Memory for buffers in flight (GLTRACE_BUFFER_MB, cap_flusher_set_mem_cap). */
 static size_t mem_cap = (size_t)512 << 20;
 
-_Atomic uint64_t gt_frame;
+_Atomic uint64_t cap_frame;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
-static gt_buffer *live;        /* every buffer a thread holds or retired */
-static gt_buffer *pool;        /* free BUF_SIZE buffers (via next_live) */
+static cap_buffer *live;       /* every buffer a thread holds or retired */
+static cap_buffer *pool;       /* free BUF_SIZE buffers (via next_live) */
 static size_t pool_n;
 static size_t mem_in_use;      /* every buffer's, the pool's included */
 static gt_writer *writer;
-static gt_worker worker = GT_WORKER_INIT;
+static cap_worker worker = CAP_WORKER_INIT;
 static _Atomic int broken;
 static int serving; /* GLTRACE_LISTEN: writers come and go with hosts */
 
-void gt_flusher_set_mem_cap(size_t bytes)
+void cap_flusher_set_mem_cap(size_t bytes)
 {
     mem_cap = bytes;
 }
 
-static void free_buffer(gt_buffer *b)
+static void free_buffer(cap_buffer *b)
 {
     mem_in_use -= b->cap;
     free(b->data);
     free(b);
 }
 
-gt_buffer *gt_flusher_take_buffer(size_t min_cap)
+cap_buffer *cap_flusher_take_buffer(size_t min_cap)
 {
     size_t cap = min_cap > BUF_SIZE ? min_cap : BUF_SIZE;
     if (cap > UINT32_MAX) {
-        gt_fail("a record of %zu bytes is too large for a trace buffer", min_cap);
+        cap_fail("a record of %zu bytes is too large for a trace buffer", min_cap);
         return NULL;
     }
     pthread_mutex_lock(&mu);
-    gt_buffer *b = NULL;
+    cap_buffer *b = NULL;
     /* A pooled buffer when one fits; else a new one within the cap, waiting
      * for the flusher to give memory back (backpressure). Free buffers
      * count against the cap too, so a larger request frees them first: a
@@ -75,7 +75,7 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
             pool_n--;
             break;
         }
-        if (mem_in_use + cap <= mem_cap || mem_in_use == 0 || atomic_load(&broken) || !atomic_load(&gt_tracing)) {
+        if (mem_in_use + cap <= mem_cap || mem_in_use == 0 || atomic_load(&broken) || !atomic_load(&cap_tracing)) {
             b = calloc(1, sizeof *b);
             if (b && !(b->data = malloc(cap))) {
                 free(b);
@@ -88,7 +88,7 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
             break;
         }
         if (pool) {
-            gt_buffer *f = pool;
+            cap_buffer *f = pool;
             pool = f->next_live;
             pool_n--;
             free_buffer(f);
@@ -98,7 +98,7 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
     }
     pthread_mutex_unlock(&mu);
     if (!b) {
-        gt_fail("out of memory for a %zu-byte trace buffer", cap);
+        cap_fail("out of memory for a %zu-byte trace buffer", cap);
         return NULL;
     }
     atomic_store(&b->commit, 0);
@@ -110,24 +110,24 @@ gt_buffer *gt_flusher_take_buffer(size_t min_cap)
     return b;
 }
 
-void gt_flusher_register(gt_buffer *b)
+void cap_flusher_register(cap_buffer *b)
 {
     pthread_mutex_lock(&mu);
-    b->frame_mark = atomic_load(&gt_frame); /* frame mark until the first flush */
+    b->frame_mark = atomic_load(&cap_frame); /* frame mark until the first flush */
     b->next_live = live;
     live = b;
     pthread_mutex_unlock(&mu);
 }
 
-void gt_flusher_retire(gt_buffer *b)
+void cap_flusher_retire(cap_buffer *b)
 {
     atomic_store_explicit(&b->retired, 1, memory_order_release);
-    gt_flusher_kick();
+    cap_flusher_kick();
 }
 
-void gt_flusher_kick(void)
+void cap_flusher_kick(void)
 {
-    gt_worker_kick(&worker);
+    cap_worker_kick(&worker);
 }
 
 static uint32_t rec_len(const uint8_t *p)
@@ -141,7 +141,7 @@ static uint32_t rec_len(const uint8_t *p)
  * trace keeps every record there was room for and stays a prefix of the
  * calls, whatever the flusher's timing made one chunk hold. Only a failed
  * write costs the split. Returns 0, or -1 when some record did not fit. */
-static int put_records(const gt_buffer *b, size_t from, size_t to, uint64_t first, uint64_t last,
+static int put_records(const cap_buffer *b, size_t from, size_t to, uint64_t first, uint64_t last,
                        uint32_t count, uint64_t frame_mark)
 {
     const uint8_t *d = b->data;
@@ -171,10 +171,10 @@ static int put_records(const gt_buffer *b, size_t from, size_t to, uint64_t firs
 }
 
 /* Writes [flushed, commit) of b as one chunk. Flusher thread only. */
-static void flush_buffer(gt_buffer *b, uint64_t frame_now)
+static void flush_buffer(cap_buffer *b, uint64_t frame_now)
 {
     uint64_t commit = atomic_load_explicit(&b->commit, memory_order_acquire);
-    size_t end = GT_COMMIT_OFF(commit);
+    size_t end = CAP_COMMIT_OFF(commit);
     if (end <= b->flushed)
         return;
     const uint8_t *d = b->data;
@@ -193,14 +193,14 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
     if (last_seq < first_seq)
         last_seq += (uint64_t)1 << 32;
     if (!writer) {
-        /* Listening, no host (gt_server.c): what was in flight is dropped. */
+        /* Listening, no host (cap_server.c): what was in flight is dropped. */
     } else if (!atomic_load(&broken) &&
                put_records(b, b->flushed, end, first_seq, last_seq, count, b->frame_mark) != 0) {
         atomic_store(&broken, 1);
         if (serving)
-            gt_log("%s; the host is gone", gt_writer_error(writer)); /* the server ends the session */
+            cap_log("%s; the host is gone", gt_writer_error(writer)); /* the server ends the session */
         else
-            gt_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
+            cap_fail("%s; tracing stopped, the application goes on", gt_writer_error(writer));
     }
     b->flushed = end;
     b->flushed_seq = last_seq;
@@ -208,12 +208,12 @@ static void flush_buffer(gt_buffer *b, uint64_t frame_now)
 }
 
 /* The live list, oldest buffer first (flusher thread only). */
-static gt_buffer **order;
+static cap_buffer **order;
 static size_t order_cap;
 
-static void recycle(gt_buffer *b)
+static void recycle(cap_buffer *b)
 {
-    if (b->cap == BUF_SIZE && pool_n < POOL_MAX && !gt_worker_stopping(&worker)) {
+    if (b->cap == BUF_SIZE && pool_n < POOL_MAX && !cap_worker_stopping(&worker)) {
         b->next_live = pool;
         pool = b;
         pool_n++;
@@ -233,13 +233,13 @@ static void recycle(gt_buffer *b)
  * recycled only when it was already retired before its last flush. */
 static void flush_all(void)
 {
-    uint64_t frame_now = atomic_load(&gt_frame);
+    uint64_t frame_now = atomic_load(&cap_frame);
     pthread_mutex_lock(&mu);
     size_t n = 0;
-    for (gt_buffer *b = live; b; b = b->next_live) {
+    for (cap_buffer *b = live; b; b = b->next_live) {
         if (n == order_cap) {
             size_t cap = order_cap ? order_cap * 2 : 64;
-            gt_buffer **v = realloc(order, cap * sizeof *v);
+            cap_buffer **v = realloc(order, cap * sizeof *v);
             if (!v) {
                 n = 0; /* none this pass rather than newer before older */
                 break;
@@ -252,13 +252,13 @@ static void flush_all(void)
     /* Buffers are unlinked only here, by this thread, so using them outside
      * the lock is safe; new ones are pushed at the head. */
     for (size_t i = n; i-- > 0;) {
-        gt_buffer *b = order[i];
+        cap_buffer *b = order[i];
         int retired = atomic_load_explicit(&b->retired, memory_order_acquire);
         flush_buffer(b, frame_now);
         if (!retired)
             continue;
         pthread_mutex_lock(&mu);
-        gt_buffer **pp = &live;
+        cap_buffer **pp = &live;
         while (*pp && *pp != b)
             pp = &(*pp)->next_live;
         if (*pp)
@@ -301,7 +301,7 @@ static void serve_requests(void)
         flush_all();
         char err[GT_ERRLEN];
         if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
-            gt_log("%s", err);
+            cap_log("%s", err);
         else if (writer && atomic_load(&broken))
             gt_writer_abandon(writer);
         writer = NULL;
@@ -318,31 +318,31 @@ static void serve_pass(void)
     serve_requests();
 }
 
-int gt_flusher_serving_broken(void)
+int cap_flusher_serving_broken(void)
 {
     return atomic_load(&broken);
 }
 
-void gt_flusher_attach(gt_writer *w)
+void cap_flusher_attach(gt_writer *w)
 {
     pthread_mutex_lock(&wmu);
     attach_req = w;
     pthread_mutex_unlock(&wmu);
-    gt_flusher_kick();
+    cap_flusher_kick();
     pthread_mutex_lock(&wmu);
     while (attach_req && !ended)
         pthread_cond_wait(&wcv, &wmu);
     pthread_mutex_unlock(&wmu);
 }
 
-void gt_flusher_detach(int abandon)
+void cap_flusher_detach(int abandon)
 {
     if (abandon)
         atomic_store(&broken, 1); /* nothing more to a host that is gone */
     pthread_mutex_lock(&wmu);
     detach_req = 1;
     pthread_mutex_unlock(&wmu);
-    gt_flusher_kick();
+    cap_flusher_kick();
     pthread_mutex_lock(&wmu);
     while (detach_req && !ended)
         pthread_cond_wait(&wcv, &wmu);
@@ -354,7 +354,7 @@ static void finish(void)
 {
     char err[GT_ERRLEN];
     if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
-        gt_log("%s", err);
+        cap_log("%s", err);
     else if (writer && atomic_load(&broken))
         gt_writer_abandon(writer);
     writer = NULL;
@@ -364,11 +364,11 @@ static void finish(void)
     pthread_mutex_unlock(&wmu);
 }
 
-int gt_flusher_start_serving(void)
+int cap_flusher_start_serving(void)
 {
     serving = 1;
-    if (gt_worker_start(&worker, serve_pass, finish) != 0) {
-        gt_log("cannot start the writer thread: %s; the trace server is off", strerror(errno));
+    if (cap_worker_start(&worker, serve_pass, finish) != 0) {
+        cap_log("cannot start the writer thread: %s; the trace server is off", strerror(errno));
         return -1;
     }
     return 0;
@@ -389,7 +389,7 @@ static int claim(const char *path)
         return 0; /* gt_writer_open says why it cannot write there */
     if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
         close(fd);
-        gt_log("%s is being written by another traced process; this process (pid %d) is not traced", path,
+        cap_log("%s is being written by another traced process; this process (pid %d) is not traced", path,
                (int)getpid());
         return -1;
     }
@@ -397,18 +397,18 @@ static int claim(const char *path)
     return 0;
 }
 
-int gt_flusher_start(const char *path, int level)
+int cap_flusher_start(const char *path, int level)
 {
     char err[GT_ERRLEN];
     if (claim(path) != 0)
         return -1;
     writer = gt_writer_open(path, level, err, sizeof err);
     if (!writer) {
-        gt_log("%s; tracing is off, the application goes on", err);
+        cap_log("%s; tracing is off, the application goes on", err);
         return -1;
     }
-    if (gt_worker_start(&worker, flush_all, finish) != 0) {
-        gt_log("cannot start the writer thread: %s; tracing is off", strerror(errno));
+    if (cap_worker_start(&worker, flush_all, finish) != 0) {
+        cap_log("cannot start the writer thread: %s; tracing is off", strerror(errno));
         gt_writer_abandon(writer);
         writer = NULL;
         return -1;
@@ -424,24 +424,24 @@ int gt_flusher_start(const char *path, int level)
  * (api/emit_capture.py), so it must not be reached any more. */
 static void quiesce(void)
 {
-    gt_dispatch_select(0);
-    atomic_store(&gt_tracing, 0);
+    cap_dispatch_select(0);
+    atomic_store(&cap_tracing, 0);
 }
 
-void gt_flusher_shutdown(int from_signal)
+void cap_flusher_shutdown(int from_signal)
 {
-    gt_worker_stop(&worker, from_signal, quiesce);
+    cap_worker_stop(&worker, from_signal, quiesce);
 }
 
 /* After fork, the child has no flusher thread and shares the parent's file:
  * it must not touch either. Its copy of the claim goes (close is
  * async-signal-safe); the lock stays with the parent's descriptor. */
-void gt_flusher_forget(void)
+void cap_flusher_forget(void)
 {
     if (claim_fd >= 0)
         close(claim_fd);
     claim_fd = -1;
     writer = NULL;
     live = NULL;
-    gt_worker_forget(&worker);
+    cap_worker_forget(&worker);
 }

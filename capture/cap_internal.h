@@ -1,0 +1,421 @@
+/* cap_internal.h: the capture library's internal interface, shared by the
+ * hand-written runtime and the generated wrappers (cap_gen.c).
+ *
+ * Hot path (every traced call): cap_tls_get, cap_clock_now twice, the real
+ * call, cap_rec_begin, the generated encoder, cap_rec_end. No malloc, no
+ * syscall, no lock: a thread-local pointer, rdtsc, one atomic add for the
+ * global sequence number, stores into the thread's own buffer. */
+#ifndef CAP_INTERNAL_H
+#define CAP_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cap_count.h"
+#include "gt_gl_types.h"
+#include "gt_settings.h"
+#include "gt_wire_enc.h"
+
+#define CAP_EXPORT __attribute__((visibility("default")))
+#define CAP_INLINE static inline __attribute__((always_inline))
+
+/* Everything declared below is internal to the library: hidden visibility
+ * lets the hot path reach it without a trip through the GOT. */
+#pragma GCC visibility push(hidden)
+#define CAP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CAP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef void (*cap_proc)(void);
+
+/* ------------------------------------------------------------ buffers */
+
+/* A run of records written by one thread. The owning thread appends and
+ * publishes `commit` (release) after each whole record: the end offset in
+ * the low 32 bits and the low 32 bits of that record's seq in the high
+ * ones, in one store, so the flusher knows the seq at any cut even where
+ * records leave it out. The flusher alone reads [flushed, commit) and owns
+ * the fields marked so. A buffer goes back to the pool only through the
+ * flusher, so the flusher never reads memory that is being reused. */
+#define CAP_COMMIT(off, seq) ((uint64_t)(seq) << 32 | (uint32_t)(off))
+#define CAP_COMMIT_OFF(c) ((size_t)(uint32_t)(c))
+typedef struct cap_buffer {
+    uint8_t *data;
+    size_t cap;                 /* < 4 GiB (offsets are 32-bit) */
+    _Atomic uint64_t commit;
+    size_t flushed;             /* flusher only */
+    uint64_t flushed_seq;       /* flusher only: seq of the last flushed record */
+    uint64_t tid;
+    uint64_t frame_mark;        /* flusher only: cap_frame when the next chunk began */
+    _Atomic int retired;        /* the thread has moved on to another buffer */
+    struct cap_buffer *next_live;    /* list of all buffers in use (flusher lock) */
+    struct cap_buffer *next_retired; /* queue to the flusher (flusher lock) */
+} cap_buffer;
+
+/* ------------------------------------------------------------ contexts */
+
+/* A buffer range the app has mapped (glMapBufferRange, glMapBufferOES). */
+typedef struct cap_map {
+    uint32_t target, buffer, access;
+    uint8_t *ptr;
+    int64_t offset, length;
+} cap_map;
+
+#define CAP_MAX_MAPS 32
+#define CAP_MAX_RENDERED 64
+
+/* What capture keeps per EGL context. A context is current on one thread
+ * at a time, so only that thread touches its state: no lock. */
+typedef struct cap_ctx_state {
+    int32_t id;
+    int es_major, es_minor;     /* GLES version, known once first current */
+    int client_ptrs;            /* a vertex array pointer was set with no buffer bound */
+    int unpack_subimage;        /* GLES 2 with EXT_unpack_subimage: unpack row length, skips */
+    int pack_subimage;          /* GLES 2 with NV_pack_subimage: pack row length, skips */
+    int read_depth, read_stencil; /* NV_read_depth, NV_read_stencil */
+    int nmaps;
+    cap_map maps[CAP_MAX_MAPS];
+    int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */
+    int nrendered;              /* textures drawn into since the last swap (--textures) */
+    struct { uint32_t tex, target; int32_t level, layer; } rendered[CAP_MAX_RENDERED];
+    uint32_t snap_fbo;          /* our framebuffer for reading textures, 0: none yet */
+} cap_ctx_state;
+
+/* What the library does, from GLTRACE (GT_MODE_*, proto/gt_settings.h:
+ * nothing, record a trace, check every GL call for errors, or time every
+ * call), or wait for a host's start (GLTRACE_LISTEN). */
+enum { CAP_MODE_IDLE = GT_MODE_TIMING + 1 };
+
+/* Options read once at start (cap_init.c); GT_FB_* in gt_settings.h. */
+/* Atomic: a host connected to the trace server may change them while the
+ * app draws (cap_server.c); plain loads on x86. */
+extern _Atomic int cap_opt_fb;         /* GLTRACE_FB: none, swap (default), draw */
+extern _Atomic int cap_opt_textures;   /* GLTRACE_TEXTURES=1 */
+extern int cap_opt_fb_depth;   /* GLTRACE_FB_DEPTH=1: depth and stencil too */
+
+/* Per-thread capture state. */
+typedef struct cap_tls {
+    uint8_t *pos;        /* where the next record goes */
+    uint8_t *end;        /* end of the current buffer */
+    cap_buffer *buf;
+    uint64_t tid;        /* kernel thread id */
+    int32_t ctx;         /* dense id of the current context, -1 for none */
+    int es_major;        /* GLES major version of the current context (0: none) */
+    cap_ctx_state *cs;   /* the current context's state, NULL for none */
+    uint64_t seq;        /* seq of the record being written */
+    uint64_t last_seq;   /* seq of the previous record in this buffer */
+    int seq_known;       /* 0 at a buffer's start: the next record writes its seq */
+    uint64_t cpu0;       /* thread CPU time at call start (when asked) */
+    int size_check;      /* a frame began: ask the draw surface's size (cap_resize.c) */
+    uint32_t session;    /* the value of cap_session this thread records under */
+    uint32_t switch_after; /* the cap_session under which its last swap/makeCurrent
+                              was its switch point: act at the next call */
+} cap_tls;
+
+extern __thread cap_tls *cap_self __attribute__((tls_model("initial-exec")));
+extern _Atomic int cap_tracing;       /* 1 while records are taken */
+extern _Atomic uint64_t cap_seq;      /* next global sequence number */
+/* Which recording session is on (cap_switch.c): 0 always when tracing runs
+ * from start to exit, so every thread's `session` matches and the check
+ * below costs a compare; switched at runtime (GLTRACE_LISTEN), a thread
+ * whose value differs takes the slow path until its switch point. */
+extern _Atomic uint32_t cap_session;
+extern int cap_opt_threadtime;        /* GLTRACE_THREADTIME=1 */
+
+/* Creates the calling thread's state on its first traced call. NULL when
+ * tracing is off or memory ran out (tracing then stops, the app goes on). */
+cap_tls *cap_tls_create(void);
+
+/* Moves the thread to a fresh buffer with at least `need` free bytes.
+ * Returns 0 when that fails (tracing stops). */
+int cap_tls_refill(cap_tls *t, size_t need);
+
+/* cap_switch.c: the calling thread's state when it has none yet or its
+ * session differs from cap_session; NULL: this call is not recorded. idx is
+ * the command (or -1), so that a swap or eglMakeCurrent (`class frame`,
+ * `class current`) can be the thread's switch point. */
+cap_tls *cap_tls_slow(cap_tls *t, int idx);
+
+CAP_INLINE cap_tls *cap_tls_get(void)
+{
+    if (CAP_UNLIKELY(!atomic_load_explicit(&cap_tracing, memory_order_relaxed)))
+        return NULL;
+    cap_tls *t = cap_self;
+    if (CAP_LIKELY(t != NULL && t->session == atomic_load_explicit(&cap_session, memory_order_relaxed)))
+        return t;
+    return cap_tls_slow(t, -1);
+}
+
+/* cap_tls_get for the commands where tracing switched at runtime starts or
+ * ends on a thread. */
+CAP_INLINE cap_tls *cap_tls_get_at(unsigned idx)
+{
+    if (CAP_UNLIKELY(!atomic_load_explicit(&cap_tracing, memory_order_relaxed)))
+        return NULL;
+    cap_tls *t = cap_self;
+    if (CAP_LIKELY(t != NULL && t->session == atomic_load_explicit(&cap_session, memory_order_relaxed)))
+        return t;
+    return cap_tls_slow(t, (int)idx);
+}
+
+/* ------------------------------------------------------------ clock */
+
+/* CLOCK_MONOTONIC nanoseconds. With an invariant TSC this is rdtsc and a
+ * multiply (about 10 ns here against 25 ns for clock_gettime); the
+ * conversion is re-anchored by the flusher once a second so it tracks
+ * CLOCK_MONOTONIC without steps backwards. */
+typedef struct cap_clock_params {
+    uint64_t base_tsc;
+    uint64_t base_ns;
+    uint64_t mult;       /* ns per tick, 32.32 fixed point */
+} cap_clock_params;
+
+extern _Atomic(const cap_clock_params *) cap_clock_cur; /* NULL: no usable TSC */
+uint64_t cap_clock_slow(void);
+void cap_clock_init(void);
+void cap_clock_recalibrate(void);
+
+uint64_t cap_thread_cpu_ns(void);
+
+CAP_INLINE uint64_t cap_clock_now(void)
+{
+    const cap_clock_params *c = atomic_load_explicit(&cap_clock_cur, memory_order_acquire);
+    if (CAP_UNLIKELY(c == NULL))
+        return cap_clock_slow();
+    uint64_t tsc = __builtin_ia32_rdtsc();
+    uint64_t d = tsc > c->base_tsc ? tsc - c->base_tsc : 0;
+    return c->base_ns + (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
+}
+
+/* ------------------------------------------------------------ records */
+
+/* Reserves `max` bytes and writes the frame length placeholder and fields
+ * 1-4. Returns where the arguments go, or NULL (tracing stopped). */
+CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
+                                    uint64_t t0, uint64_t t1)
+{
+    /* The seq is taken first: a locked add waits for the store buffer to
+     * drain, and here it holds little (the record's stores come after). */
+    t->seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);
+    if (CAP_UNLIKELY((size_t)(t->end - t->pos) < max) && !cap_tls_refill(t, max))
+        return NULL;
+    /* Ask for the buffer's next lines early so the record stores hit. */
+    __builtin_prefetch(t->pos + 1024, 1, 3);
+    uint64_t dur = t1 > t0 ? t1 - t0 : 0;
+    return gt_rec_put_header(t->pos + 4, t->ctx, (int64_t)t0,
+                             dur > INT32_MAX ? INT32_MAX : (int32_t)dur, number);
+}
+
+/* Writes the frame length and publishes the record ending at p. */
+CAP_INLINE void cap_rec_commit(cap_tls *t, uint8_t *p)
+{
+    gt_put_be32(t->pos, (uint32_t)(p - t->pos - 4));
+    t->pos = p;
+    t->last_seq = t->seq;
+    t->seq_known = 1;
+    atomic_store_explicit(&t->buf->commit, CAP_COMMIT(p - t->buf->data, t->seq), memory_order_release);
+}
+
+/* Writes fields 8-12, the frame length, and publishes the record. */
+CAP_INLINE void cap_rec_end(cap_tls *t, uint8_t *p, uint32_t alias, uint64_t t0, uint64_t t1)
+{
+    uint64_t dur = t1 > t0 ? t1 - t0 : 0;
+    if (CAP_UNLIKELY(cap_opt_threadtime)) {
+        uint64_t cpu = cap_thread_cpu_ns() - t->cpu0;
+        *p++ = 0x40;
+        p = gt_put_varint(p, (uint64_t)(int64_t)(cpu > INT32_MAX ? INT32_MAX : (int32_t)cpu));
+    }
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0 /* in the chunk header */,
+                           (int64_t)dur, dur > INT32_MAX, alias);
+    cap_rec_commit(t, p);
+}
+
+/* ------------------------------------------------------------ fixups */
+
+/* The largest datum behind one pointer that is recorded; beyond it only the
+ * address is (a trace buffer's offsets are 32-bit). */
+#define CAP_SPAN_MAX ((size_t)1 << 30)
+
+/* n elements of `elem` bytes; n < 0: the extent is not known here. */
+CAP_INLINE void cap_span_raw(gt_span *s, const void *data, long n, size_t elem)
+{
+    if (n < 0 || (size_t)n > CAP_SPAN_MAX / (elem ? elem : 1))
+        return;
+    s->kind = GT_SPAN_RAW;
+    s->data = data;
+    s->bytes = (size_t)n * elem;
+}
+
+CAP_INLINE void cap_span_string(gt_span *s, const char *str)
+{
+    s->kind = GT_SPAN_STRING;
+    s->data = str;
+    s->bytes = strnlen(str, CAP_SPAN_MAX);
+}
+
+/* A string the driver wrote into a buffer of `size` chars: *length chars
+ * when the app asked for the length, else up to the NUL; never past the
+ * buffer, so a driver that wrote nothing costs nothing. */
+CAP_INLINE void cap_span_outstring(gt_span *s, const char *str, long size, const int32_t *length)
+{
+    if (size <= 0)
+        return;
+    s->kind = GT_SPAN_STRING;
+    s->data = str;
+    if (length && *length >= 0 && *length < size)
+        s->bytes = (size_t)*length;
+    else
+        s->bytes = strnlen(str, (size_t)size < CAP_SPAN_MAX ? (size_t)size : CAP_SPAN_MAX);
+}
+
+CAP_INLINE void cap_span_strings(gt_span *s, const char *const *strs, long count, const int32_t *lens)
+{
+    if (count < 0 || count > 65536)
+        return;
+    s->kind = GT_SPAN_STRINGS;
+    s->strs = strs;
+    s->count = (size_t)count;
+    s->lens = lens;
+}
+
+/* An attribute list: key/value pairs up to `term`, which is included. */
+CAP_INLINE void cap_span_attribs(gt_span *s, const void *list, size_t elem, int64_t term)
+{
+    size_t i = 0;
+    for (; i < 8192; i += 2) {
+        int64_t v = elem == 8 ? ((const int64_t *)list)[i] : ((const int32_t *)list)[i];
+        if (v == term)
+            break;
+    }
+    cap_span_raw(s, list, (long)(i + 1), elem);
+}
+
+/* A synthetic record with arguments: cap_syn_begin reserves `room` bytes
+ * beyond the header and returns where fields 5 on go (NULL: tracing
+ * stopped); cap_syn_end writes the trailer and publishes it. */
+uint8_t *cap_syn_begin(cap_tls *t, int32_t number, size_t room);
+void cap_syn_end(cap_tls *t, uint8_t *p);
+
+/* Appends a synthetic record (metadata, marker) whose fields after 4 are
+ * given already encoded in `tail` (fields 13 or 14, written after 9-10). */
+void cap_rec_synthetic(cap_tls *t, int32_t number, const uint8_t *tail, size_t tail_len);
+
+/* ------------------------------------------------------------ runtime */
+
+void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Stops tracing for good after a fault of ours; logs once. */
+void cap_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Generated (cap_gen.c). */
+extern const char *const cap_fn_names[CAP_NFNS];
+extern const int32_t cap_fn_numbers[CAP_NFNS];
+#define cap_fn_number(idx) cap_fn_numbers[idx]
+extern const cap_proc cap_export_tab[CAP_NFNS];
+extern const cap_proc cap_missing_tab[CAP_NFNS];
+void cap_dispatch_select(int mode);  /* GT_MODE_*: the table every entry point calls through */
+void cap_install_replacements(void);
+cap_proc cap_real_get(unsigned idx);
+void cap_real_set(unsigned idx, cap_proc fn);
+
+/* Hand-written capture calls the driver one way: cap_real.f.NAME(...), typed
+ * from the registry (cap_real_fns.h), for a NAME that a `driver` line of
+ * api/annotations.txt declares (tests/api/check_name_literals.py checks), so
+ * no function is looked up by a name in a string. CAP_REAL_OR_NULL(NAME): the
+ * function, or NULL where the driver lacks it; CAP_REAL_IDX(NAME): its index
+ * in the dispatch tables (GT_IDX_NAME without gt_encoders.h). */
+#define CAP_REAL_IDX(name) ((unsigned)(offsetof(struct cap_fns, name) / sizeof(cap_proc)))
+#define CAP_REAL_OR_NULL(name) \
+    (cap_real.v[CAP_REAL_IDX(name)] == cap_missing_tab[CAP_REAL_IDX(name)] ? NULL : cap_real.f.name)
+
+/* cap_init.c */
+cap_proc cap_init_entry(unsigned idx); /* runs init once, returns the entry */
+void cap_missing(unsigned idx);        /* a call to a function the driver lacks */
+int cap_fn_index(const char *name);    /* index in cap_fn_names, or -1 */
+cap_proc cap_real_lookup(const char *name); /* the driver's function, or NULL */
+
+/* cap_layer.c: in a GLES layer chain (AndroidGLESLayer_*), where the
+ * functions below this layer come from. */
+int cap_layer_active(void);
+cap_proc cap_layer_lookup(unsigned idx);
+
+/* cap_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
+int cap_server_start(const char *spec, int zstd_level);
+
+/* cap_outpath.c */
+const char *cap_proc_name(void);      /* argv[0]'s last part */
+int cap_proc_selected(void);          /* GLTRACE_PROC unset or naming this process */
+/* The output file for GLTRACE_OUT `spec` (file, folder or %p/%n pattern),
+ * with `ext` (".gltrace", ".json") where the name is ours. -1: logged. */
+int cap_out_path(const char *spec, const char *ext, char *out, size_t len);
+void cap_out_announce(const char *path); /* tells gltrace record the file exists */
+
+/* cap_flusher.c */
+int cap_flusher_start(const char *path, int level);
+/* Memory the buffers in flight may take (GLTRACE_BUFFER_MB; 512 MiB): a
+ * thread that would exceed it waits for the writer thread. Before start. */
+void cap_flusher_set_mem_cap(size_t bytes);
+void cap_flusher_register(cap_buffer *b);
+void cap_flusher_retire(cap_buffer *b);
+cap_buffer *cap_flusher_take_buffer(size_t min_cap); /* from the pool */
+void cap_flusher_kick(void);          /* flush soon (swap); async-signal-safe */
+void cap_flusher_shutdown(int from_signal); /* flush all, write the index, close */
+void cap_flusher_forget(void);        /* in a forked child: touch nothing */
+/* Serving a host (cap_server.c): the thread runs with no file; a session's
+ * writer is attached (what the buffers held before is dropped) and
+ * detached (everything committed written, then the seek index). */
+struct gt_writer;
+int cap_flusher_start_serving(void);
+void cap_flusher_attach(struct gt_writer *w);
+void cap_flusher_detach(int abandon); /* abandon: the host is gone, write nothing more */
+int cap_flusher_serving_broken(void); /* the session's writer failed (the host is gone) */
+extern _Atomic uint64_t cap_frame;    /* eglSwapBuffers calls so far */
+
+/* cap_egl_hooks.c */
+cap_ctx_state *cap_ctx_state_of(int32_t id);
+/* Writes gltraceSurface (config attributes when config != 0) with the size
+ * in *wp, *hp when they are given and positive, else the size EGL says now
+ * (then left in *wp, *hp when not NULL). */
+void cap_surface_record(cap_tls *t, uint64_t dpy, uint64_t surf, uint64_t config, int32_t number, int32_t *wp,
+                       int32_t *hp);
+
+/* What tracing switched on at runtime writes for a thread's current
+ * context and surfaces made before it (once per session each). */
+void cap_announce_context(cap_tls *t, uint64_t ctx);
+void cap_announce_surface(cap_tls *t, uint64_t dpy, uint64_t surf);
+void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret);
+extern _Atomic int cap_gl_meta_known; /* written once per trace, at the first eglMakeCurrent */
+
+/* cap_switch.c: tracing switched on and off while the app runs. */
+int cap_switch_mark_context(int32_t id);  /* 1 the first time in this session */
+int cap_switch_mark_surface(uint64_t surf); /* 1 the first time in this session */
+/* A session starts; fresh: in a new trace; at_once: every thread records
+ * from its next call (the app waited for the host before its first). */
+void cap_switch_begin(int fresh, int at_once);
+void cap_switch_stop(void);               /* threads stop at their next switch point */
+int cap_switch_active_threads(void);      /* threads still recording */
+void cap_switch_end(void);                /* every thread stops now; back to idle */
+void cap_switch_thread_exit(cap_tls *t);
+
+/* cap_resize.c: the size of a window that changed between frames, recorded
+ * before the first call that draws at it. */
+void cap_resize_note(uint64_t surf, int32_t w, int32_t h); /* a gltraceSurface was written */
+int cap_resize_known(uint64_t surf, int32_t *w, int32_t *h); /* the size last recorded: 1, or 0 */
+void cap_resize_check(cap_tls *t, unsigned idx);          /* t->size_check was set */
+
+/* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
+void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h);
+void cap_snapshot_draw_buffers(cap_tls *t);
+void cap_snapshot_rendered_textures(cap_tls *t);
+void cap_snapshot_note_render_targets(cap_tls *t);
+
+/* cap_mapped.c */
+void cap_mapped_flush_persistent(cap_tls *t);
+
+/* cap_meta.c */
+void cap_meta_emit_start(cap_tls *t);
+void cap_meta_emit_gl(cap_tls *t);
+void cap_meta_emit_egl(cap_tls *t, void *dpy);
+void cap_meta_emit_marker(cap_tls *t, const char *name);
+
+#pragma GCC visibility pop
+#endif
