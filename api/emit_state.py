@@ -114,6 +114,8 @@ def write(out, root, state_path, counts_path):
             raise SystemExit(f'{state_path}: {name} has a count in get_counts.tsv already')
         values = f.values if f.values is not None else c.values if c else 1
         counted = f'0x{enums[c.counted_by]:x}u' if c and c.counted_by else '0'
+        if qi == QUERIES.index('enabled'):
+            f = Fact('bool', f.scope, None, f.also, 1)  # glIsEnabled gives a boolean
         if f.type in CLASSES:
             type_, cls = 'GT_STATE_NAME', 1 + CLASSES.index(f.type)
         else:
