@@ -24,7 +24,7 @@ class Fact:
 
 def read_tsv(path, enums):
     """({query: [groups]}, {pname: Fact})"""
-    queries, facts = {}, {}
+    queries, facts, fns = {}, {}, []
     with open(path) as f:
         for no, line in enumerate(f, 1):
             line = line.split('#', 1)[0].strip()
@@ -36,6 +36,11 @@ def read_tsv(path, enums):
                 if len(p) < 3 or p[1] not in QUERIES:
                     raise SystemExit(f'{where}: expected query QUERY GROUP..., QUERY one of {QUERIES}')
                 queries[p[1]] = p[2:]
+                continue
+            if p[0] == 'function':
+                if len(p) != 4 or p[1] not in QUERIES + ['client-unit']:
+                    raise SystemExit(f'{where}: expected function USE FLOAT_FUNCTION INT_FUNCTION')
+                fns.append(tuple(p[1:]))
                 continue
             if len(p) not in (4, 5):
                 raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES], got {line!r}')
@@ -64,7 +69,7 @@ def read_tsv(path, enums):
     missing = [q for q in QUERIES if q not in queries and q != 'level']
     if missing:
         raise SystemExit(f'{path}: no query line for {missing}')
-    return queries, facts
+    return queries, facts, fns
 
 
 def group_members(root):
@@ -89,7 +94,7 @@ def write(out, root, state_path, counts_path):
     defs = emit_get_counts.defined_by(root)
     counts = {r.name: r for r in emit_get_counts.read_tsv(counts_path, enums)}
     counts_by_value = {enums[n]: r for n, r in counts.items()}
-    queries, facts = read_tsv(state_path, enums)
+    queries, facts, fns = read_tsv(state_path, enums)
     groups = group_members(root)
     rows = {}
     for qi, q in enumerate(QUERIES):
@@ -129,6 +134,8 @@ def write(out, root, state_path, counts_path):
                 index_bound = f'0x{enums[f.index]:x}u'
         L.append(f'    {{0x{value:x}u, "{name}", {qi}, {type_}, {cls}, {scope}, {values}, {counted}, '
                  f'{index_count}, {index_bound}, {gles1}, {gles}, "{" ".join(exts)}"}},')
-    L += ['};', f'const size_t gt_api_nstates = {len(rows)};', '']
+    L += ['};', f'const size_t gt_api_nstates = {len(rows)};', '', 'const gt_api_state_fn gt_api_state_fns[] = {']
+    L += [f'    {{"{u}", "{fl}", "{it}"}},' for u, fl, it in fns]
+    L += ['};', f'const size_t gt_api_nstate_fns = {len(fns)};', '']
     with open(os.path.join(out, 'gt_api_states.c'), 'w') as f:
         f.write('\n'.join(L))

@@ -64,6 +64,14 @@ typedef struct gt_api_state {
 extern const gt_api_state gt_api_states[];
 extern const size_t gt_api_nstates;
 
+/* The functions a tool looks up for a use (`function` lines of
+ * api/state.tsv: "texenv", "light", "material", "client-unit"). */
+typedef struct gt_api_state_fn {
+    const char *use, *float_fn, *int_fn;
+} gt_api_state_fn;
+extern const gt_api_state_fn gt_api_state_fns[];
+extern const size_t gt_api_nstate_fns;
+
 #ifdef __cplusplus
 }
 #endif

@@ -195,6 +195,7 @@ int gt_inspect_run(const char *trace, const gt_inspect_options *o, gt_inspect_su
     gt_replay_options_init(&ro);
     ro.quiet = o->quiet;
     ro.call_last = last;
+    ro.frame_last = o->frame_last; /* stops after it */
     ro.after_call = after_call;
     ro.after_call_user = &u;
     gt_replay_summary rs;

@@ -52,12 +52,20 @@ static int get_enabled(ik *k, const gt_api_state *s, void *arg, double *v, int n
     return refused();
 }
 
+/* The driver's function for a use of api/state.tsv's `function` lines. */
+static void *function(const char *use, int is_float)
+{
+    for (size_t i = 0; i < gt_api_nstate_fns; i++)
+        if (!strcmp(gt_api_state_fns[i].use, use))
+            return (void *)eglGetProcAddress(is_float ? gt_api_state_fns[i].float_fn : gt_api_state_fns[i].int_fn);
+    return NULL;
+}
+
 /* GLES 1 queries of a light, face or texture environment (arg: its GLenum). */
 static int get_gles1(ik *k, const gt_api_state *s, void *arg, double *v, int n)
 {
-    const char *fn = s->query == GT_STATE_LIGHT ? "glGetLightfv" : s->query == GT_STATE_MATERIAL ? "glGetMaterialfv"
-                     : s->type == GT_STATE_FLOAT ? "glGetTexEnvfv" : "glGetTexEnviv";
-    void *p = (void *)eglGetProcAddress(fn);
+    const char *use = s->query == GT_STATE_LIGHT ? "light" : s->query == GT_STATE_MATERIAL ? "material" : "texenv";
+    void *p = function(use, s->type == GT_STATE_FLOAT);
     (void)k;
     if (!p || n > 16)
         return -1;
@@ -173,7 +181,7 @@ static void units(ik *k)
 /* GLES 1: client texture units (texture coordinate arrays), lights, materials. */
 static void gles1(ik *k)
 {
-    gles1_select client = (gles1_select)eglGetProcAddress("glClientActiveTexture");
+    gles1_select client = (gles1_select)function("client-unit", 0);
     GLint was = GL_TEXTURE0, n = limit(GL_MAX_TEXTURE_UNITS, 32);
     glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &was);
     ij_key(k->w, "client_texture_units");
