@@ -21,6 +21,7 @@ import annotations  # noqa: E402
 import emit_capture  # noqa: E402
 import emit_enums  # noqa: E402
 import emit_get_counts  # noqa: E402
+import emit_state  # noqa: E402
 import emit_draws  # noqa: E402
 import emit_tables  # noqa: E402
 import emit_replay  # noqa: E402
@@ -133,6 +134,7 @@ def main():
     gl_root = emit_enums.load(a.gl_xml)
     emit_enums.write(a.out, gl_root)
     emit_get_counts.write(a.out, gl_root, a.get_counts)
+    emit_state.write(a.out, gl_root, os.path.join(HERE, 'state.tsv'), a.get_counts)
 
 
 if __name__ == '__main__':

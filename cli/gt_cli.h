@@ -11,6 +11,7 @@ int gt_cmd_record(int argc, char **argv);
 int gt_cmd_dump(int argc, char **argv);
 int gt_cmd_info(int argc, char **argv);
 int gt_cmd_diff(int argc, char **argv);
+int gt_cmd_inspect(int argc, char **argv);
 int gt_cmd_compact(int argc, char **argv);
 int gt_cmd_extract(int argc, char **argv);
 int gt_cmd_replay(int argc, char **argv);

@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 struct gt_diff_options;
+struct rp;
 
 typedef struct gt_replay_options {
     const char *out_dir;   /* PNGs of differing snapshots (expected, actual, diff); NULL: none */
@@ -48,6 +49,11 @@ typedef struct gt_replay_options {
      * compared as the drivers returned them: object names, locations,
      * strings and limits of another driver differ by nature. */
     int check;
+    /* Called after each record is replayed, with the replay's state (for
+     * gt_inspect_write, gt_inspect.h) and the record's thread; a nonzero
+     * return stops the replay there. NULL: none. */
+    int (*after_call)(void *user, struct rp *r, uint64_t tid);
+    void *after_call_user;
 } gt_replay_options;
 
 /* Sets the defaults: everything off, all frames and calls. */

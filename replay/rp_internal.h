@@ -274,6 +274,11 @@ uint32_t rp_name(rp *r, int cls, uint32_t recorded);
 void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);
 const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i);
 void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *replayed);
+/* Replayed -> recorded names (gltrace inspect): rp_names_reverse fills
+ * `rev` from the names map; rp_name_recorded looks a replayed name up in
+ * it, for the current context. */
+void rp_names_reverse(const rp *r, rp_map *rev);
+uint32_t rp_name_recorded(rp *r, const rp_map *rev, int cls, uint32_t replayed);
 /* The replayed GLsync or EGL handle of a recorded one; 0 (with one
  * warning) for one the trace never created or has destroyed. */
 uint64_t rp_handle(rp *r, uint64_t recorded);

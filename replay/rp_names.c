@@ -109,6 +109,25 @@ void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed)
         rp_map_put(&r->names, name_key(r, cls, recorded), replayed);
 }
 
+/* The inverse of the map above, for a reader of the replay's state (the
+ * names it finds are the driver's): built on demand, keyed as names are
+ * but by the replayed name. */
+void rp_names_reverse(const rp *r, rp_map *rev)
+{
+    for (size_t i = 0; i < r->names.cap; i++)
+        if (r->names.keys[i])
+            rp_map_put(rev, (r->names.keys[i] & ~0xffffffffull) | (uint32_t)r->names.vals[i],
+                       r->names.keys[i] & 0xffffffffu);
+}
+
+uint32_t rp_name_recorded(rp *r, const rp_map *rev, int cls, uint32_t replayed)
+{
+    uint64_t v;
+    if (replayed && rp_map_get(rev, name_key(r, cls, replayed), &v))
+        return (uint32_t)v;
+    return replayed; /* a name the app used without generating it: the same on both sides */
+}
+
 const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i)
 {
     const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;

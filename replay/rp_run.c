@@ -360,6 +360,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         r->cur = m;
         uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
         replay_record(r, m, tid);
+        int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
         if (opt->progress)
             progress(r, 0);
         if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
@@ -371,7 +372,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         } else if (!fast) {
             gltrace__glmessage__free_unpacked(m, NULL);
         }
-        if (sum->error[0])
+        if (sum->error[0] || stop)
             break;
     }
     if (rc < 0 && !sum->error[0])

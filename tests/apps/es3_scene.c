@@ -49,6 +49,34 @@ typedef struct scene_block {
     GLfloat pad[2];
 } scene_block;
 
+/* GT_SAMPLE_PRINT_STATE set: after each draw, some of the GL state as one
+ * line "GT_STATE {json}" on standard output, keyed as `gltrace inspect`'s
+ * state.json, for tests/replay/check_inspect.py. Unset, no call is added. */
+static void print_state(int frame)
+{
+    GLint vp[4], prog, ab, eab, tex, fbo, front, ubo2;
+    GLfloat cc[4];
+    glGetIntegerv(GL_VIEWPORT, vp);
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, cc);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &ab);
+    glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &eab);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &tex);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+    glGetIntegerv(GL_FRONT_FACE, &front);
+    glGetIntegeri_v(GL_UNIFORM_BUFFER_BINDING, 2, &ubo2);
+    printf("GT_STATE {\"frame\": %d, \"get\": {\"GL_VIEWPORT\": [%d, %d, %d, %d], "
+           "\"GL_COLOR_CLEAR_VALUE\": [%g, %g, %g, %g], \"GL_CURRENT_PROGRAM\": %d, "
+           "\"GL_ARRAY_BUFFER_BINDING\": %d, \"GL_ELEMENT_ARRAY_BUFFER_BINDING\": %d, "
+           "\"GL_DRAW_FRAMEBUFFER_BINDING\": %d, \"GL_FRONT_FACE\": %d}, "
+           "\"enabled\": {\"GL_BLEND\": %s, \"GL_DEPTH_TEST\": %s}, "
+           "\"units\": {\"0\": {\"GL_TEXTURE_BINDING_2D\": %d}}, "
+           "\"indexed\": {\"GL_UNIFORM_BUFFER_BINDING\": {\"2\": %d}}}\n",
+           frame, vp[0], vp[1], vp[2], vp[3], (double)cc[0], (double)cc[1], (double)cc[2], (double)cc[3], prog,
+           ab, eab, fbo, front, glIsEnabled(GL_BLEND) ? "true" : "false",
+           glIsEnabled(GL_DEPTH_TEST) ? "true" : "false", tex, ubo2);
+}
+
 int main(int argc, char **argv)
 {
     sample_egl_no_args(APP, argc, argv);
@@ -127,6 +155,8 @@ int main(int argc, char **argv)
         scene_block sb = {{1.0f, 1.0f - 0.25f * (float)f, 0.5f, 1.0f}, {0.5f, 0.5f}, {0.0f, 0.0f}};
         glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof sb, &sb);
         glDrawElementsInstanced(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, NULL, INSTANCES);
+        if (getenv("GT_SAMPLE_PRINT_STATE"))
+            print_state(f);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
         glBlitFramebuffer(0, 0, FBO_W, FBO_H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);

@@ -9,6 +9,7 @@
  * check_gles1_scene.py: change one, change the other. */
 #include <GLES/gl.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sample_egl.h"
 
@@ -21,6 +22,28 @@ static const GLfloat quad[] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
 static const GLfloat normals[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
 static const GLfloat colours[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 1};
 static const GLubyte quad_indices[] = {0, 1, 2, 0, 2, 3};
+
+/* GT_SAMPLE_PRINT_STATE set: after each glDrawArrays, some of the GL
+ * state as one line "GT_STATE {json}" on standard output, keyed as
+ * `gltrace inspect`'s state.json (tests/replay/check_inspect.py). Unset,
+ * no call is added to those listed above. */
+static void print_state(int frame)
+{
+    GLfloat mv[16], cur[4], amb[4];
+    glGetFloatv(GL_MODELVIEW_MATRIX, mv);
+    glGetFloatv(GL_CURRENT_COLOR, cur);
+    glGetLightfv(GL_LIGHT0, GL_AMBIENT, amb);
+    printf("GT_STATE {\"frame\": %d, \"get\": {\"GL_MODELVIEW_MATRIX\": [", frame);
+    for (int i = 0; i < 16; i++)
+        printf("%s%.9g", i ? ", " : "", (double)mv[i]);
+    printf("], \"GL_CURRENT_COLOR\": [%g, %g, %g, %g]}, \"enabled\": {\"GL_LIGHTING\": %s, "
+           "\"GL_LIGHT0\": %s, \"GL_COLOR_MATERIAL\": %s, \"GL_VERTEX_ARRAY\": %s, \"GL_COLOR_ARRAY\": %s}, "
+           "\"lights\": {\"0\": {\"GL_AMBIENT\": [%g, %g, %g, %g]}}}\n",
+           (double)cur[0], (double)cur[1], (double)cur[2], (double)cur[3], glIsEnabled(GL_LIGHTING) ? "true" : "false",
+           glIsEnabled(GL_LIGHT0) ? "true" : "false", glIsEnabled(GL_COLOR_MATERIAL) ? "true" : "false",
+           glIsEnabled(GL_VERTEX_ARRAY) ? "true" : "false", glIsEnabled(GL_COLOR_ARRAY) ? "true" : "false",
+           (double)amb[0], (double)amb[1], (double)amb[2], (double)amb[3]);
+}
 
 int main(int argc, char **argv)
 {
@@ -57,6 +80,8 @@ int main(int argc, char **argv)
         /* With GL_COLOR_MATERIAL, the current colour is the material. */
         glColor4f(1.0f, 1.0f, 1.0f, 1.0f);
         glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+        if (getenv("GT_SAMPLE_PRINT_STATE"))
+            print_state(f);
 
         glLoadIdentity();
         glTranslatef(1.0f, 0.0f, -5.0f);

@@ -1,0 +1,141 @@
+"""Reads api/state.tsv (the GL state `gltrace inspect` dumps: the queries,
+the gl.xml groups of their pnames, and what each pname's value is) and
+writes gt_api_states.c, the table behind api/gt_api_state.h: one row per
+query and GLES pname, with the number of values (api/get_counts.tsv), the
+type of value and the GLES versions and extensions gl.xml says define it."""
+
+import os
+
+import emit_enums
+import emit_get_counts
+
+QUERIES = ['get', 'enabled', 'texenv', 'light', 'material', 'attrib', 'texture', 'level', 'sampler',
+           'attachment', 'program', 'buffer', 'renderbuffer', 'current_query']
+TYPES = ['int', 'bool', 'float', 'int64', 'enum', 'bits']
+CLASSES = ['texture', 'buffer', 'framebuffer', 'renderbuffer', 'program', 'vertex_array', 'sampler',
+           'xfb', 'pipeline', 'query']
+SCOPES = ['-', 'unit', 'client-unit']
+
+
+class Fact:
+    def __init__(self, type_, scope, index, also, values):
+        self.type, self.scope, self.index, self.also, self.values = type_, scope, index, also, values
+
+
+def read_tsv(path, enums):
+    """({query: [groups]}, {pname: Fact})"""
+    queries, facts, fns = {}, {}, []
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            p = line.split()
+            where = f'{path}:{no}'
+            if p[0] == 'query':
+                if len(p) < 3 or p[1] not in QUERIES:
+                    raise SystemExit(f'{where}: expected query QUERY GROUP..., QUERY one of {QUERIES}')
+                queries[p[1]] = p[2:]
+                continue
+            if p[0] == 'function':
+                if len(p) != 4 or p[1] not in QUERIES + ['client-unit']:
+                    raise SystemExit(f'{where}: expected function USE FLOAT_FUNCTION INT_FUNCTION')
+                fns.append(tuple(p[1:]))
+                continue
+            if len(p) not in (4, 5):
+                raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES], got {line!r}')
+            name, type_, scope, also = p[:4]
+            if name not in enums:
+                raise SystemExit(f'{where}: {name} is no GLES enum of gl.xml')
+            if name in facts:
+                raise SystemExit(f'{where}: {name} is listed twice')
+            if type_ not in TYPES + CLASSES:
+                raise SystemExit(f'{where}: TYPE {type_!r} is none of {TYPES + CLASSES}')
+            index = None
+            if scope.startswith('index:'):
+                index = scope[6:]
+                if not index.isdigit() and index not in enums:
+                    raise SystemExit(f'{where}: index bound {index} is no count or GLES enum')
+                scope = '-'
+            if scope not in SCOPES:
+                raise SystemExit(f'{where}: SCOPE {scope!r} is none of {SCOPES} or index:N')
+            also = [] if also == '-' else also.split(',')
+            for q in also:
+                if q not in QUERIES:
+                    raise SystemExit(f'{where}: no query {q!r}')
+            if len(p) == 5 and not p[4].isdigit():
+                raise SystemExit(f'{where}: VALUES must be a count')
+            facts[name] = Fact(type_, scope, index, also, int(p[4]) if len(p) == 5 else None)
+    missing = [q for q in QUERIES if q not in queries and q != 'level']
+    if missing:
+        raise SystemExit(f'{path}: no query line for {missing}')
+    return queries, facts, fns
+
+
+def group_members(root):
+    groups = {}
+    for block in root.findall('enums'):
+        for e in block.findall('enum'):
+            if e.get('api') not in emit_enums.APIS:
+                continue
+            for g in (e.get('group') or '').split(','):
+                if g:
+                    groups.setdefault(g, []).append(e.get('name'))
+    return groups
+
+
+def write(out, root, state_path, counts_path):
+    enums = {}
+    for name, text in emit_enums.gl_enum_values(root):
+        try:
+            enums[name] = int(text.rstrip('ul'), 0) & 0xffffffff
+        except ValueError:
+            pass
+    defs = emit_get_counts.defined_by(root)
+    counts = {r.name: r for r in emit_get_counts.read_tsv(counts_path, enums)}
+    counts_by_value = {enums[n]: r for n, r in counts.items()}
+    queries, facts, fns = read_tsv(state_path, enums)
+    groups = group_members(root)
+    rows = {}
+    for qi, q in enumerate(QUERIES):
+        names = [n for g in queries.get(q, []) for n in groups.get(g, [])]
+        names += [n for n, f in facts.items() if q in f.also]
+        for name in names:
+            gles1, gles, exts = defs.get(name, (0, 0, []))
+            if not (gles1 or gles or exts):
+                continue  # not a GLES pname
+            key = (qi, enums[name])
+            if key in rows:  # the same value under another name (an _OES alias): the core one
+                old = rows[key][0]
+                if defs[old][0] or defs[old][1]:
+                    continue
+            rows[key] = (name, gles1, gles, exts)
+    L = ['/* Generated by api/gen_api.py from api/state.tsv, api/get_counts.tsv and gl.xml. Do not edit. */',
+         '#include "gt_api_state.h"', '', 'const gt_api_state gt_api_states[] = {']
+    for (qi, value), (name, gles1, gles, exts) in sorted(rows.items()):
+        f = facts.get(name) or Fact('int', '-', None, [], None)
+        c = counts_by_value.get(value)
+        if c and f.values is not None:
+            raise SystemExit(f'{state_path}: {name} has a count in get_counts.tsv already')
+        values = f.values if f.values is not None else c.values if c else 1
+        counted = f'0x{enums[c.counted_by]:x}u' if c and c.counted_by else '0'
+        if qi == QUERIES.index('enabled'):
+            f = Fact('bool', f.scope, None, f.also, 1)  # glIsEnabled gives a boolean
+        if f.type in CLASSES:
+            type_, cls = 'GT_STATE_NAME', 1 + CLASSES.index(f.type)
+        else:
+            type_, cls = f'GT_STATE_{f.type.upper()}', 0
+        scope = 'GT_STATE_' + {'-': 'CONTEXT', 'unit': 'UNIT', 'client-unit': 'CLIENT_UNIT'}[f.scope]
+        index_count, index_bound = 0, '0'
+        if f.index and qi == 0:
+            if f.index.isdigit():
+                index_count = int(f.index)
+            else:
+                index_bound = f'0x{enums[f.index]:x}u'
+        L.append(f'    {{0x{value:x}u, "{name}", {qi}, {type_}, {cls}, {scope}, {values}, {counted}, '
+                 f'{index_count}, {index_bound}, {gles1}, {gles}, "{" ".join(exts)}"}},')
+    L += ['};', f'const size_t gt_api_nstates = {len(rows)};', '', 'const gt_api_state_fn gt_api_state_fns[] = {']
+    L += [f'    {{"{u}", "{fl}", "{it}"}},' for u, fl, it in fns]
+    L += ['};', f'const size_t gt_api_nstate_fns = {len(fns)};', '']
+    with open(os.path.join(out, 'gt_api_states.c'), 'w') as f:
+        f.write('\n'.join(L))

@@ -1,0 +1,78 @@
+/* gt_api_state.h: the GL state a tool can ask a context for, as a table
+ * generated (gt_api_states.c) from api/state.tsv, gl.xml and
+ * api/get_counts.tsv by api/gen_api.py: for each query (glGet*,
+ * glIsEnabled, glGetTexParameter*, ...) every pname it takes in GLES, how
+ * many values it returns, what kind of value they are and which GLES
+ * versions and extensions define it. `gltrace inspect` walks it; nothing
+ * here talks to GL. */
+#ifndef GT_API_STATE_H
+#define GT_API_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The queries of api/state.tsv, in its order of description. */
+typedef enum gt_state_query {
+    GT_STATE_GET, GT_STATE_ENABLED, GT_STATE_TEXENV, GT_STATE_LIGHT, GT_STATE_MATERIAL, GT_STATE_ATTRIB,
+    GT_STATE_TEXTURE, GT_STATE_LEVEL, GT_STATE_SAMPLER, GT_STATE_ATTACHMENT, GT_STATE_PROGRAM,
+    GT_STATE_BUFFER, GT_STATE_RENDERBUFFER, GT_STATE_CURRENT_QUERY, GT_STATE_NQUERIES
+} gt_state_query;
+
+/* What a value is (TYPE of api/state.tsv). */
+typedef enum gt_state_type {
+    GT_STATE_INT, GT_STATE_BOOL, GT_STATE_FLOAT, GT_STATE_INT64, GT_STATE_ENUM, GT_STATE_BITS,
+    GT_STATE_NAME /* an object's name, of class `cls` */
+} gt_state_type;
+
+/* The object classes a GT_STATE_NAME value names. */
+typedef enum gt_state_class {
+    GT_STATE_NO_CLASS, GT_STATE_TEXTURE_NAME, GT_STATE_BUFFER_NAME, GT_STATE_FRAMEBUFFER_NAME,
+    GT_STATE_RENDERBUFFER_NAME, GT_STATE_PROGRAM_NAME, GT_STATE_VERTEX_ARRAY_NAME, GT_STATE_SAMPLER_NAME,
+    GT_STATE_XFB_NAME, GT_STATE_PIPELINE_NAME, GT_STATE_QUERY_NAME
+} gt_state_class;
+
+/* SCOPE of api/state.tsv. */
+typedef enum gt_state_scope {
+    GT_STATE_CONTEXT,     /* one value set per query */
+    GT_STATE_UNIT,        /* per texture unit */
+    GT_STATE_CLIENT_UNIT, /* per client texture unit (GLES 1) */
+} gt_state_scope;
+
+typedef struct gt_api_state {
+    uint32_t pname;
+    const char *name;
+    uint8_t query;          /* gt_state_query */
+    uint8_t type;           /* gt_state_type */
+    uint8_t cls;            /* gt_state_class, for GT_STATE_NAME */
+    uint8_t scope;          /* gt_state_scope */
+    uint16_t values;        /* values it returns; 0: as many as `counted_by` gives */
+    uint32_t counted_by;    /* the pname whose value is the count (values 0) */
+    /* Indexed (glGet*i_v) too: for indices below index_count, or below the
+     * value of the pname index_bound; both 0: not indexed. */
+    uint16_t index_count;
+    uint32_t index_bound;
+    uint8_t gles1;          /* 10: GLES 1 defines it; 0: not GLES 1 core */
+    uint8_t gles;           /* 20, 30, 31, 32: the first GLES 2/3 defining it; 0: none */
+    const char *extensions; /* the GLES extensions defining it, space-separated */
+} gt_api_state;
+
+/* Sorted by query, then pname. */
+extern const gt_api_state gt_api_states[];
+extern const size_t gt_api_nstates;
+
+/* The functions a tool looks up for a use (`function` lines of
+ * api/state.tsv: "texenv", "light", "material", "client-unit"). */
+typedef struct gt_api_state_fn {
+    const char *use, *float_fn, *int_fn;
+} gt_api_state_fn;
+extern const gt_api_state_fn gt_api_state_fns[];
+extern const size_t gt_api_nstate_fns;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

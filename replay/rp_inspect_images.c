@@ -1,0 +1,253 @@
+/* rp_inspect_images.c: pixels to files (PNG when they read as RGBA8, raw
+ * bytes with a JSON header otherwise), and the bound framebuffers
+ * (attachments, their formats and sizes, the colour attachments of the
+ * draw framebuffer as pictures). Reads go through a framebuffer
+ * of the dump's own, as replay's snapshots do; the app's bindings and
+ * pack state are put back after. GLES 3 only: GLES 1 and 2 cannot read
+ * textures or buffers back. Textures and buffers: rp_inspect_textures.c. */
+#include "rp_inspect_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <GLES3/gl32.h>
+
+#include "gt_api.h"
+#include "gt_diff.h"
+#include "gt_enums.h"
+
+static int refused(void)
+{
+    int bad = 0;
+    while (glGetError() != GL_NO_ERROR)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* The pack state and read binding the reads change. */
+typedef struct packed { GLint align, row, rows, px, pbuf, rfb, rbuf; } packed;
+
+static void pack_save(packed *p)
+{
+    glGetIntegerv(GL_PACK_ALIGNMENT, &p->align);
+    glGetIntegerv(GL_PACK_ROW_LENGTH, &p->row);
+    glGetIntegerv(GL_PACK_SKIP_ROWS, &p->rows);
+    glGetIntegerv(GL_PACK_SKIP_PIXELS, &p->px);
+    glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &p->pbuf);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &p->rfb);
+    glGetIntegerv(GL_READ_BUFFER, &p->rbuf);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+}
+
+static void pack_restore(const packed *p)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, p->align);
+    glPixelStorei(GL_PACK_ROW_LENGTH, p->row);
+    glPixelStorei(GL_PACK_SKIP_ROWS, p->rows);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, p->px);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)p->pbuf);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)p->rfb);
+    glReadBuffer((GLenum)p->rbuf);
+}
+
+/* ---------------------------------------------------------------- pixels to files */
+
+/* How a colour buffer of component type `ctype` is read: RGBA8, float
+ * or integer RGBA. 0 when it cannot be. */
+static int read_format(GLenum ctype, GLenum *format, GLenum *type, int *bpp)
+{
+    *format = GL_RGBA, *type = GL_UNSIGNED_BYTE, *bpp = 4;
+    if (ctype == GL_UNSIGNED_NORMALIZED || ctype == GL_SIGNED_NORMALIZED || ctype == GL_NONE)
+        return 1;
+    *bpp = 16;
+    if (ctype == GL_FLOAT)
+        return *type = GL_FLOAT, 1;
+    *format = GL_RGBA_INTEGER;
+    if (ctype == GL_INT)
+        return *type = GL_INT, 1;
+    if (ctype == GL_UNSIGNED_INT)
+        return *type = GL_UNSIGNED_INT, 1;
+    return 0;
+}
+
+/* Reads the read framebuffer's read buffer (w x h) into a file named
+ * `stem`.png (RGBA8; rows top first when `upright`, else as GL stores
+ * them, row 0 first) or `stem`.bin with `stem`.json. Writes the file's
+ * name as the member "file" (or "unreadable": why). */
+void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, int upright)
+{
+    GLenum format, type;
+    int bpp;
+    const char *why = NULL;
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+        why = "no size";
+    else if (!read_format(ctype, &format, &type, &bpp))
+        why = "a component type replay cannot read";
+    size_t row = (size_t)w * (size_t)(why ? 0 : bpp), n = row * (size_t)h;
+    uint8_t *px = why ? NULL : malloc(n);
+    if (!why && !px)
+        why = "out of memory";
+    if (px) {
+        packed p;
+        pack_save(&p);
+        glReadPixels(0, 0, w, h, format, type, px);
+        if (refused() != 0)
+            why = "the driver cannot read it";
+        pack_restore(&p);
+    }
+    char file[256], err[GT_DIFF_ERR_MAX];
+    if (!why && bpp == 4) {
+        gt_diff_image img = {0};
+        if (gt_diff_image_alloc(&img, (uint32_t)w, (uint32_t)h) != 0) {
+            why = "out of memory";
+        } else {
+            for (GLint y = 0; y < h; y++)
+                memcpy(img.rgba + (size_t)y * row, px + (size_t)(upright ? h - 1 - y : y) * row, row);
+            snprintf(file, sizeof file, "%s.png", stem);
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", k->dir, file);
+            if (gt_diff_png_write(path, &img, err) != 0)
+                why = "cannot write the PNG";
+            else
+                k->files++;
+        }
+        gt_diff_image_free(&img);
+    } else if (!why) {
+        snprintf(file, sizeof file, "%s.bin", stem);
+        char head[512], hname[256];
+        int hn = snprintf(head, sizeof head,
+                          "{\"width\": %d, \"height\": %d, \"format\": \"%s\", \"type\": \"%s\", "
+                          "\"bytes_per_pixel\": %d, \"rows\": \"%s\", \"data\": \"%s\"}\n",
+                          w, h, format == GL_RGBA ? "GL_RGBA" : "GL_RGBA_INTEGER",
+                          type == GL_FLOAT ? "GL_FLOAT" : type == GL_INT ? "GL_INT" : "GL_UNSIGNED_INT", bpp,
+                          upright ? "top first" : "row 0 first", file);
+        snprintf(hname, sizeof hname, "%s.json", stem);
+        if (ik_file(k, file, px, n) != 0 || ik_file(k, hname, head, (size_t)hn) != 0)
+            why = "cannot write the file";
+    }
+    free(px);
+    ij_key(k->w, why ? "unreadable" : "file");
+    ij_str(k->w, why ? why : file);
+}
+
+/* ---------------------------------------------------------------- framebuffers */
+
+static int get_attachment(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+{
+    (void)k;
+    const GLenum *ta = arg; /* target, attachment */
+    GLint i[4] = {0};
+    if (n > 4)
+        return -1;
+    glGetFramebufferAttachmentParameteriv(ta[0], ta[1], s->pname, i);
+    for (int j = 0; j < n; j++)
+        v[j] = (GLuint)i[j];
+    return refused();
+}
+
+/* The size of what an attachment holds. */
+static void attachment_size(GLenum target, GLenum att, GLint *w, GLint *h, int es31)
+{
+    GLint type = 0, name = 0, level = 0, face = 0;
+    *w = *h = 0;
+    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    if (type == GL_RENDERBUFFER) {
+        GLint was = 0;
+        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
+    } else if (type == GL_TEXTURE && es31) {
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
+        GLint was = 0;
+        GLenum t = face ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+        glGetIntegerv(face ? GL_TEXTURE_BINDING_CUBE_MAP : GL_TEXTURE_BINDING_2D, &was);
+        glBindTexture(t, (GLuint)name);
+        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_WIDTH, w);
+        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_HEIGHT, h);
+        glBindTexture(t, (GLuint)was);
+    }
+    refused();
+}
+
+static void framebuffer(ik *k, const char *key, GLenum target, GLenum binding, int pictures)
+{
+    GLint fbo = 0;
+    glGetIntegerv(binding, &fbo);
+    ij_key(k->w, key);
+    ij_obj(k->w);
+    ij_key(k->w, "name");
+    ik_name(k, GT_STATE_FRAMEBUFFER_NAME, (GLuint)fbo);
+    ij_key(k->w, "status");
+    ij_enum(k->w, glCheckFramebufferStatus(target));
+    GLint ncolor = 1;
+    if (fbo)
+        glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &ncolor);
+    ij_key(k->w, "attachments");
+    ij_obj(k->w);
+    for (GLint i = 0; i < ncolor + 2 && i < 34; i++) {
+        GLenum att = i < ncolor ? (fbo ? (GLenum)(GL_COLOR_ATTACHMENT0 + i) : GL_BACK)
+                     : i == ncolor ? (fbo ? GL_DEPTH_ATTACHMENT : GL_DEPTH)
+                                   : (fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL);
+        GLint type = GL_NONE, ctype = GL_NONE;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (refused() != 0 || type == GL_NONE)
+            continue;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &ctype);
+        refused();
+        ij_key(k->w, gt_api_enum_name(att, 0, 0));
+        ij_obj(k->w);
+        GLenum ta[2] = {target, att};
+        ik_rows(k, GT_STATE_ATTACHMENT, GT_STATE_CONTEXT, get_attachment, ta);
+        if (fbo) {
+            GLint name = 0;
+            glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+            ij_key(k->w, "object");
+            ik_name(k, type == GL_TEXTURE ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME, (GLuint)name);
+        }
+        GLint w = 0, h = 0;
+        if (fbo) {
+            attachment_size(target, att, &w, &h, k->ver >= 31);
+        } else {
+            eglQuerySurface(k->r->dpy, k->r->bound_draw, EGL_WIDTH, &w);
+            eglQuerySurface(k->r->dpy, k->r->bound_draw, EGL_HEIGHT, &h);
+        }
+        ij_key(k->w, "width");
+        ij_int(k->w, w);
+        ij_key(k->w, "height");
+        ij_int(k->w, h);
+        if (pictures && i < ncolor && k->resources) {
+            char stem[96];
+            snprintf(stem, sizeof stem, "%s-%s", key, gt_api_enum_name(att, 0, 0) + 3);
+            GLint rfb = 0, rbuf = 0;
+            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
+            glGetIntegerv(GL_READ_BUFFER, &rbuf);
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
+            glReadBuffer(att);
+            ik_read_to_file(k, stem, w, h, (GLenum)ctype, 1);
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)rfb);
+            glReadBuffer((GLenum)rbuf);
+        }
+        ij_end(k->w, '}');
+    }
+    ij_end(k->w, '}');
+    ij_end(k->w, '}');
+}
+
+void ik_framebuffers(ik *k)
+{
+    if (k->ver < 30)
+        return;
+    ij_key(k->w, "framebuffers");
+    ij_obj(k->w);
+    framebuffer(k, "draw", GL_DRAW_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER_BINDING, 1);
+    framebuffer(k, "read", GL_READ_FRAMEBUFFER, GL_READ_FRAMEBUFFER_BINDING, 0);
+    ij_end(k->w, '}');
+}

@@ -1,0 +1,88 @@
+/* rp_inspect_internal.h: what the modules of the state dump share
+ * (gt_inspect.h is the public side): a JSON writer that places commas and
+ * indents itself, the context being dumped (its GLES version, extensions,
+ * replayed -> recorded names) and the parts of the dump. */
+#ifndef RP_INSPECT_INTERNAL_H
+#define RP_INSPECT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "gt_api_state.h"
+#include "gt_inspect.h"
+#include "rp_internal.h"
+
+/* ---- JSON (rp_inspect_json.c) */
+
+#define IJ_DEPTH 32
+typedef struct ij {
+    FILE *f;
+    int depth;
+    int count[IJ_DEPTH]; /* members written at each level */
+    int inline_from;     /* levels at or above it are written on one line */
+    int keyed;           /* a key was written: the value needs no separator */
+} ij;
+
+void ij_key(ij *w, const char *key);      /* the next value's key, in an object */
+void ij_obj(ij *w);                       /* { */
+void ij_arr(ij *w);                       /* [ */
+void ij_arr_inline(ij *w);                /* [ with its values on one line */
+void ij_end(ij *w, char close);           /* } or ] */
+void ij_int(ij *w, long long v);
+void ij_uint(ij *w, unsigned long long v);
+void ij_num(ij *w, double v);             /* NaN, inf: null */
+void ij_bool(ij *w, int v);
+void ij_str(ij *w, const char *s);        /* NULL: null */
+void ij_null(ij *w);
+void ij_enum(ij *w, unsigned v);          /* its GL name, or the number */
+
+/* ---- the context dumped */
+
+typedef struct ik {
+    rp *r;
+    ij *w;
+    const char *dir;
+    int resources;
+    int ver;              /* GLES version as 11, 20, 30, 31, 32 */
+    const char *exts;     /* GL_EXTENSIONS */
+    rp_map rev;           /* (owner, class, replayed) -> recorded (rp_names_reverse) */
+    int files;            /* resource files written */
+} ik;
+
+/* Whether the context has the row's pname (its GLES version or an extension). */
+int ik_has(const ik *k, const gt_api_state *s);
+int ik_has_ext(const ik *k, const char *name);
+/* The recorded name of a replayed object of a gt_state_class. */
+uint32_t ik_recorded(ik *k, int state_cls, uint32_t replayed);
+/* An object's name as {"recorded": R, "replayed": N}. */
+void ik_name(ik *k, int state_cls, uint32_t replayed);
+/* The value of a GL enum name (gt_api's tables), 0 when none. */
+uint32_t ik_enum_value(const char *name);
+/* Writes a resource file into the dump's folder; its name into `name`. */
+int ik_file(ik *k, const char *name, const void *data, size_t n);
+
+/* Walks the rows of `query` the context has, asking `get` for each
+ * (values into v: up to 64); a row whose query gives a GL error is left
+ * out. Writes "NAME": value(s) members into the open object. */
+typedef int ik_getter(ik *k, const gt_api_state *s, void *arg, double *v, int n);
+void ik_rows(ik *k, gt_state_query query, gt_state_scope scope, ik_getter *get, void *arg);
+/* A row's values as JSON, by its type. */
+void ik_values(ik *k, const gt_api_state *s, const double *v, int n, int as_array);
+
+/* Reads the read framebuffer's read buffer (w x h, of component type
+ * ctype) into DIR/stem.png, or stem.bin with stem.json; writes the member
+ * "file" (or "unreadable": why). upright: rows top first (pictures),
+ * else row 0 first, as GL stores a texture. (rp_inspect_images.c) */
+void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, int upright);
+
+/* ---- the parts (rp_inspect_state.c, rp_inspect_objects.c, rp_inspect_egl.c) */
+
+void ik_context_state(ik *k);   /* "get", "indexed", "enabled", "texture_units", GLES 1 lights... */
+void ik_vertex_attribs(ik *k);  /* "vertex_attribs" */
+void ik_program(ik *k);         /* "program" */
+void ik_framebuffers(ik *k);    /* "framebuffers" */
+void ik_textures(ik *k);        /* "textures", "samplers" */
+void ik_buffers(ik *k);         /* "buffers" */
+void ik_queries(ik *k);         /* "queries" */
+void ik_egl(ik *k);             /* "egl" */
+
+#endif

@@ -1,0 +1,331 @@
+/* rp_inspect_textures.c: every texture bound on every unit (parameters,
+ * and each level, cube face and layer as a file: PNG for what reads as
+ * RGBA8, raw otherwise), the samplers bound, and every buffer bound (its
+ * bytes, mapped for reading). The target of a binding comes from its
+ * pname's name (GL_TEXTURE_BINDING_2D binds GL_TEXTURE_2D,
+ * GL_ARRAY_BUFFER_BINDING GL_ARRAY_BUFFER). GLES 3 only. */
+#include "rp_inspect_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <GLES3/gl32.h>
+
+#include "gt_diff.h"
+#include "gt_enums.h"
+
+static int refused(void)
+{
+    int bad = 0;
+    while (glGetError() != GL_NO_ERROR)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* "GL_TEXTURE_BINDING_2D" -> GL_TEXTURE_2D; "GL_UNIFORM_BUFFER_BINDING" -> GL_UNIFORM_BUFFER. */
+static GLenum target_of(const char *binding)
+{
+    char name[96];
+    const char *b = strstr(binding, "_BINDING");
+    if (!b || (size_t)(b - binding) + strlen(b + 8) >= sizeof name)
+        return 0;
+    snprintf(name, sizeof name, "%.*s%s", (int)(b - binding), binding, b + 8);
+    return ik_enum_value(name);
+}
+
+/* ---------------------------------------------------------------- textures */
+
+static int get_texture(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+{
+    (void)k;
+    GLenum target = *(const GLenum *)arg;
+    if (n > 16)
+        return -1;
+    if (s->type == GT_STATE_FLOAT) {
+        GLfloat f[16] = {0};
+        glGetTexParameterfv(target, s->pname, f);
+        for (int j = 0; j < n; j++)
+            v[j] = f[j];
+    } else {
+        GLint i[16] = {0};
+        glGetTexParameteriv(target, s->pname, i);
+        for (int j = 0; j < n; j++)
+            v[j] = s->type == GT_STATE_INT ? (double)i[j] : (double)(GLuint)i[j];
+    }
+    return refused();
+}
+
+typedef struct level_arg { GLenum target; GLint level; } level_arg;
+
+static int get_level(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+{
+    (void)k, (void)n;
+    const level_arg *a = arg;
+    GLint i = 0;
+    glGetTexLevelParameteriv(a->target, a->level, s->pname, &i);
+    v[0] = s->type == GT_STATE_INT ? (double)i : (double)(GLuint)i;
+    return refused();
+}
+
+/* One image of a level (a face or a layer) read through a framebuffer. */
+static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GLint layer, GLint w, GLint h,
+                  GLenum ctype)
+{
+    GLint was = 0;
+    GLuint fbo = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &was);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP)
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face, tex, level);
+    else
+        glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
+    ij_obj(k->w);
+    ij_key(k->w, "layer");
+    ij_int(k->w, layer);
+    if (glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        ij_key(k->w, "unreadable");
+        ij_str(k->w, "its format cannot be attached to a framebuffer (compressed, depth, luminance...)");
+    } else {
+        char stem[128];
+        snprintf(stem, sizeof stem, "texture-%u-level%d-layer%d", ik_recorded(k, GT_STATE_TEXTURE_NAME, tex),
+                 level, layer);
+        glReadBuffer(GL_COLOR_ATTACHMENT0);
+        ik_read_to_file(k, stem, w, h, ctype, 0);
+    }
+    ij_end(k->w, '}');
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)was);
+    glDeleteFramebuffers(1, &fbo);
+    refused();
+}
+
+static void levels(ik *k, GLuint tex, GLenum target)
+{
+    int cube = target == GL_TEXTURE_CUBE_MAP, layered = target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY ||
+                                                         target == GL_TEXTURE_CUBE_MAP_ARRAY;
+    int images = k->resources && (target == GL_TEXTURE_2D || cube || layered);
+    ij_key(k->w, "levels");
+    ij_arr(k->w);
+    for (GLint level = 0; level < 16; level++) {
+        level_arg a = {cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target, level};
+        GLint w = 0, h = 0, d = 0, ctype = 0;
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_WIDTH, &w);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_HEIGHT, &h);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_DEPTH, &d);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_RED_TYPE, &ctype);
+        if (refused() != 0 || w <= 0)
+            break;
+        ij_obj(k->w);
+        ij_key(k->w, "level");
+        ij_int(k->w, level);
+        ik_rows(k, GT_STATE_LEVEL, GT_STATE_CONTEXT, get_level, &a);
+        if (images) {
+            ij_key(k->w, "images");
+            ij_arr(k->w);
+            GLint layers = cube ? 6 : layered ? d : 1;
+            for (GLint z = 0; z < layers && z < 2048; z++)
+                image(k, tex, target, cube ? (GLenum)(GL_TEXTURE_CUBE_MAP_POSITIVE_X + z) : target, level, z, w, h,
+                      (GLenum)ctype);
+            ij_end(k->w, ']');
+        }
+        ij_end(k->w, '}');
+    }
+    ij_end(k->w, ']');
+}
+
+static int seen_before(const GLuint *seen, size_t n, GLuint name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (seen[i] == name)
+            return 1;
+    return 0;
+}
+
+static void texture(ik *k, const gt_api_state *s, GLint unit, GLuint tex)
+{
+    GLenum target = target_of(s->name);
+    ij_obj(k->w);
+    ij_key(k->w, "name");
+    ik_name(k, GT_STATE_TEXTURE_NAME, tex);
+    ij_key(k->w, "target");
+    ij_enum(k->w, target);
+    ij_key(k->w, "unit");
+    ij_int(k->w, unit);
+    ij_key(k->w, "parameters");
+    ij_obj(k->w);
+    ik_rows(k, GT_STATE_TEXTURE, GT_STATE_CONTEXT, get_texture, &target);
+    ij_end(k->w, '}');
+    if (k->ver >= 31)
+        levels(k, tex, target);
+    ij_end(k->w, '}');
+}
+
+static int get_sampler(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+{
+    (void)k;
+    GLuint sampler = *(const GLuint *)arg;
+    if (n > 16)
+        return -1;
+    if (s->type == GT_STATE_FLOAT) {
+        GLfloat f[16] = {0};
+        glGetSamplerParameterfv(sampler, s->pname, f);
+        for (int j = 0; j < n; j++)
+            v[j] = f[j];
+    } else {
+        GLint i[16] = {0};
+        glGetSamplerParameteriv(sampler, s->pname, i);
+        for (int j = 0; j < n; j++)
+            v[j] = (GLuint)i[j];
+    }
+    return refused();
+}
+
+static void samplers(ik *k, GLint units)
+{
+    GLuint seen[256];
+    size_t nseen = 0;
+    ij_key(k->w, "samplers");
+    ij_arr(k->w);
+    for (GLint u = 0; u < units; u++) {
+        GLint s = 0;
+        glGetIntegeri_v(GL_SAMPLER_BINDING, (GLuint)u, &s);
+        if (refused() != 0) { /* GLES 3.0 has no indexed form: through the unit */
+            glActiveTexture((GLenum)(GL_TEXTURE0 + u));
+            glGetIntegerv(GL_SAMPLER_BINDING, &s);
+        }
+        if (!s || seen_before(seen, nseen, (GLuint)s) || nseen == 256)
+            continue;
+        seen[nseen++] = (GLuint)s;
+        GLuint sampler = (GLuint)s;
+        ij_obj(k->w);
+        ij_key(k->w, "name");
+        ik_name(k, GT_STATE_SAMPLER_NAME, sampler);
+        ij_key(k->w, "unit");
+        ij_int(k->w, u);
+        ik_rows(k, GT_STATE_SAMPLER, GT_STATE_CONTEXT, get_sampler, &sampler);
+        ij_end(k->w, '}');
+    }
+    ij_end(k->w, ']');
+}
+
+void ik_textures(ik *k)
+{
+    if (k->ver < 30)
+        return;
+    GLint active = GL_TEXTURE0, units = 0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    units = units > 128 ? 128 : units;
+    GLuint seen[512];
+    size_t nseen = 0;
+    ij_key(k->w, "textures");
+    ij_arr(k->w);
+    for (GLint u = 0; u < units; u++) {
+        glActiveTexture((GLenum)(GL_TEXTURE0 + u));
+        for (size_t i = 0; i < gt_api_nstates; i++) {
+            const gt_api_state *s = &gt_api_states[i];
+            if (s->query != GT_STATE_GET || s->scope != GT_STATE_UNIT || s->cls != GT_STATE_TEXTURE_NAME ||
+                !ik_has(k, s))
+                continue;
+            GLint tex = 0;
+            glGetIntegerv(s->pname, &tex);
+            if (refused() != 0 || !tex || seen_before(seen, nseen, (GLuint)tex) || nseen == 512)
+                continue;
+            seen[nseen++] = (GLuint)tex;
+            texture(k, s, u, (GLuint)tex);
+        }
+    }
+    ij_end(k->w, ']');
+    samplers(k, units);
+    glActiveTexture((GLenum)active);
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+static int get_buffer(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+{
+    (void)n;
+    GLint64 l = 0;
+    GLint i = 0;
+    if (s->type == GT_STATE_INT64 && k->ver >= 30)
+        glGetBufferParameteri64v(*(const GLenum *)arg, s->pname, &l);
+    else
+        glGetBufferParameteriv(*(const GLenum *)arg, s->pname, &i), l = s->type == GT_STATE_INT ? (GLint64)i : (GLint64)(GLuint)i;
+    v[0] = (double)l;
+    return refused();
+}
+
+static void buffer(ik *k, GLuint name, const char *bound_as)
+{
+    GLint was = 0;
+    GLenum t = GL_COPY_READ_BUFFER;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &was);
+    glBindBuffer(t, name);
+    ij_obj(k->w);
+    ij_key(k->w, "name");
+    ik_name(k, GT_STATE_BUFFER_NAME, name);
+    ij_key(k->w, "bound_as");
+    ij_str(k->w, bound_as);
+    ik_rows(k, GT_STATE_BUFFER, GT_STATE_CONTEXT, get_buffer, &t);
+    GLint64 size = 0;
+    GLint mapped = 0;
+    glGetBufferParameteri64v(t, GL_BUFFER_SIZE, &size);
+    glGetBufferParameteriv(t, GL_BUFFER_MAPPED, &mapped);
+    if (k->resources && size > 0 && !mapped) {
+        char file[64];
+        snprintf(file, sizeof file, "buffer-%u.bin", ik_recorded(k, GT_STATE_BUFFER_NAME, name));
+        const void *p = glMapBufferRange(t, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
+        int ok = p && ik_file(k, file, p, (size_t)size) == 0;
+        if (p)
+            glUnmapBuffer(t);
+        ij_key(k->w, ok ? "file" : "unreadable");
+        ij_str(k->w, ok ? file : "cannot be mapped for reading");
+    } else if (mapped) {
+        ij_key(k->w, "unreadable");
+        ij_str(k->w, "mapped by the app");
+    }
+    ij_end(k->w, '}');
+    glBindBuffer(t, (GLuint)was);
+    refused();
+}
+
+void ik_buffers(ik *k)
+{
+    if (k->ver < 30)
+        return;
+    GLuint seen[256];
+    size_t nseen = 0;
+    ij_key(k->w, "buffers");
+    ij_arr(k->w);
+    for (size_t i = 0; i < gt_api_nstates; i++) {
+        const gt_api_state *s = &gt_api_states[i];
+        if ((s->query != GT_STATE_GET && s->query != GT_STATE_ATTRIB) || s->cls != GT_STATE_BUFFER_NAME ||
+            s->scope != GT_STATE_CONTEXT || !ik_has(k, s))
+            continue;
+        GLint count = s->query == GT_STATE_ATTRIB ? 0 : s->index_count, name = 0;
+        if (s->query == GT_STATE_ATTRIB)
+            glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
+        else if (s->index_bound)
+            glGetIntegerv(s->index_bound, &count);
+        for (GLint x = -1; x < count && x < 64; x++) {
+            if (x < 0 && s->query == GT_STATE_ATTRIB)
+                continue;
+            if (x < 0)
+                glGetIntegerv(s->pname, &name);
+            else if (s->query == GT_STATE_ATTRIB)
+                glGetVertexAttribiv((GLuint)x, s->pname, &name);
+            else
+                glGetIntegeri_v(s->pname, (GLuint)x, &name);
+            if (refused() != 0 || !name || seen_before(seen, nseen, (GLuint)name) || nseen == 256)
+                continue;
+            seen[nseen++] = (GLuint)name;
+            char as[128];
+            if (x < 0)
+                snprintf(as, sizeof as, "%s", s->name);
+            else
+                snprintf(as, sizeof as, "%s[%d]", s->name, x);
+            buffer(k, (GLuint)name, as);
+        }
+    }
+    ij_end(k->w, ']');
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""`gltrace inspect`: the state after chosen calls. The samples es3_scene
+(GLES 3) and gles1_scene (GLES 1.1), recorded with GT_SAMPLE_PRINT_STATE
+set, print some of their GL state after each draw; the dump at each draw
+must hold the same values (object names as the trace knows them), parse as
+JSON, hold the texture es3_scene uploaded (a PNG equal to its
+checkerboard) and the uniform buffer it wrote; --diff-from lists exactly
+what gles1_scene changed between two draws; misuse exits 2.
+
+usage: check_inspect.py GLTRACE APPS_DIR WORK_DIR"""
+import functools
+import json
+import os
+import re
+import shutil
+import struct
+import sys
+import time
+import zlib
+
+import gltest as gt
+
+
+gltrace, apps, work = sys.argv[1:4]
+run = functools.partial(gt.run, env=gt.gl_env(headless=True), timeout=600)
+ck = gt.Checker('replay.inspect')
+os.makedirs(work, exist_ok=True)
+GL = {}
+for header in ('/usr/include/GLES3/gl32.h', '/usr/include/GLES/gl.h', '/usr/include/GLES2/gl2ext.h'):
+    if os.path.exists(header):
+        for m in re.finditer(r'#define (GL_\w+)\s+(0x[0-9A-Fa-f]+|\d+)\b', open(header).read()):
+            GL.setdefault(m.group(1), int(m.group(2), 0))
+
+
+def record(app):
+    trace = os.path.join(work, app + '.gltrace')
+    env = dict(gt.gl_env(headless=True), GT_SAMPLE_PRINT_STATE='1')
+    r = gt.run([gltrace, 'record', '-o', trace, '--', os.path.join(apps, app)], env=env, timeout=600)
+    printed = [json.loads(line[len('GT_STATE '):]) for line in r.stdout.splitlines()
+               if line.startswith('GT_STATE ')]
+    ck.check(f'{app} recorded, printing its state after each draw', r.returncode == 0 and printed, r.stderr)
+    d = run([gltrace, 'dump', '--json', trace])
+    fns = {int(m.group(1)): m.group(2) for m in re.finditer(r'"seq":(\d+),[^\n]*?"fn":"(\w+)"', d.stdout)}
+    return trace, printed, fns
+
+
+def same(dumped, want):
+    """A dumped value against the app's: names by their recorded number,
+    enums by name, floats to 6 digits."""
+    if isinstance(dumped, dict) and 'recorded' in dumped:
+        dumped = dumped['recorded']
+    if isinstance(dumped, str) and dumped in GL:
+        dumped = GL[dumped]
+    if isinstance(want, list):
+        return isinstance(dumped, list) and len(dumped) == len(want) and all(
+            same(a, b) for a, b in zip(dumped, want))
+    if isinstance(want, bool) or isinstance(dumped, bool):
+        return bool(dumped) == bool(want) and isinstance(dumped, bool)
+    return isinstance(dumped, (int, float)) and abs(dumped - want) <= 1e-6 * max(1, abs(want))
+
+
+def lookup(state, section, key, index=None):
+    """The dump's value of KEY; sections the app keys by index (units,
+    lights, indexed) are lists in the dump."""
+    if section == 'units':
+        return state['texture_units'][int(index)].get(key)
+    if section == 'lights':
+        return state['lights'][int(index)].get(key)
+    if section == 'indexed':
+        return state['indexed'][key][int(index)]
+    return state[section].get(key)
+
+
+def compare(app, state, want):
+    bad = []
+    for section, values in want.items():
+        if section == 'frame':
+            continue
+        for key, v in values.items():
+            if isinstance(v, dict):  # index -> {key: value} or key -> {index: value}
+                for sub, w in v.items():
+                    k, i = (sub, key) if section in ('units', 'lights') else (key, sub)
+                    got = lookup(state, section, k, i)
+                    if not same(got, w):
+                        bad.append(f'{section}[{i}].{k}: dumped {got}, the app had {w}')
+            else:
+                got = lookup(state, section, key)
+                if not same(got, v):
+                    bad.append(f'{section}.{key}: dumped {got}, the app had {v}')
+    return bad
+
+
+def png_rgba(path):
+    """The pixels of an 8-bit RGBA PNG as gltrace writes them."""
+    data = open(path, 'rb').read()
+    pos, idat, w, h = 8, b'', 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind == b'IHDR':
+            w, h = struct.unpack('>II', data[pos + 8:pos + 16])
+        elif kind == b'IDAT':
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw, out, prev = zlib.decompress(idat), bytearray(), bytearray(w * 4)
+    for y in range(h):
+        f, row = raw[y * (w * 4 + 1)], bytearray(raw[y * (w * 4 + 1) + 1:(y + 1) * (w * 4 + 1)])
+        for i in range(len(row)):
+            a, b = row[i - 4] if i >= 4 else 0, prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            p = a + b - c
+            pred = [0, a, b, (a + b) // 2,
+                    a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c)
+                    else c][f]
+            row[i] = (row[i] + pred) & 255
+        out += row
+        prev = row
+    return bytes(out)
+
+
+def inspect(trace, calls, out, *more):
+    shutil.rmtree(out, ignore_errors=True)
+    return run([gltrace, 'inspect', trace, calls, '--out', out] + list(more))
+
+
+for app, draw_fn in (('es3_scene', 'glDrawElementsInstanced'), ('gles1_scene', 'glDrawArrays')):
+    trace, printed, fns = record(app)
+    draws = sorted(s for s, f in fns.items() if f == draw_fn)
+    ck.check(f'{app}: one printed state per {draw_fn}', len(draws) == len(printed) > 0, (draws, len(printed)))
+    out = os.path.join(work, app + '-draws')
+    p = inspect(trace, ','.join(map(str, draws)), out)
+    ck.check(f'{app}: gltrace inspect at its draws exits 0', p.returncode == 0, p.stderr)
+    for seq, want in zip(draws, printed):
+        path = os.path.join(out, f'call-{seq}', 'state.json')
+        try:
+            state = json.load(open(path))
+        except (OSError, ValueError) as e:
+            ck.check(f'{app}: {path} parses as JSON', False, e)
+            continue
+        ck.check(f'{app}: state.json names its call', state['call'] == seq and state['function'] == draw_fn,
+                 (state.get('call'), state.get('function')))
+        bad = compare(app, state, want)
+        ck.check(f'{app}: the state at call {seq} is what the app queried there', not bad, bad)
+    if app == 'es3_scene':
+        last = os.path.join(out, f'call-{draws[-1]}')
+        state = json.load(open(os.path.join(last, 'state.json')))
+        tex = [t for t in state['textures'] if t['target'] == 'GL_TEXTURE_2D']
+        img = tex and tex[0].get('levels') and tex[0]['levels'][0]['images'][0].get('file')
+        want = bytes(b for i in range(16) for b in [0x80 if (i + i // 4) & 1 else 0xff] * 4)
+        ok = bool(img) and png_rgba(os.path.join(last, img)) == want
+        ck.check('es3_scene: its texture level 0 dumps as the checkerboard it uploaded', ok, (img, tex[:1]))
+        ubo = [b for b in state['buffers'] if b['bound_as'].startswith('GL_UNIFORM_BUFFER_BINDING')]
+        frame = len(draws) - 1
+        want = struct.pack('<8f', 1.0, 1.0 - 0.25 * frame, 0.5, 1.0, 0.5, 0.5, 0.0, 0.0)
+        got = open(os.path.join(last, ubo[0]['file']), 'rb').read() if ubo and 'file' in ubo[0] else b''
+        ck.check('es3_scene: the uniform buffer dumps as the block it wrote last', got == want, (got, want))
+        shaders = state['program']['shaders'] if state.get('program') else []
+        ck.check('es3_scene: both shader sources written',
+                 len(shaders) == 2 and all(os.path.getsize(os.path.join(last, s['source'])) > 0 for s in shaders),
+                 shaders)
+        # The time of a dump at the last draw against the replay up to it.
+        t = time.time()
+        p = inspect(trace, str(draws[-1]), os.path.join(work, 'one'))
+        m = re.search(r'replay ([\d.]+) s, of which dumps ([\d.]+) s', p.stderr)
+        ck.check('es3_scene: one dump takes under a second', m and float(m.group(2)) < 1.0, p.stderr)
+    if app == 'gles1_scene':
+        out = os.path.join(work, 'gles1-diff')
+        p = inspect(trace, str(draws[1]), out, '--diff-from', str(draws[0]))
+        try:
+            diff = json.load(open(os.path.join(out, 'diff.json')))
+        except (OSError, ValueError) as e:
+            diff = {'changes': [], 'error': str(e)}
+        paths = sorted(c['path'] for c in diff['changes'])
+        # Between the first two glDrawArrays: glClearColor and the modelview
+        # matrix (glLoadIdentity, glTranslatef, glRotatef); the colour array
+        # was enabled and disabled again.
+        ck.check('gles1_scene: --diff-from lists exactly the clear colour and the modelview matrix',
+                 p.returncode == 0 and paths == ['/get/GL_COLOR_CLEAR_VALUE', '/get/GL_MODELVIEW_MATRIX'],
+                 (p.stderr, diff))
+        before = [c for c in diff['changes'] if c['path'] == '/get/GL_MODELVIEW_MATRIX']
+        ck.check('gles1_scene: the change holds both values, as the app had them',
+                 before and same(before[0]['before'], printed[0]['get']['GL_MODELVIEW_MATRIX'])
+                 and same(before[0]['after'], printed[1]['get']['GL_MODELVIEW_MATRIX']), before)
+
+p = run([gltrace, 'inspect', os.path.join(work, 'es3_scene.gltrace'), '10'])
+ck.check('no --out: exit 2 naming it', p.returncode == 2 and '--out' in p.stderr, p.stderr)
+p = run([gltrace, 'inspect', os.path.join(work, 'es3_scene.gltrace'), '30-20', '--out', os.path.join(work, 'x')])
+ck.check('a backwards call set: exit 2', p.returncode == 2 and '30-20' in p.stderr, p.stderr)
+ck.exit()
