@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 struct gt_diff_options;
+struct gt_replay_probe;
 
 typedef struct gt_replay_options {
     const char *out_dir;   /* PNGs of differing snapshots (expected, actual, diff); NULL: none */
@@ -48,6 +49,8 @@ typedef struct gt_replay_options {
      * compared as the drivers returned them: object names, locations,
      * strings and limits of another driver differ by nature. */
     int check;
+    /* gltrace diverge's lockstep events (gt_diverge.h); NULL: none. */
+    const struct gt_replay_probe *probe;
 } gt_replay_options;
 
 /* Sets the defaults: everything off, all frames and calls. */
