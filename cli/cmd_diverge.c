@@ -182,7 +182,7 @@ static int run(diverge_args *a)
     gt_diverge_result res;
     int rc = gt_diverge_run(&a->o, &res);
     int json_out = a->json && !strcmp(a->json, "-");
-    gt_diverge_report_text(json_out ? stderr : stdout, &a->o, &res);
+    gt_diverge_report_text(json_out || rc == 2 ? stderr : stdout, &a->o, &res);
     if (a->json) {
         FILE *f = json_out ? stdout : fopen(a->json, "w");
         if (!f || gt_diverge_report_json(f, &a->o, &res, rc) != 0 || (f != stdout && fclose(f) != 0)) {
