@@ -2,6 +2,7 @@
  * The replay reports events, one line each, on the probe's out_fd:
  *
  *   F FRAME SEQ HASH W H FUNCTION      a frame's end: the back buffer before the swap
+ *                                      (none before the frames whose draws are asked for)
  *   D FRAME SEQ HASH W H FUNCTION      after a draw, in the frames asked for
  *   (with `recorded`, instead of F:)
  *   S FRAME SEQ HASH W H WHAT SAME CALL FUNCTION
@@ -134,8 +135,9 @@ void rp_probe_frame(rp *r, uint64_t tid)
     const rp_msg *m = r->cur;
     const rp_entry *e = m && m->function >= 0 && (size_t)m->function <= r->max_number ? r->by_number[m->function]
                                                                                        : NULL;
-    if (r->probe->cfg->recorded)
-        return;
+    const gt_replay_probe *cfg = r->probe->cfg;
+    if (cfg->recorded || (cfg->draw_first <= cfg->draw_last && r->frame < cfg->draw_first))
+        return; /* narrowing to a frame: the frames before it were compared */
     gt_diff_image_free(&r->probe->img);
     if (rp_make_current_for(r, tid) == 0)
         read_current(r, 1);
