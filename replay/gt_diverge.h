@@ -80,6 +80,7 @@ typedef struct gt_diverge_result {
     double diff_percent, rmse, psnr;
     unsigned max_channel_diff;
     char state_note[256];  /* why there is no state dump, or "" */
+    int state_paused;      /* dumped by the sides themselves at the call */
     /* What was compared, over both passes. */
     uint64_t frames, draws, snapshots;
     uint64_t tolerated;    /* hashes that differed within tolerance */

@@ -323,6 +323,20 @@ static int side_failed(run *x, const side *s, int status)
     return 1;
 }
 
+/* The state at the divergence, dumped by a side paused right after it
+ * into out_dir/state-SUB. 0, or -1 when it cannot (the caller then runs
+ * gltrace inspect). */
+static int dump_paused(run *x, side *s, const char *sub, gt_diverge_side *to)
+{
+    char cmd[4200], line[600];
+    snprintf(to->state_dir, sizeof to->state_dir, "%s/state-%s", x->o->out_dir, sub);
+    snprintf(cmd, sizeof cmd, "s %s\n", to->state_dir);
+    if (command(s, cmd) == 0 && fgets(line, sizeof line, s->ev) && !strncmp(line, "ok", 2))
+        return 0;
+    to->state_dir[0] = 0;
+    return -1;
+}
+
 /* One pass; 1 found, 0 none, 2 an error. */
 static int pass(run *x, side *a, side *b, uint64_t draw_frame)
 {
@@ -330,6 +344,10 @@ static int pass(run *x, side *a, side *b, uint64_t draw_frame)
     int rc = -1;
     if (spawn(x, a, draw_frame) == 0 && (!b || spawn(x, b, draw_frame) == 0))
         rc = b ? lockstep(x, a, b, draw_frame) : against_recorded(x, a);
+    /* A finding the second pass will narrow is dumped there. */
+    int final = rc == 1 && (!b || x->res->note[0] || strcmp(x->res->kind, "frame end") || draw_frame != NO_FRAME);
+    if (final && x->o->out_dir && !x->res->note[0])
+        x->res->state_paused = dump_paused(x, a, "a", &x->res->a) == 0 && (!b || dump_paused(x, b, "b", &x->res->b) == 0);
     int kill_them = rc != 0;
     int sa = finish(a, kill_them), sb = b ? finish(b, kill_them) : 0;
     x->res->pass_seconds[x->res->passes++] = now() - t;
@@ -488,6 +506,8 @@ static int diverge(run *x)
     if (rc != 1)
         return rc;
     write_pictures(x);
+    if (x->res->state_paused)
+        return 1;
     if (has_inspect(o->exe))
         dump_states(x, &a, bp);
     else

@@ -12,7 +12,9 @@
  * HASH is gt_diff_image_hash of the RGBA8 picture (0 with W H 0 0 when it
  * could not be read). After each event it reads commands from in_fd:
  * "c" goes on; "i" sends the event's picture, "e" the recorded snapshot's
- * (S only), each as "I W H\n" and W*H*4 bytes of RGBA, rows top first. End
+ * (S only), each as "I W H\n" and W*H*4 bytes of RGBA, rows top first;
+ * "s DIR" dumps the state at this point into DIR (gt_inspect_write) and
+ * answers "ok" or "no WHY". End
  * of input means the parent has what it wanted: the process ends at once,
  * with nothing of the rest replayed. */
 #include "rp_internal.h"
@@ -25,6 +27,12 @@
 #include "gt_api.h"
 #include "gt_diff.h"
 #include "gt_diverge.h"
+#include "gt_inspect.h"
+
+/* Weak: the state dump is linked in when the program has gltrace inspect
+ * (its command pulls the dump's object file out of the library); a
+ * program without it answers "no" and the parent runs the command. */
+#pragma weak gt_inspect_write
 
 typedef struct rp_probe {
     const gt_replay_probe *cfg;
@@ -84,9 +92,20 @@ static void send_image(rp_probe *p, const gt_diff_image *img)
     send_bytes(p, img->rgba, (size_t)w * h * 4);
 }
 
-static void wait_commands(rp_probe *p)
+static void dump_state(rp *r, const char *dir)
 {
-    char line[64];
+    char err[512], line[600];
+    int ok = gt_inspect_write && gt_inspect_write(r, dir, 1, err, sizeof err) == 0;
+    if (!gt_inspect_write)
+        snprintf(err, sizeof err, "no state dump in this program");
+    int n = snprintf(line, sizeof line, ok ? "ok\n" : "no %s\n", err);
+    send_bytes(r->probe, line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static void wait_commands(rp *r)
+{
+    rp_probe *p = r->probe;
+    char line[4200];
     for (;;) {
         if (!fgets(line, sizeof line, p->in))
             _exit(0);
@@ -96,6 +115,10 @@ static void wait_commands(rp_probe *p)
             send_image(p, &p->img);
         else if (line[0] == 'e')
             send_image(p, &p->expected);
+        else if (line[0] == 's' && line[1] == ' ') {
+            line[strcspn(line, "\n")] = 0;
+            dump_state(r, line + 2);
+        }
     }
 }
 
@@ -109,7 +132,7 @@ static void event(rp *r, char kind, const char *function, const char *tail)
     int n = snprintf(line, sizeof line, "%c %" PRIu64 " %" PRIu64 " %016" PRIx64 " %" PRIu32 " %" PRIu32 " %s%s\n",
                      kind, r->frame, r->seq, hash, w, h, function, tail);
     send_bytes(p, line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
-    wait_commands(p);
+    wait_commands(r);
 }
 
 static void read_current(rp *r, int back_buffer)
