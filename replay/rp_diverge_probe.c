@@ -164,7 +164,7 @@ void rp_probe_frame(rp *r, uint64_t tid)
     gt_diff_image_free(&r->probe->img);
     if (rp_make_current_for(r, tid) == 0)
         read_current(r, 1);
-    event(r, 'F', e ? e->name : "eglSwapBuffers", "");
+    event(r, 'F', e ? e->name : "frame-end", "");
 }
 
 static void copy_image(gt_diff_image *to, const gt_diff_image *from)
