@@ -9,6 +9,7 @@
 #include "cli_compare_args.h"
 #include "gt_callset.h"
 #include "gt_cli.h"
+#include "gt_diverge.h"
 #include "gt_replay.h"
 
 static const char usage_text[] =
@@ -43,6 +44,8 @@ static const char usage_text[] =
     "  --progress, --no-progress\n"
     "                     a progress line (default: when stderr is a terminal)\n"
     "  -q                 no warnings\n"
+    "  --lockstep OUT,IN [--lockstep-draws A-B] [--lockstep-recorded]\n"
+    "                     reports to gltrace diverge over those file descriptors\n"
     "Exit status: 0 all snapshots matched, 1 some differ, 2 the trace or the\n"
     "arguments are unusable.\n";
 
@@ -52,6 +55,7 @@ typedef struct replay_args {
     cli_compare_args c;
     const char *path, *json, *junit;
     gt_callset snap_calls;
+    gt_replay_probe probe;
     int progress; /* -1: when stderr is a terminal */
 } replay_args;
 
@@ -66,7 +70,8 @@ static int bad_arg(const char *fmt, const char *arg)
 
 static int takes_value(const char *opt)
 {
-    static const char *const valued[] = {"--out", "--json", "--junit", "--frames", "--calls", "--loop", "--snapshot"};
+    static const char *const valued[] = {"--out", "--json", "--junit", "--frames", "--calls", "--loop", "--snapshot",
+                                         "--lockstep", "--lockstep-draws"};
     for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++)
         if (!strcmp(opt, valued[i]))
             return 1;
@@ -122,6 +127,14 @@ static int take_value(replay_args *a, const char *opt, const char *v)
     } else if (!strcmp(opt, "--calls")) {
         if (gt_callset_parse_range("--calls", v, &a->o.call_first, &a->o.call_last, err, sizeof err) != 0)
             return bad_arg("%s", err);
+    } else if (!strcmp(opt, "--lockstep")) {
+        if (sscanf(v, "%d,%d", &a->probe.out_fd, &a->probe.in_fd) != 2 || a->probe.out_fd < 0 || a->probe.in_fd < 0)
+            return bad_arg("--lockstep '%s': expected two file descriptors OUT,IN", v);
+        a->o.probe = &a->probe;
+    } else if (!strcmp(opt, "--lockstep-draws")) {
+        if (gt_callset_parse_range("--lockstep-draws", v, &a->probe.draw_first, &a->probe.draw_last, err,
+                                   sizeof err) != 0)
+            return bad_arg("%s", err);
     } else if (!strcmp(opt, "--loop")) {
         if (parse_loop(v, &a->o.loop) != 0)
             return bad_arg("--loop '%s': expected a count 1..1000000", v);
@@ -139,7 +152,7 @@ static int take_flag(replay_args *a, const char *opt, const char *arg)
     const struct { const char *name; int *to, value; } flags[] = {
         {"--check", &a->o.check, 1},       {"--save-all", &a->o.save_all, 1}, {"--benchmark", &a->o.benchmark, 1},
         {"--progress", &a->progress, 1},   {"--no-progress", &a->progress, 0}, {"-q", &a->o.quiet, 1},
-        {"--quiet", &a->o.quiet, 1},
+        {"--quiet", &a->o.quiet, 1},      {"--lockstep-recorded", &a->probe.recorded, 1},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (!strcmp(opt, flags[i].name)) {
@@ -213,6 +226,8 @@ static int check_args(replay_args *a)
         return bad_arg("%s", "--benchmark reads nothing back: no --snapshot with it");
     if (o->save_all && !o->out_dir)
         return bad_arg("%s", "--save-all needs --out DIR");
+    if (o->probe && (o->benchmark || o->snapshot || o->check))
+        return bad_arg("%s", "--lockstep is gltrace diverge's: no --benchmark, --snapshot or --check with it");
     if (o->loop && !o->benchmark)
         return bad_arg("%s", "--loop needs --benchmark (a looped frame need not draw what was recorded)");
     if (o->benchmark && (a->c.given || o->out_dir))
@@ -298,7 +313,10 @@ static int run(replay_args *a)
     const gt_replay_options *o = &a->o;
     gt_replay_summary s;
     int rc = gt_replay_run(a->path, o, &s);
-    print_summary(a->path, o, &s);
+    if (!o->probe)
+        print_summary(a->path, o, &s);
+    else if (s.error[0]) /* gltrace diverge names the side */
+        fprintf(stderr, "gltrace replay: %s\n", s.error);
     int ranged = o->frame_first || o->frame_last != UINT64_MAX || o->call_first || o->call_last != UINT64_MAX;
     if (!o->benchmark && ranged && rc == 0 && s.matched + s.differing == 0) {
         /* A range that misses every snapshot would pass a CI job on nothing. */
@@ -315,7 +333,7 @@ static int run(replay_args *a)
 
 int gt_cmd_replay(int argc, char **argv)
 {
-    replay_args a = {.progress = -1};
+    replay_args a = {.progress = -1, .probe = {.draw_first = 1, .draw_last = 0}};
     gt_replay_options_init(&a.o);
     cli_compare_args_init(&a.c);
     int rc = parse_args(argc, argv, &a);

@@ -17,6 +17,7 @@ static const cmd cmds[] = {
     {"info", gt_cmd_info, "print a summary of a trace as JSON"},
     {"replay", gt_cmd_replay, "replay a trace headless and compare its snapshots"},
     {"inspect", gt_cmd_inspect, "the GL state and resources after chosen calls, as JSON and files"},
+    {"diverge", gt_cmd_diverge, "find the first draw where two drivers (or builds) disagree"},
     {"diff", gt_cmd_diff, "compare PNG images or folders of them"},
     {"extract", gt_cmd_extract, "write the recorded snapshots of a trace as PNG files"},
     {"compact", gt_cmd_compact, "rewrite a trace in large chunks (record does it itself)"},

@@ -20,6 +20,7 @@ extern "C" {
 
 struct gt_diff_options;
 struct rp;
+struct gt_replay_probe;
 
 typedef struct gt_replay_options {
     const char *out_dir;   /* PNGs of differing snapshots (expected, actual, diff); NULL: none */
@@ -54,6 +55,8 @@ typedef struct gt_replay_options {
      * return stops the replay there. NULL: none. */
     int (*after_call)(void *user, struct rp *r, uint64_t tid);
     void *after_call_user;
+    /* gltrace diverge's lockstep events (gt_diverge.h); NULL: none. */
+    const struct gt_replay_probe *probe;
 } gt_replay_options;
 
 /* Sets the defaults: everything off, all frames and calls. */

@@ -177,6 +177,10 @@ struct rp {
     uint8_t warned[8192];      /* one warning per function number */
     int looping;               /* replaying the last frame again (--loop) */
     double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
+    /* Work after a call (--snapshot, gltrace diverge's probe): one flag, so
+     * that a plain replay tests nothing more per record. */
+    int after_call;
+    struct rp_probe *probe;    /* gltrace diverge's lockstep events, or NULL */
 };
 
 /* ---------------------------------------------------------------- arguments */
@@ -334,10 +338,26 @@ void rp_snapshot_compare(rp *r, const rp_msg *m);
 /* --snapshot: the current draw framebuffer (or, back_buffer, the surface's
  * back buffer) as RGBA8 to a PNG named after the frame, call and `why`. */
 void rp_snapshot_extra(rp *r, int back_buffer, const char *why);
+/* The current draw framebuffer (or, back_buffer, the surface's back
+ * buffer) as an RGBA8 picture, rows top first, and the framebuffer's name
+ * in *fbo. 0, or -1 (said once) when it cannot be read. */
+struct gt_diff_image;
+int rp_snapshot_read(rp *r, int back_buffer, struct gt_diff_image *img, int *fbo);
 /* Whether --snapshot CALLSET names call `seq`. */
 int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
  * failure when inside --frames/--calls. */
 void rp_snapshot_no_context(rp *r, const rp_msg *m);
+
+/* rp_diverge_probe.c: the events gltrace diverge's parent reads from a
+ * replay in lockstep (gt_replay_options.probe). open: 0, or -1 with the
+ * summary's error set. snapshot: after a recorded snapshot was compared
+ * (`same`: byte for byte; expected/actual: its pictures when they differ). */
+int rp_probe_open(rp *r);
+void rp_probe_close(rp *r);
+void rp_probe_call(rp *r, const rp_entry *e);
+void rp_probe_frame(rp *r, uint64_t tid);
+void rp_probe_snapshot(rp *r, const gt_replay_snapshot *o, int same, const struct gt_diff_image *expected,
+                       const struct gt_diff_image *actual);
 
 #endif

@@ -16,8 +16,6 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 
-#define GT_UNLIKELY_SNAP(x) __builtin_expect((x) != GT_REPLAY_SNAP_NONE, 0)
-
 static void scratch_reset(rp *r)
 {
     if (!r->scratch)
@@ -136,10 +134,12 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
     }
     e->fn(r, m);
     scratch_done(r);
-    if (GT_UNLIKELY_SNAP(r->opt->snapshot) && !r->looping && rp_in_range(r)) {
-        if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->cls == GT_CLASS_DRAW)
+    if (__builtin_expect(r->after_call, 0) && !r->looping) {
+        if (r->probe)
+            rp_probe_call(r, e);
+        if (r->opt->snapshot == GT_REPLAY_SNAP_DRAW && e->cls == GT_CLASS_DRAW && rp_in_range(r))
             rp_snapshot_extra(r, 0, "replayed-after-draw");
-        else if (r->opt->snapshot == GT_REPLAY_SNAP_CALLS && rp_snapshot_wanted(r, r->seq))
+        else if (r->opt->snapshot == GT_REPLAY_SNAP_CALLS && rp_in_range(r) && rp_snapshot_wanted(r, r->seq))
             rp_snapshot_extra(r, 0, "replayed-after-call");
     }
 }
@@ -180,6 +180,8 @@ int rp_in_range(const rp *r)
  * run ends with a glFinish, so the total counts every frame's rendering. */
 void rp_frame_end(rp *r, uint64_t tid)
 {
+    if (r->probe && !r->looping)
+        rp_probe_frame(r, tid);
     if (r->opt->benchmark && rp_make_current_for(r, tid) == 0)
         glFlush();
     double t = now();
@@ -316,7 +318,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     }
     if (!opt->loop) /* --loop keeps protobuf-c's copies: nothing to decode early */
         gt_reader_set_scanner(rd, rp_scan_record, r);
-    if (setup(r) != 0 || rp_egl_open(r) != 0) {
+    r->after_call = opt->snapshot != GT_REPLAY_SNAP_NONE || opt->probe;
+    if (setup(r) != 0 || rp_egl_open(r) != 0 || (opt->probe && rp_probe_open(r) != 0)) {
         if (!sum->error[0])
             snprintf(sum->error, sizeof sum->error, "out of memory");
         goto out;
@@ -390,6 +393,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
 out:
     if (rd)
         gt_reader_close(rd);
+    rp_probe_close(r);
     rp_egl_close(r);
     scratch_reset(r);
     free(r->scratch);

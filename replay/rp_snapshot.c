@@ -415,6 +415,8 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
             write_png(r, &d, o->what, "diff", o->diff_png, sizeof o->diff_png);
         }
     }
+    if (r->probe)
+        rp_probe_snapshot(r, o, same, &e, &a);
     gt_diff_image_free(&e);
     gt_diff_image_free(&a);
     gt_diff_image_free(&d);
@@ -465,7 +467,7 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
     }
 }
 
-void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
+int rp_snapshot_read(rp *r, int back_buffer, gt_diff_image *img, int *fbo_out)
 {
     int version = es(r);
     saved s;
@@ -490,19 +492,28 @@ void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
     }
     GLenum err = glGetError();
     restore(r, &s);
+    *fbo_out = fbo;
+    int rc = 0;
+    if (!px || err != GL_NO_ERROR || to_image(px, w, h, GL_RGBA, GL_UNSIGNED_BYTE, img) != 0) {
+        rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": could not read the framebuffer (%dx%d, GL error 0x%x); "
+                     "such calls get no picture", r->seq, w, h, err);
+        rc = -1;
+    }
+    free(px);
+    return rc;
+}
+
+void rp_snapshot_extra(rp *r, int back_buffer, const char *why)
+{
     gt_diff_image img = {0};
-    char name[160];
-    if (!px || err != GL_NO_ERROR || to_image(px, w, h, GL_RGBA, GL_UNSIGNED_BYTE, &img) != 0) {
-        rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": --snapshot could not read the framebuffer (%dx%d, GL "
-                     "error 0x%x); such calls get no PNG", r->seq, w, h, err);
-    } else {
-        char what[32];
+    int fbo = 0;
+    if (rp_snapshot_read(r, back_buffer, &img, &fbo) == 0) {
+        char what[32], name[160];
         snprintf(what, sizeof what, fbo ? "fbo%d" : "surface", fbo);
         write_png(r, &img, what, why, name, sizeof name);
         r->sum->extra_pngs += name[0] != 0;
     }
     gt_diff_image_free(&img);
-    free(px);
 }
 
 int rp_snapshot_wanted(const rp *r, uint64_t seq)
