@@ -41,7 +41,7 @@ static const struct expect { unsigned pname; const char *name; long values, inde
     /* glGetProgramiv (21.27), glTexParameter*v (21.12) */
     E(GL_COMPUTE_WORK_GROUP_SIZE, 3, 1), E(GL_TEXTURE_BORDER_COLOR, 4, 1),
     /* GLES 1.1: 6.2 (state tables), glLight*v, glMaterial*v, glTexEnv*v, glFog*v, glPointParameter*v */
-    E(GL_CURRENT_COLOR, 4, 1), E(GL_CURRENT_TEXTURE_COORDS, 4, 1), E(GL_LIGHT_MODEL_AMBIENT, 4, 1),
+    E(GL_CURRENT_COLOR, 4, 1), E(GL_CURRENT_NORMAL, 3, 1), E(GL_CURRENT_TEXTURE_COORDS, 4, 1), E(GL_LIGHT_MODEL_AMBIENT, 4, 1),
     E(GL_AMBIENT, 4, 1), E(GL_DIFFUSE, 4, 1), E(GL_SPECULAR, 4, 1), E(GL_EMISSION, 4, 1),
     E(GL_AMBIENT_AND_DIFFUSE, 4, 1), E(GL_POSITION, 4, 1), E(GL_SPOT_DIRECTION, 3, 1),
     E(GL_TEXTURE_ENV_COLOR, 4, 1), E(GL_FOG_COLOR, 4, 1), E(GL_POINT_DISTANCE_ATTENUATION, 3, 1),
