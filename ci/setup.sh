@@ -13,7 +13,7 @@ packages=(
   # trace format
   libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler
   # images
-  libpng-dev libdeflate-dev
+  libpng-dev libdeflate-dev libisal-dev
   # real apps under a virtual X server, for tests
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # diff report checked in a real headless browser; peer tools for benchmarks

@@ -32,8 +32,8 @@ int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err);
 int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
                            gt_diff_image *img, char *err);
 
-/* Decodes the common case (8-bit RGB or RGBA, not interlaced, no tRNS)
- * with libdeflate and our own unfiltering. Returns 1 when done, 0 when the
+/* Decodes the common case (8 or 16-bit RGB or RGBA, not interlaced, no tRNS)
+ * with libdeflate or igzip and our own unfiltering. Returns 1 when done, 0 when the
  * file is outside that case or anything about it looks wrong: the caller
  * then falls back to libpng, which gives the authoritative message. */
 int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img);
