@@ -4,50 +4,104 @@
  * matches, ISA-L's igzip inflates 1.4-1.5 times faster than libdeflate;
  * on rendered frames (long matches, 5:1 and better) and on nearly
  * incompressible data libdeflate is the faster, up to three times. The
- * compression ratio is known before inflating, so it picks the library. */
+ * compression ratio is known before inflating, so it picks the library.
+ *
+ * igzip also inflates in steps: it reads the IDAT chunks where they lie
+ * (no gathering copy) and hands out a slice of rows at a time, which the
+ * caller unfilters while they are still in cache. libdeflate inflates in
+ * one call from one buffer. */
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diff_inflate.h"
+
+/* Output per igzip step: a slice that stays in L2 for the unfiltering. */
+#define STEP ((size_t)256 << 10)
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 /* The band of out/in ratios where igzip measured faster. */
 static int igzip_suits(size_t zn, size_t n)
 {
-    return n < UINT32_MAX && zn < UINT32_MAX && 2 * n >= 3 * zn && n <= 4 * zn;
+    return n < UINT32_MAX && 2 * n >= 3 * zn && n <= 4 * zn;
 }
 
-static int inflate_igzip(const uint8_t *z, size_t zn, uint8_t *out, size_t n)
+static int inflate_igzip(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progress progress,
+                         void *ctx)
 {
     struct inflate_state *s = malloc(sizeof *s); /* 87 KB: not for a thread's stack */
     if (!s)
         return -1;
     isal_inflate_init(s);
     s->crc_flag = ISAL_ZLIB; /* parses the header, checks the Adler-32 */
-    s->next_in = (uint8_t *)z;
-    s->avail_in = (uint32_t)zn;
+    const uint8_t *chunk = z->first;
+    size_t left = z->count;
     s->next_out = out;
-    s->avail_out = (uint32_t)n;
-    int rc = isal_inflate_stateless(s);
-    int ok = rc == ISAL_DECOMP_OK && s->total_out == n;
+    s->avail_out = 0;
+    int rc = ISAL_DECOMP_OK;
+    while (s->block_state != ISAL_BLOCK_FINISH) {
+        if (s->avail_in == 0) {
+            if (left == 0)
+                break; /* stream cut short */
+            s->next_in = (uint8_t *)chunk + 8;
+            s->avail_in = be32(chunk);
+            chunk += 12 + (size_t)s->avail_in;
+            left--;
+            continue;
+        }
+        size_t done = (size_t)(s->next_out - out);
+        if (s->avail_out == 0 && done < n) {
+            if (done && progress(ctx, done) != 0)
+                break;
+            s->avail_out = (uint32_t)(n - done < STEP ? n - done : STEP);
+        }
+        uint32_t in_before = s->avail_in, out_before = s->avail_out;
+        rc = isal_inflate(s);
+        if (rc != ISAL_DECOMP_OK)
+            break;
+        if (s->avail_in == in_before && s->avail_out == out_before && s->block_state != ISAL_BLOCK_FINISH)
+            break; /* image full and the stream goes on */
+    }
+    int ok = rc == ISAL_DECOMP_OK && s->block_state == ISAL_BLOCK_FINISH && s->total_out == n;
     free(s);
-    return ok ? 0 : -1;
+    return ok ? progress(ctx, n) : -1;
 }
 
-static int inflate_libdeflate(const uint8_t *z, size_t zn, uint8_t *out, size_t n)
+static int inflate_libdeflate(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progress progress,
+                              void *ctx)
 {
+    const uint8_t *in = z->first + 8;
+    uint8_t *owned = NULL;
+    if (z->count > 1) { /* libdeflate wants the stream in one piece */
+        owned = malloc(z->total ? z->total : 1);
+        if (!owned)
+            return -1;
+        const uint8_t *c = z->first;
+        for (size_t pos = 0, i = 0; i < z->count; i++) {
+            uint32_t len = be32(c);
+            memcpy(owned + pos, c + 8, len);
+            pos += len;
+            c += 12 + (size_t)len;
+        }
+        in = owned;
+    }
     struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor();
-    if (!dec)
-        return -1;
     size_t got = 0;
-    enum libdeflate_result rc = libdeflate_zlib_decompress(dec, z, zn, out, n, &got);
+    int ok = dec && libdeflate_zlib_decompress(dec, in, z->total, out, n, &got) == LIBDEFLATE_SUCCESS &&
+             got == n;
     libdeflate_free_decompressor(dec);
-    return rc == LIBDEFLATE_SUCCESS && got == n ? 0 : -1;
+    free(owned);
+    return ok ? progress(ctx, n) : -1;
 }
 
-int diff_inflate(const uint8_t *z, size_t zn, uint8_t *out, size_t n)
+int diff_inflate(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progress progress, void *ctx)
 {
-    if (igzip_suits(zn, n))
-        return inflate_igzip(z, zn, out, n);
-    return inflate_libdeflate(z, zn, out, n);
+    if (igzip_suits(z->total, n))
+        return inflate_igzip(z, out, n, progress, ctx);
+    return inflate_libdeflate(z, out, n, progress, ctx);
 }

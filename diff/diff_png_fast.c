@@ -19,18 +19,10 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The IDAT stream, either pointing into the file (one IDAT chunk) or
- * gathered into `owned` (several). */
-typedef struct idat {
-    const uint8_t *p;
-    size_t n;
-    uint8_t *owned;
-} idat;
-
-/* Walks the chunks, checks every CRC, and collects the IDAT data. Returns
- * 0, or -1 for anything that is not a plain, intact PNG. */
+/* Walks the chunks, checks every CRC, and finds the IDAT data. Returns 0,
+ * or -1 for anything that is not a plain, intact PNG. */
 static int scan_chunks(const uint8_t *d, size_t size, uint32_t *w, uint32_t *h,
-                       int *channels, int *depth, idat *out)
+                       int *channels, int *depth, diff_idat *out)
 {
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (size < 8 + 25 || memcmp(d, sig, 8) != 0)
@@ -80,54 +72,48 @@ static int scan_chunks(const uint8_t *d, size_t size, uint32_t *w, uint32_t *h,
     }
     if (!idat_chunks)
         return -1;
-    if (idat_chunks == 1) {
-        out->p = d + first_idat + 8;
-        out->n = idat_total;
-        return 0;
-    }
-    out->owned = malloc(idat_total ? idat_total : 1);
-    if (!out->owned)
-        return -1;
-    size_t pos = 0;
-    for (off = first_idat; pos < idat_total;) {
-        uint32_t len = be32(d + off);
-        memcpy(out->owned + pos, d + off + 8, len);
-        pos += len;
-        off += 12 + (size_t)len;
-    }
-    out->p = out->owned;
-    out->n = idat_total;
+    out->first = d + first_idat;
+    out->count = idat_chunks;
+    out->total = idat_total;
     return 0;
 }
 
-/* RGBA: unfilters in place. Row y's filtered bytes start at y*(len+1)+1
- * and its pixels go to y*len, a little to the left; every byte is read
- * before a write reaches it (see diff_unfilter.h), so the inflate buffer
- * becomes the image and no second frame-sized buffer is touched. */
-static int unfilter_in_place(uint8_t *buf, uint32_t h, size_t len)
+/* The rows of one image, unfiltered as the inflate hands them out. */
+typedef struct rows {
+    uint8_t *raw;        /* the inflate's output: h rows of 1 + len bytes */
+    gt_diff_image *img;  /* where converted rows go; NULL: in place */
+    uint32_t w, h, y;    /* y: the next row to unfilter */
+    int channels, depth;
+    size_t len;          /* bytes of an unfiltered row */
+    uint8_t *scratch;    /* a row (in place) or two (converting) */
+} rows;
+
+/* 8-bit RGBA: unfilters in place. Row y's filtered bytes start at
+ * y*(len+1)+1 and its pixels go to y*len, a little to the left; every byte
+ * is read before a write reaches it (see diff_unfilter.h), so the inflate
+ * buffer becomes the image and no second frame-sized buffer is touched. */
+static int unfilter_in_place(rows *r, uint32_t ready)
 {
     /* Paeth rows come in runs (encoders pick it for most rows of rendered
      * frames); two at a time run faster. The second row of a pair cannot
      * be written in place while the first is still being read, so it goes
      * through a scratch row. */
-    uint8_t *scratch = malloc(len ? len : 1);
-    if (!scratch)
-        return -1;
-    int rc = 0;
-    for (uint32_t y = 0; y < h && rc == 0; y++) {
-        const uint8_t *in = buf + (size_t)y * (len + 1);
-        uint8_t *dst = buf + (size_t)y * len;
+    size_t len = r->len;
+    for (; r->y < ready; r->y++) {
+        uint32_t y = r->y;
+        const uint8_t *in = r->raw + (size_t)y * (len + 1);
+        uint8_t *dst = r->raw + (size_t)y * len;
         const uint8_t *in1 = in + len + 1;
-        if (y > 0 && y + 1 < h && in[0] == 4 && in1[0] == 4 &&
-            diff_unfilter_paeth_pair(in + 1, in1 + 1, dst - len, dst, scratch, len, 4) == 0) {
-            memcpy(dst + len, scratch, len);
-            y++;
+        if (y > 0 && y + 1 < ready && in[0] == 4 && in1[0] == 4 &&
+            diff_unfilter_paeth_pair(in + 1, in1 + 1, dst - len, dst, r->scratch, len, 4) == 0) {
+            memcpy(dst + len, r->scratch, len);
+            r->y++;
             continue;
         }
-        rc = diff_unfilter_row(in[0], in + 1, y ? dst - len : NULL, dst, len, 4);
+        if (diff_unfilter_row(in[0], in + 1, y ? dst - len : NULL, dst, len, 4) != 0)
+            return -1;
     }
-    free(scratch);
-    return rc;
+    return 0;
 }
 
 /* 16 bits to 8 as libpng's png_set_scale_16 does: round(v * 255 / 65535)
@@ -167,59 +153,64 @@ static void row_to_rgba(const uint8_t *src, uint8_t *o, uint32_t w, int channels
 
 /* Every layout but 8-bit RGBA: rows are unfiltered into two scratch rows
  * (filters refer to the previous row as stored), then converted into img. */
-static int unfilter_convert(const uint8_t *raw, uint32_t w, uint32_t h, int channels, int depth,
-                            gt_diff_image *img)
+static int unfilter_convert(rows *r, uint32_t ready)
 {
-    int bpp = channels * depth / 8;
-    size_t len = (size_t)w * bpp;
-    uint8_t *scratch = malloc(2 * len);
-    if (!scratch)
-        return -1;
-    const uint8_t *prev = NULL;
-    for (uint32_t y = 0; y < h; y++) {
-        const uint8_t *in = raw + (size_t)y * (len + 1);
-        uint8_t *dst = scratch + (y & 1) * len;
-        if (diff_unfilter_row(in[0], in + 1, prev, dst, len, bpp) != 0) {
-            free(scratch);
+    size_t len = r->len;
+    for (; r->y < ready; r->y++) {
+        uint32_t y = r->y;
+        const uint8_t *in = r->raw + (size_t)y * (len + 1);
+        uint8_t *dst = r->scratch + (y & 1) * len;
+        const uint8_t *prev = y ? r->scratch + ((y - 1) & 1) * len : NULL;
+        if (diff_unfilter_row(in[0], in + 1, prev, dst, len, r->channels * r->depth / 8) != 0)
             return -1;
-        }
-        row_to_rgba(dst, img->rgba + (size_t)y * w * 4, w, channels, depth);
-        prev = dst;
+        row_to_rgba(dst, r->img->rgba + (size_t)y * r->w * 4, r->w, r->channels, r->depth);
     }
-    free(scratch);
     return 0;
+}
+
+/* diff_inflate's progress: unfilters the rows that are out and that the
+ * inflate no longer reads (in place, rows move left over its output). */
+static int on_rows(void *ctx, size_t done)
+{
+    rows *r = ctx;
+    size_t stride = r->len + 1, total = stride * r->h;
+    size_t safe = done == total ? done : done > DIFF_INFLATE_LAG ? done - DIFF_INFLATE_LAG : 0;
+    uint32_t ready = (uint32_t)(safe / stride);
+    return r->img ? unfilter_convert(r, ready) : unfilter_in_place(r, ready);
 }
 
 int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img)
 {
-    uint32_t w = 0, h = 0;
-    int channels = 4, depth = 8;
-    idat z = {0};
+    rows r = {.channels = 4, .depth = 8};
+    diff_idat z = {0};
     memset(img, 0, sizeof *img);
-    if (scan_chunks(data, size, &w, &h, &channels, &depth, &z) != 0)
+    if (scan_chunks(data, size, &r.w, &r.h, &r.channels, &r.depth, &z) != 0)
         return 0;
-    int bpp = channels * depth / 8;
-    size_t raw_size = (size_t)h * ((size_t)w * bpp + 1);
+    int bpp = r.channels * r.depth / 8;
+    r.len = (size_t)r.w * bpp;
+    size_t raw_size = (size_t)r.h * (r.len + 1);
     /* Deflate expands at most 1032 times: refuse to allocate for a header
      * the data cannot back (libpng then says what is wrong). */
-    uint8_t *raw = raw_size <= 1100 * (z.n + 64) ? diff_big_alloc(raw_size) : NULL;
+    r.raw = raw_size <= 1100 * (z.total + 64) ? diff_big_alloc(raw_size) : NULL;
+    r.scratch = malloc(2 * r.len);
     int ok = 0;
-    if (raw && diff_inflate(z.p, z.n, raw, raw_size) == 0) {
+    if (r.raw && r.scratch) {
         if (bpp == 4) {
-            ok = unfilter_in_place(raw, h, (size_t)w * 4) == 0;
+            ok = diff_inflate(&z, r.raw, raw_size, on_rows, &r) == 0;
             if (ok) {
-                img->width = w;
-                img->height = h;
-                img->rgba = raw; /* h bytes longer than needed; free() does not mind */
-                raw = NULL;
+                img->width = r.w;
+                img->height = r.h;
+                img->rgba = r.raw; /* h bytes longer than needed; free() does not mind */
+                r.raw = NULL;
             }
-        } else if (diff_image_alloc_uninit(img, w, h) == 0) {
-            ok = unfilter_convert(raw, w, h, channels, depth, img) == 0;
+        } else if (diff_image_alloc_uninit(img, r.w, r.h) == 0) {
+            r.img = img;
+            ok = diff_inflate(&z, r.raw, raw_size, on_rows, &r) == 0;
             if (!ok)
                 gt_diff_image_free(img);
         }
     }
-    diff_big_free(raw);
-    free(z.owned);
+    diff_big_free(r.raw);
+    free(r.scratch);
     return ok;
 }
