@@ -94,18 +94,19 @@ typedef struct rows {
  * buffer becomes the image and no second frame-sized buffer is touched. */
 static int unfilter_in_place(rows *r, uint32_t ready)
 {
-    /* Paeth rows come in runs (encoders pick it for most rows of rendered
-     * frames); two at a time run faster. The second row of a pair cannot
-     * be written in place while the first is still being read, so it goes
-     * through a scratch row. */
+    /* Paeth and Average rows come in runs (encoders pick Paeth for most
+     * rows of rendered frames, ImageMagick Average for noise); two at a
+     * time run faster. The second row of a pair cannot be written in place
+     * while the first is still being read, so it goes through a scratch
+     * row. */
     size_t len = r->len;
     for (; r->y < ready; r->y++) {
         uint32_t y = r->y;
         const uint8_t *in = r->raw + (size_t)y * (len + 1);
         uint8_t *dst = r->raw + (size_t)y * len;
         const uint8_t *in1 = in + len + 1;
-        if (y > 0 && y + 1 < ready && in[0] == 4 && in1[0] == 4 &&
-            diff_unfilter_paeth_pair(in + 1, in1 + 1, dst - len, dst, r->scratch, len, 4) == 0) {
+        if (y > 0 && y + 1 < ready && in[0] == in1[0] &&
+            diff_unfilter_pair(in[0], in + 1, in1 + 1, dst - len, dst, r->scratch, len, 4) == 0) {
             memcpy(dst + len, r->scratch, len);
             r->y++;
             continue;

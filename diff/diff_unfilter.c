@@ -182,20 +182,29 @@ static int unfilter_sse2(int filter, const uint8_t *in, const uint8_t *prev, uin
     return -1;
 }
 
-/* Two Paeth rows at once, the second one pixel behind the first: its
- * "above" pixels are the first row's, already computed one step earlier.
- * Each row is a chain of dependent steps; running two side by side lets
- * the CPU overlap them (measured: bench/diff/README.md). */
-static void paeth4_pair(const uint8_t *in0, const uint8_t *in1, const uint8_t *prev, uint8_t *out0,
-                        uint8_t *out1, size_t len)
+/* One step of Average (3) or Paeth (4) on a 4-byte pixel: a, b, c are
+ * the left, above and above-left pixels in 16-bit lanes. */
+static inline __attribute__((always_inline)) __m128i predict_step(int filter, __m128i a, __m128i b, __m128i c,
+                                                                  const uint8_t *in)
+{
+    __m128i pred = filter == 4 ? paeth4(a, b, c) : _mm_srli_epi16(_mm_add_epi16(a, b), 1);
+    return _mm_add_epi8(_mm_packus_epi16(pred, pred), loadn(in, 4));
+}
+
+/* Two rows of the same filter at once, the second one pixel behind the
+ * first: its "above" pixels are the first row's, already computed one
+ * step earlier. Each row is a chain of dependent steps; running two side
+ * by side lets the CPU overlap them (measured: bench/diff/README.md). */
+static inline __attribute__((always_inline)) void pair4(int filter, const uint8_t *in0, const uint8_t *in1,
+                                                        const uint8_t *prev, uint8_t *out0, uint8_t *out1,
+                                                        size_t len)
 {
     const __m128i z = _mm_setzero_si128();
     __m128i a0 = z, c0 = z, a1 = z, c1 = z;
     for (size_t i = 0; i <= len; i += 4) {
         if (i < len) {
             __m128i b0 = _mm_unpacklo_epi8(loadn(prev + i, 4), z);
-            __m128i p0 = paeth4(a0, b0, c0);
-            __m128i x0 = _mm_add_epi8(_mm_packus_epi16(p0, p0), loadn(in0 + i, 4));
+            __m128i x0 = predict_step(filter, a0, b0, c0, in0 + i);
             a0 = _mm_unpacklo_epi8(x0, z);
             c0 = b0;
             storen(out0 + i, x0, 4);
@@ -203,8 +212,7 @@ static void paeth4_pair(const uint8_t *in0, const uint8_t *in1, const uint8_t *p
         if (i) {
             size_t j = i - 4;
             __m128i b1 = _mm_unpacklo_epi8(loadn(out0 + j, 4), z);
-            __m128i p1 = paeth4(a1, b1, c1);
-            __m128i x1 = _mm_add_epi8(_mm_packus_epi16(p1, p1), loadn(in1 + j, 4));
+            __m128i x1 = predict_step(filter, a1, b1, c1, in1 + j);
             a1 = _mm_unpacklo_epi8(x1, z);
             c1 = b1;
             storen(out1 + j, x1, 4);
@@ -241,16 +249,19 @@ int diff_unfilter_row(int filter, const uint8_t *in, const uint8_t *prev,
     return 0;
 }
 
-int diff_unfilter_paeth_pair(const uint8_t *in0, const uint8_t *in1, const uint8_t *prev, uint8_t *out0,
-                             uint8_t *out1, size_t len, int bpp)
+int diff_unfilter_pair(int filter, const uint8_t *in0, const uint8_t *in1, const uint8_t *prev, uint8_t *out0,
+                       uint8_t *out1, size_t len, int bpp)
 {
 #ifdef __SSE2__
-    if (bpp == 4 && prev && len % 4 == 0) {
-        paeth4_pair(in0, in1, prev, out0, out1, len);
+    if (bpp == 4 && prev && len % 4 == 0 && (filter == 3 || filter == 4)) {
+        if (filter == 3)
+            pair4(3, in0, in1, prev, out0, out1, len);
+        else
+            pair4(4, in0, in1, prev, out0, out1, len);
         return 0;
     }
 #else
-    (void)in0, (void)in1, (void)prev, (void)out0, (void)out1, (void)len, (void)bpp;
+    (void)filter, (void)in0, (void)in1, (void)prev, (void)out0, (void)out1, (void)len, (void)bpp;
 #endif
     return -1;
 }
