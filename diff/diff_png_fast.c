@@ -161,10 +161,16 @@ static int unfilter_convert(rows *r, uint32_t ready)
         uint32_t y = r->y;
         const uint8_t *in = r->raw + (size_t)y * (len + 1);
         uint8_t *dst = r->scratch + (y & 1) * len;
+        uint8_t *o = r->img->rgba + (size_t)y * r->w * 4;
+        /* 8-bit RGB goes straight to RGBA where the build allows; its
+         * first row's "above" is the zeroed scratch. */
+        if (r->depth == 8 && in[0] <= 4 &&
+            diff_unfilter_rgb_to_rgba(in[0], in + 1, y ? o - (size_t)r->w * 4 : r->scratch, o, r->w) == 0)
+            continue;
         const uint8_t *prev = y ? r->scratch + ((y - 1) & 1) * len : NULL;
         if (diff_unfilter_row(in[0], in + 1, prev, dst, len, r->channels * r->depth / 8) != 0)
             return -1;
-        row_to_rgba(dst, r->img->rgba + (size_t)y * r->w * 4, r->w, r->channels, r->depth);
+        row_to_rgba(dst, o, r->w, r->channels, r->depth);
     }
     return 0;
 }
@@ -192,8 +198,9 @@ int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img)
     size_t raw_size = (size_t)r.h * (r.len + 1);
     /* Deflate expands at most 1032 times: refuse to allocate for a header
      * the data cannot back (libpng then says what is wrong). */
-    r.raw = raw_size <= 1100 * (z.total + 64) ? diff_big_alloc(raw_size) : NULL;
-    r.scratch = malloc(2 * r.len);
+    /* 8 spare bytes: the RGB row reader loads 4 bytes for 3. */
+    r.raw = raw_size <= 1100 * (z.total + 64) ? diff_big_alloc(raw_size + 8) : NULL;
+    r.scratch = calloc(2, r.len); /* zeroed: an RGB first row's "above" */
     int ok = 0;
     if (r.raw && r.scratch) {
         if (bpp == 4) {

@@ -219,6 +219,39 @@ static inline __attribute__((always_inline)) void pair4(int filter, const uint8_
         }
     }
 }
+
+/* An RGB row straight into RGBA: 4 lanes per step, the fourth carrying
+ * whatever byte follows the pixel; lanes never mix, so that lane's garbage
+ * stays there, and the store sets it to opaque. */
+static inline __attribute__((always_inline)) void rgb_row(int filter, const uint8_t *in, const uint8_t *prev,
+                                                          uint8_t *out, size_t w)
+{
+    const __m128i z = _mm_setzero_si128(), opaque = _mm_cvtsi32_si128((int)0xff000000u);
+    __m128i a = z, c = z;
+    for (size_t x = 0; x < w; x++) {
+        __m128i b = _mm_unpacklo_epi8(loadn(prev + 4 * x, 4), z), pred;
+        switch (filter) {
+        case 0:
+            pred = z;
+            break;
+        case 1:
+            pred = a;
+            break;
+        case 2:
+            pred = b;
+            break;
+        case 3:
+            pred = _mm_srli_epi16(_mm_add_epi16(a, b), 1);
+            break;
+        default:
+            pred = paeth4(a, b, c);
+        }
+        __m128i px = _mm_add_epi8(_mm_packus_epi16(pred, pred), loadn(in + 3 * x, 4));
+        a = _mm_unpacklo_epi8(px, z);
+        c = b;
+        storen(out + 4 * x, _mm_or_si128(px, opaque), 4);
+    }
+}
 #endif
 
 int diff_unfilter_row(int filter, const uint8_t *in, const uint8_t *prev,
@@ -262,6 +295,32 @@ int diff_unfilter_pair(int filter, const uint8_t *in0, const uint8_t *in1, const
     }
 #else
     (void)filter, (void)in0, (void)in1, (void)prev, (void)out0, (void)out1, (void)len, (void)bpp;
+#endif
+    return -1;
+}
+
+int diff_unfilter_rgb_to_rgba(int filter, const uint8_t *in, const uint8_t *prev, uint8_t *out, size_t w)
+{
+#ifdef __SSE2__
+    switch (filter) {
+    case 0:
+        rgb_row(0, in, prev, out, w);
+        return 0;
+    case 1:
+        rgb_row(1, in, prev, out, w);
+        return 0;
+    case 2:
+        rgb_row(2, in, prev, out, w);
+        return 0;
+    case 3:
+        rgb_row(3, in, prev, out, w);
+        return 0;
+    case 4:
+        rgb_row(4, in, prev, out, w);
+        return 0;
+    }
+#else
+    (void)filter, (void)in, (void)prev, (void)out, (void)w;
 #endif
     return -1;
 }

@@ -23,4 +23,11 @@ int diff_unfilter_row(int filter, const uint8_t *in, const uint8_t *prev,
 int diff_unfilter_pair(int filter, const uint8_t *in0, const uint8_t *in1, const uint8_t *prev, uint8_t *out0,
                        uint8_t *out1, size_t len, int bpp);
 
+/* An 8-bit RGB row (w pixels) reconstructed straight into RGBA, alpha
+ * 0xff: prev is the previous reconstructed row as RGBA (all zero for the
+ * first row). `in` must be readable one byte past its 3 * w; out overlaps
+ * nothing. Returns 0, or -1 for a filter type other than 0..4 or a build
+ * without SSE2 (then unfilter as RGB and widen). */
+int diff_unfilter_rgb_to_rgba(int filter, const uint8_t *in, const uint8_t *prev, uint8_t *out, size_t w);
+
 #endif
