@@ -9,7 +9,10 @@
  * igzip also inflates in steps: it reads the IDAT chunks where they lie
  * (no gathering copy) and hands out a slice of rows at a time, which the
  * caller unfilters while they are still in cache. libdeflate inflates in
- * one call from one buffer. */
+ * one call from one buffer. Where the rows are converted into another
+ * buffer anyway (every layout but 8-bit RGBA), igzip inflates through a
+ * small sliding window: no frame-sized buffer of fresh pages to clear,
+ * which on 16-bit 4K frames cost more than the inflate itself. */
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -20,6 +23,9 @@
 /* Output per igzip step: a slice that stays in L2 for the unfiltering. */
 #define STEP ((size_t)256 << 10)
 
+/* Deflate's window, which igzip reads back from its output buffer. */
+#define HISTORY ((size_t)32 << 10)
+
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -29,6 +35,19 @@ static uint32_t be32(const uint8_t *p)
 static int igzip_suits(size_t zn, size_t n)
 {
     return n < UINT32_MAX && 2 * n >= 3 * zn && n <= 4 * zn;
+}
+
+/* Points igzip at the next IDAT chunk's data. Returns 0, or -1 when
+ * there is none. */
+static int next_chunk(struct inflate_state *s, const uint8_t **chunk, size_t *left)
+{
+    if (*left == 0)
+        return -1;
+    s->next_in = (uint8_t *)*chunk + 8;
+    s->avail_in = be32(*chunk);
+    *chunk += 12 + (size_t)s->avail_in;
+    --*left;
+    return 0;
 }
 
 static int inflate_igzip(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progress progress,
@@ -46,12 +65,8 @@ static int inflate_igzip(const diff_idat *z, uint8_t *out, size_t n, diff_inflat
     int rc = ISAL_DECOMP_OK;
     while (s->block_state != ISAL_BLOCK_FINISH) {
         if (s->avail_in == 0) {
-            if (left == 0)
+            if (next_chunk(s, &chunk, &left) != 0)
                 break; /* stream cut short */
-            s->next_in = (uint8_t *)chunk + 8;
-            s->avail_in = be32(chunk);
-            chunk += 12 + (size_t)s->avail_in;
-            left--;
             continue;
         }
         size_t done = (size_t)(s->next_out - out);
@@ -104,4 +119,63 @@ int diff_inflate(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progre
     if (igzip_suits(z->total, n))
         return inflate_igzip(z, out, n, progress, ctx);
     return inflate_libdeflate(z, out, n, progress, ctx);
+}
+
+/* The window of diff_inflate_rows: output goes on at next_out; when less
+ * than a step of room is left, the bytes still needed (the unconsumed
+ * part row and deflate's history) move to the front. */
+int diff_inflate_rows(const diff_idat *z, size_t stride, uint32_t h, diff_inflate_row_fn fn, void *ctx)
+{
+    size_t total = stride * h;
+    if (total >= UINT32_MAX || total / h != stride)
+        return -1; /* igzip counts output in 32 bits */
+    size_t cap = stride + HISTORY + 2 * STEP;
+    uint8_t *win = calloc(cap + 8, 1); /* + 8: rows are readable past their end */
+    struct inflate_state *s = malloc(sizeof *s);
+    int ok = 0;
+    if (!win || !s)
+        goto out;
+    isal_inflate_init(s);
+    s->crc_flag = ISAL_ZLIB;
+    const uint8_t *chunk = z->first;
+    size_t left = z->count;
+    uint8_t *row = win; /* the next row to hand out */
+    uint32_t y = 0;
+    s->next_out = win;
+    s->avail_out = 0;
+    while (s->block_state != ISAL_BLOCK_FINISH) {
+        if (s->avail_in == 0) {
+            if (next_chunk(s, &chunk, &left) != 0)
+                goto out; /* stream cut short */
+            continue;
+        }
+        if (s->avail_out == 0) {
+            size_t room = (size_t)(win + cap - s->next_out);
+            if (room < STEP) {
+                size_t back = (size_t)(s->next_out - win) < HISTORY ? (size_t)(s->next_out - win) : HISTORY;
+                uint8_t *keep = row < s->next_out - back ? row : s->next_out - back;
+                size_t n = (size_t)(s->next_out - keep);
+                memmove(win, keep, n);
+                row -= keep - win;
+                s->next_out = win + n;
+                room = cap - n;
+            }
+            s->avail_out = (uint32_t)(room < STEP ? room : STEP);
+        }
+        uint32_t in_before = s->avail_in, out_before = s->avail_out;
+        if (isal_inflate(s) != ISAL_DECOMP_OK)
+            goto out;
+        for (; y < h && (size_t)(s->next_out - row) >= stride; y++, row += stride)
+            if (fn(ctx, row, y) != 0)
+                goto out;
+        if (y == h && s->next_out > row)
+            goto out; /* more stream than image */
+        if (s->avail_in == in_before && s->avail_out == out_before && s->block_state != ISAL_BLOCK_FINISH)
+            goto out; /* no progress */
+    }
+    ok = y == h && s->total_out == total;
+out:
+    free(s);
+    free(win);
+    return ok ? 0 : -1;
 }

@@ -80,7 +80,7 @@ static int scan_chunks(const uint8_t *d, size_t size, uint32_t *w, uint32_t *h,
 
 /* The rows of one image, unfiltered as the inflate hands them out. */
 typedef struct rows {
-    uint8_t *raw;        /* the inflate's output: h rows of 1 + len bytes */
+    uint8_t *raw;        /* 8-bit RGBA: the inflate's output, h rows of 1 + len bytes */
     gt_diff_image *img;  /* where converted rows go; NULL: in place */
     uint32_t w, h, y;    /* y: the next row to unfilter */
     int channels, depth;
@@ -152,38 +152,35 @@ static void row_to_rgba(const uint8_t *src, uint8_t *o, uint32_t w, int channels
     }
 }
 
-/* Every layout but 8-bit RGBA: rows are unfiltered into two scratch rows
- * (filters refer to the previous row as stored), then converted into img. */
-static int unfilter_convert(rows *r, uint32_t ready)
+/* Every layout but 8-bit RGBA, one row as the inflate hands it out:
+ * unfiltered into one of two scratch rows (filters refer to the previous
+ * row as stored), then converted into img. */
+static int convert_row(void *ctx, const uint8_t *in, uint32_t y)
 {
+    rows *r = ctx;
     size_t len = r->len;
-    for (; r->y < ready; r->y++) {
-        uint32_t y = r->y;
-        const uint8_t *in = r->raw + (size_t)y * (len + 1);
-        uint8_t *dst = r->scratch + (y & 1) * len;
-        uint8_t *o = r->img->rgba + (size_t)y * r->w * 4;
-        /* 8-bit RGB goes straight to RGBA where the build allows; its
-         * first row's "above" is the zeroed scratch. */
-        if (r->depth == 8 && in[0] <= 4 &&
-            diff_unfilter_rgb_to_rgba(in[0], in + 1, y ? o - (size_t)r->w * 4 : r->scratch, o, r->w) == 0)
-            continue;
-        const uint8_t *prev = y ? r->scratch + ((y - 1) & 1) * len : NULL;
-        if (diff_unfilter_row(in[0], in + 1, prev, dst, len, r->channels * r->depth / 8) != 0)
-            return -1;
-        row_to_rgba(dst, o, r->w, r->channels, r->depth);
-    }
+    uint8_t *dst = r->scratch + (y & 1) * len;
+    uint8_t *o = r->img->rgba + (size_t)y * r->w * 4;
+    /* 8-bit RGB goes straight to RGBA where the build allows; its first
+     * row's "above" is the zeroed scratch. */
+    if (r->depth == 8 && in[0] <= 4 &&
+        diff_unfilter_rgb_to_rgba(in[0], in + 1, y ? o - (size_t)r->w * 4 : r->scratch, o, r->w) == 0)
+        return 0;
+    const uint8_t *prev = y ? r->scratch + ((y - 1) & 1) * len : NULL;
+    if (diff_unfilter_row(in[0], in + 1, prev, dst, len, r->channels * r->depth / 8) != 0)
+        return -1;
+    row_to_rgba(dst, o, r->w, r->channels, r->depth);
     return 0;
 }
 
-/* diff_inflate's progress: unfilters the rows that are out and that the
- * inflate no longer reads (in place, rows move left over its output). */
+/* diff_inflate's progress for 8-bit RGBA: unfilters the rows that are out
+ * and that the inflate no longer reads (rows move left over its output). */
 static int on_rows(void *ctx, size_t done)
 {
     rows *r = ctx;
     size_t stride = r->len + 1, total = stride * r->h;
     size_t safe = done == total ? done : done > DIFF_INFLATE_LAG ? done - DIFF_INFLATE_LAG : 0;
-    uint32_t ready = (uint32_t)(safe / stride);
-    return r->img ? unfilter_convert(r, ready) : unfilter_in_place(r, ready);
+    return unfilter_in_place(r, (uint32_t)(safe / stride));
 }
 
 int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img)
@@ -198,27 +195,28 @@ int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img)
     size_t raw_size = (size_t)r.h * (r.len + 1);
     /* Deflate expands at most 1032 times: refuse to allocate for a header
      * the data cannot back (libpng then says what is wrong). */
-    /* 8 spare bytes: the RGB row reader loads 4 bytes for 3. */
-    r.raw = raw_size <= 1100 * (z.total + 64) ? diff_big_alloc(raw_size + 8) : NULL;
+    if (raw_size > 1100 * (z.total + 64))
+        return 0;
     r.scratch = calloc(2, r.len); /* zeroed: an RGB first row's "above" */
     int ok = 0;
-    if (r.raw && r.scratch) {
-        if (bpp == 4) {
-            ok = diff_inflate(&z, r.raw, raw_size, on_rows, &r) == 0;
-            if (ok) {
-                img->width = r.w;
-                img->height = r.h;
-                img->rgba = r.raw; /* h bytes longer than needed; free() does not mind */
-                r.raw = NULL;
-            }
-        } else if (diff_image_alloc_uninit(img, r.w, r.h) == 0) {
-            r.img = img;
-            ok = diff_inflate(&z, r.raw, raw_size, on_rows, &r) == 0;
-            if (!ok)
-                gt_diff_image_free(img);
+    if (!r.scratch)
+        return 0;
+    if (bpp == 4) { /* 8-bit RGBA: the inflate's buffer becomes the image */
+        r.raw = diff_big_alloc(raw_size);
+        ok = r.raw && diff_inflate(&z, r.raw, raw_size, on_rows, &r) == 0;
+        if (ok) {
+            img->width = r.w;
+            img->height = r.h;
+            img->rgba = r.raw; /* h bytes longer than needed; free() does not mind */
+            r.raw = NULL;
         }
+        diff_big_free(r.raw);
+    } else if (diff_image_alloc_uninit(img, r.w, r.h) == 0) {
+        r.img = img;
+        ok = diff_inflate_rows(&z, r.len + 1, r.h, convert_row, &r) == 0;
+        if (!ok)
+            gt_diff_image_free(img);
     }
-    diff_big_free(r.raw);
     free(r.scratch);
     return ok;
 }

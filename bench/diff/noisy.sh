@@ -4,8 +4,9 @@
 # gltrace diff against ImageMagick's `compare -metric AE` on noisy images,
 # where PNG decoding is the whole cost: ImageMagick `plasma:fractal` at
 # 1920x1080 and 3840x2160, and ACTUAL the same with a small rectangle
-# painted over. Each size comes as 8-bit RGBA (PNG32), 8-bit RGB (-depth 8)
-# and 16-bit (ImageMagick's default for plasma). Rounds are interleaved (in
+# painted over. Each size comes as 8-bit RGBA (PNG32), 8-bit RGB (PNG24),
+# plain -depth 8 (EXPECTED RGB, ACTUAL RGBA: what ImageMagick writes after
+# drawing) and 16-bit (ImageMagick's default for plasma; ACTUAL RGBA). Rounds are interleaved (in
 # each round every command runs once, in turn), so both tools see the same
 # load; prints per case the medians, their ratio, and the spread of the
 # per-round ratios (min..max). Needs: imagemagick, python3. Builds nothing.
@@ -40,9 +41,11 @@ make_pair 1080_rgba 1920 1080 "-depth 8" PNG32:
 make_pair 2160_rgba 3840 2160 "-depth 8" PNG32:
 make_pair 1080_rgb 1920 1080 "-depth 8" PNG24:
 make_pair 2160_rgb 3840 2160 "-depth 8" PNG24:
+make_pair 1080_d8 1920 1080 "-depth 8" ""
+make_pair 2160_d8 3840 2160 "-depth 8" ""
 make_pair 1080_16 1920 1080 "" ""
 make_pair 2160_16 3840 2160 "" ""
-CASES="1080_rgba 2160_rgba 1080_rgb 2160_rgb 1080_16 2160_16"
+CASES="1080_rgba 2160_rgba 1080_rgb 2160_rgb 1080_d8 2160_d8 1080_16 2160_16"
 
 python3 - "$GT" "${GT_OTHER:-}" "$ROUNDS" $CASES <<'EOF2'
 import os, statistics, subprocess, sys, time
