@@ -9,7 +9,10 @@
 # drawing) and 16-bit (ImageMagick's default for plasma; ACTUAL RGBA). Rounds are interleaved (in
 # each round every command runs once, in turn), so both tools see the same
 # load; prints per case the medians, their ratio, and the spread of the
-# per-round ratios (min..max). Needs: imagemagick, python3. Builds nothing.
+# per-round ratios (min..max); then the floor: each file's IDAT stream
+# inflated alone into a warm buffer by libdeflate and by igzip
+# (inflate_floor.c, compiled here with cc). Needs: imagemagick, python3, cc,
+# libdeflate-dev, libisal-dev. Builds nothing of the project.
 # GT_OTHER=/path/to/another/gltrace adds a column for it (before/after).
 set -euo pipefail
 
@@ -18,11 +21,13 @@ WORK=${2:-/tmp/gltrace-diff-noisy}
 ROUNDS=${3:-5}
 GT=$(cd "$BUILD" && pwd)/bin/gltrace
 [ -x "$GT" ] || { echo "noisy.sh: $GT not found; build the gltrace target first" >&2; exit 2; }
-for tool in compare convert python3; do
+for tool in compare convert python3 cc; do
   command -v $tool >/dev/null || { echo "noisy.sh: $tool missing (see ci/setup.sh)" >&2; exit 2; }
 done
+HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$WORK"
 cd "$WORK"
+cc -O2 -o inflate_floor "$HERE/inflate_floor.c" -ldeflate -lisal
 
 # make_pair NAME W H DEPTH PREFIX: NAME_e.png and NAME_a.png from one
 # plasma, ACTUAL with a rectangle of about 1/48 x 1/36 of the frame painted
@@ -94,3 +99,14 @@ for c in cases:
         line += f"{med(o, 0)*1e3:>12.0f}{med(im, 0)/med(o, 0):>5.1f}x"
     print(line)
 EOF2
+
+echo
+echo "floor: inflate alone, warm buffer, best of 10 (ms); a pair on two cores"
+echo "cannot beat the slower file's best, nor use less CPU than the sum"
+printf '%-11s%12s%12s%12s%12s\n' case "libdeflate" igzip "wall floor" "CPU floor"
+for c in $CASES; do
+  ./inflate_floor "${c}_e.png" "${c}_a.png" | awk -v c="$c" '
+    { ld[NR] = $2; ig[NR] = $3; b[NR] = $2 < $3 ? $2 : $3 }
+    END { printf "%-11s%6.1f+%-5.1f%6.1f+%-5.1f%12.1f%12.1f\n", c, ld[1], ld[2], ig[1], ig[2],
+          (b[1] > b[2] ? b[1] : b[2]), b[1] + b[2] }'
+done
