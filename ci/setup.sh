@@ -13,7 +13,7 @@ packages=(
   # trace format
   libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler
   # images
-  libpng-dev libdeflate-dev
+  libpng-dev libdeflate-dev libisal-dev
   # suite files (gltrace suite)
   libyaml-dev
   # real apps under a virtual X server, for tests

@@ -140,7 +140,7 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         return;
     }
     decode_job je = {.path = p->expected}, ja = {.path = p->actual};
-    uint8_t *de = NULL, *da = NULL;
+    diff_file fe = {0}, fa = {0};
     /* The same bytes are the same pixels: decode once (to validate the
      * file and get its pixels for ignore regions and metrics). Files of
      * different sizes cannot be the same, and each is then loaded by the
@@ -148,18 +148,20 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
     struct stat se, sa;
     int same_bytes = 0;
     if (stat(p->expected, &se) == 0 && stat(p->actual, &sa) == 0 && se.st_size == sa.st_size) {
-        if (diff_file_load(p->expected, &de, &je.size, je.err) != 0) {
+        if (diff_file_open(p->expected, &fe, je.err) != 0) {
             set_msg(p, GT_DIFF_ERROR, je.err);
             return;
         }
-        if (diff_file_load(p->actual, &da, &ja.size, ja.err) != 0) {
-            diff_big_free(de);
+        if (diff_file_open(p->actual, &fa, ja.err) != 0) {
+            diff_file_release(&fe);
             set_msg(p, GT_DIFF_ERROR, ja.err);
             return;
         }
-        je.data = de;
-        ja.data = da;
-        same_bytes = je.size == ja.size && memcmp(de, da, je.size) == 0;
+        je.data = fe.data;
+        je.size = fe.size;
+        ja.data = fa.data;
+        ja.size = fa.size;
+        same_bytes = je.size == ja.size && memcmp(je.data, ja.data, je.size) == 0;
     }
     pthread_t tid;
     int threaded = !same_bytes && threads > 1 && pthread_create(&tid, NULL, decode, &je) == 0;
@@ -169,8 +171,8 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         decode(&ja);
     if (threaded)
         pthread_join(tid, NULL);
-    diff_big_free(de);
-    diff_big_free(da);
+    diff_file_release(&fe);
+    diff_file_release(&fa);
     const gt_diff_image *ea = same_bytes ? &je.img : &ja.img;
     if (same_bytes)
         ja.rc = je.rc;

@@ -28,12 +28,29 @@ int diff_image_alloc_uninit(gt_diff_image *img, uint32_t width, uint32_t height)
  * end). Returns 0 or -1 with a message naming the file. */
 int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err);
 
+/* A file's bytes for reading: mapped from the page cache where the system
+ * allows (no copy, and no fresh pages to clear, which cost more than the
+ * copy: bench/diff/README.md), else read with diff_file_load. */
+typedef struct diff_file {
+    const uint8_t *data;
+    size_t size;
+    void *map;    /* the mapping, or NULL */
+    uint8_t *buf; /* the copy, or NULL */
+} diff_file;
+
+/* Returns 0 or -1 with a message naming the file. Release with
+ * diff_file_release (also fine on a zeroed diff_file). A file truncated
+ * by another process while mapped would fault the reader; files being
+ * rewritten during a comparison make no sense to compare anyway. */
+int diff_file_open(const char *path, diff_file *f, char *err);
+void diff_file_release(diff_file *f);
+
 /* Decodes with libpng; handles every PNG, reports every fault. */
 int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
                            gt_diff_image *img, char *err);
 
-/* Decodes the common case (8-bit RGB or RGBA, not interlaced, no tRNS)
- * with libdeflate and our own unfiltering. Returns 1 when done, 0 when the
+/* Decodes the common case (8 or 16-bit RGB or RGBA, not interlaced, no tRNS)
+ * with libdeflate or igzip and our own unfiltering. Returns 1 when done, 0 when the
  * file is outside that case or anything about it looks wrong: the caller
  * then falls back to libpng, which gives the authoritative message. */
 int diff_png_decode_fast(const uint8_t *data, size_t size, gt_diff_image *img);

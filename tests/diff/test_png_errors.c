@@ -1,6 +1,7 @@
 /* test_png_errors.c: unreadable, truncated and corrupt files give -1 and a
  * message naming the file (and where in it), never a crash; thousands of
- * random corruptions included (run under ASan/UBSan by the sanitizer CI).
+ * random corruptions included, in files that take each path of the fast
+ * decoder (run under ASan/UBSan by the sanitizer CI).
  * usage: test_png_errors SCRATCH_DIR */
 #include <png.h>
 #include <stdlib.h>
@@ -124,6 +125,27 @@ static buf good_file(const char *name, int color_type, int interlace)
     tpng_write(path, &p);
     free(s);
     return slurp(path);
+}
+
+/* RGBA that deflates about 2:1, like noise: the fast decoder's igzip path
+ * (diff_inflate.c takes igzip between 1.5:1 and 4:1). */
+static buf noisy_file(const char *name)
+{
+    uint32_t w = 64, h = 40, rng = 7;
+    uint16_t *s = malloc(sizeof *s * w * h * 4);
+    for (size_t i = 0; i < (size_t)w * h * 4; i++) {
+        rng = rng * 1664525u + 1013904223u;
+        s[i] = (uint16_t)((i / 4 % w + i / 4 / w + (rng >> 28)) % 256);
+    }
+    tpng p = {.w = w, .h = h, .color_type = PNG_COLOR_TYPE_RGBA, .depth = 8, .samples = s};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.png", dir, name);
+    tpng_write(path, &p);
+    free(s);
+    buf b = slurp(path);
+    double ratio = (double)h * (w * 4 + 1) / (double)b.n;
+    CHECK(ratio > 1.6 && ratio < 3.8, "%s compresses %.2f:1, outside the band it is for", name, ratio);
+    return b;
 }
 
 static void truncations(const buf *g, const char *kind)
@@ -251,19 +273,30 @@ int main(int argc, char **argv)
     if (tpng_fresh_dir(dir) != 0)
         return 2;
     crc_init();
-    /* RGBA goes through the fast decoder first, palette+interlaced through
-     * libpng only: both must refuse the same damage. */
+    /* RGBA and RGB go through the fast decoder first (RGBA inflated whole
+     * or in slices, RGB through a window), palette+interlaced through
+     * libpng only: all must refuse the same damage. */
     buf rgba = good_file("good_rgba", PNG_COLOR_TYPE_RGBA, 0);
+    buf rgb = good_file("good_rgb", PNG_COLOR_TYPE_RGB, 0);
+    buf noisy = noisy_file("good_noisy");
     buf pal = good_file("good_palette", PNG_COLOR_TYPE_PALETTE, 1);
-    CHECK(rgba.n > 100 && pal.n > 100, "could not write the good files");
+    CHECK(rgba.n > 100 && rgb.n > 100 && noisy.n > 100 && pal.n > 100, "could not write the good files");
     truncations(&rgba, "rgba");
+    truncations(&rgb, "rgb");
+    truncations(&noisy, "noisy");
     truncations(&pal, "palette");
     corruptions(&rgba, "rgba");
+    corruptions(&rgb, "rgb");
+    corruptions(&noisy, "noisy");
     corruptions(&pal, "palette");
     random_damage(&rgba, "rgba", 1500);
+    random_damage(&rgb, "rgb", 1500);
+    random_damage(&noisy, "noisy", 1500);
     random_damage(&pal, "palette", 1500);
     unreadable();
     free(rgba.p);
+    free(rgb.p);
+    free(noisy.p);
     free(pal.p);
     return tcheck_exit("test_png_errors");
 }

@@ -1,8 +1,11 @@
 /* test_png_read.c: every PNG colour type, bit depth and interlacing decodes
  * to the RGBA the PNG specification says; the libdeflate fast path gives
- * the same pixels as libpng under every filter type and IDAT split; a
- * 16-bit file equals its 8-bit equivalent.
+ * the same pixels as libpng under every filter type and IDAT split, at 8
+ * and 16 bits, on noisy images (the other inflate library) and for every
+ * 16-bit value; a damaged checksum sends the file to libpng; a 16-bit file
+ * equals its 8-bit equivalent.
  * usage: test_png_read SCRATCH_DIR */
+#include <libdeflate.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,41 +150,136 @@ static void all_color_types(void)
                 }
 }
 
-/* The fast decoder must take these files (or the comparison below tests
- * nothing) and agree with libpng byte for byte. */
+/* The fast decoder takes the file (or the comparison tests nothing) and
+ * agrees with libpng byte for byte. Returns the file's size. */
+static size_t fast_equals_libpng(const char *path, const char *label)
+{
+    uint8_t *data;
+    size_t size;
+    char err[GT_DIFF_ERR_MAX] = "";
+    gt_diff_image fast, slow;
+    if (diff_file_load(path, &data, &size, err) != 0) {
+        CHECK(0, "%s", err);
+        return 0;
+    }
+    CHECK(diff_png_decode_fast(data, size, &fast) == 1, "%s: fast path declined", label);
+    CHECK(diff_png_decode_libpng(data, size, label, &slow, err) == 0, "%s", err);
+    CHECK(fast.rgba && slow.rgba && fast.width == slow.width && fast.height == slow.height &&
+              memcmp(fast.rgba, slow.rgba, (size_t)slow.width * slow.height * 4) == 0,
+          "%s: fast and libpng differ", label);
+    gt_diff_image_free(&fast);
+    gt_diff_image_free(&slow);
+    free(data);
+    return size;
+}
+
+/* Every filter, size and IDAT split, at 8 and 16 bits. */
 static void fast_path_matches_libpng(void)
 {
     static const int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP,
                                   PNG_FILTER_AVG, PNG_FILTER_PAETH, PNG_ALL_FILTERS};
     static const uint32_t sizes[][2] = {{1, 1}, {3, 2}, {17, 9}, {200, 120}};
-    for (int ct = 0; ct < 2; ct++)
+    for (int ct = 0; ct < 4; ct++)
         for (size_t f = 0; f < sizeof filters / sizeof filters[0]; f++)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                 for (int many_idat = 0; many_idat < 2; many_idat++) {
-                    int type = ct ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB;
-                    uint16_t *s = make_samples(sizes[z][0], sizes[z][1], tpng_channels(type), 255);
-                    tpng p = {.w = sizes[z][0], .h = sizes[z][1], .color_type = type, .depth = 8,
+                    int type = ct & 1 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, depth = ct & 2 ? 16 : 8;
+                    uint16_t *s = make_samples(sizes[z][0], sizes[z][1], tpng_channels(type), depth == 16 ? 65535 : 255);
+                    tpng p = {.w = sizes[z][0], .h = sizes[z][1], .color_type = type, .depth = depth,
                               .filter = filters[f], .idat_size = many_idat ? 64 : 0, .samples = s};
-                    char label[96], path[4096], err[GT_DIFF_ERR_MAX] = "";
-                    snprintf(label, sizeof label, "fast_%s_f%d_%ux%u%s", ct ? "rgba" : "rgb", filters[f],
+                    char label[96], path[4096];
+                    snprintf(label, sizeof label, "fast_%s%d_f%d_%ux%u%s", ct & 1 ? "rgba" : "rgb", depth, filters[f],
                              sizes[z][0], sizes[z][1], many_idat ? "_idats" : "");
                     snprintf(path, sizeof path, "%s/%s.png", dir, label);
                     tpng_write(path, &p);
                     check_decodes(&p, label); /* through the public reader */
-                    uint8_t *data;
-                    size_t size;
-                    gt_diff_image fast, slow;
-                    CHECK(diff_file_load(path, &data, &size, err) == 0, "%s", err);
-                    CHECK(diff_png_decode_fast(data, size, &fast) == 1, "%s: fast path declined", label);
-                    CHECK(diff_png_decode_libpng(data, size, label, &slow, err) == 0, "%s", err);
-                    CHECK(fast.rgba && slow.rgba &&
-                              memcmp(fast.rgba, slow.rgba, (size_t)p.w * p.h * 4) == 0,
-                          "%s: fast and libpng differ", label);
-                    gt_diff_image_free(&fast);
-                    gt_diff_image_free(&slow);
-                    free(data);
+                    fast_equals_libpng(path, label);
                     free(s);
                 }
+}
+
+/* Noisy images (a smooth field plus a little noise, like ImageMagick's
+ * plasma) deflate about 2:1, the band where the other inflate library
+ * (igzip) is used: large ones, every filter choice, 8 and 16 bits. */
+static void noisy_matches_libpng(void)
+{
+    uint32_t w = 1000, h = 600;
+    for (int ct = 0; ct < 4; ct++) {
+        int type = ct & 1 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, depth = ct & 2 ? 16 : 8;
+        int ch = tpng_channels(type);
+        unsigned maxval = depth == 16 ? 65535 : 255;
+        uint16_t *s = malloc((size_t)w * h * ch * sizeof *s);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++)
+                for (int c = 0; c < ch; c++) {
+                    unsigned v = (x + y + 100 * (unsigned)c) % 256 + next() % 16;
+                    s[((size_t)y * w + x) * ch + c] = (uint16_t)(v * maxval / 271);
+                }
+        tpng p = {.w = w, .h = h, .color_type = type, .depth = depth, .filter = PNG_ALL_FILTERS, .samples = s};
+        char label[64], path[4096];
+        snprintf(label, sizeof label, "noisy_%s%d", ct & 1 ? "rgba" : "rgb", depth);
+        snprintf(path, sizeof path, "%s/%s.png", dir, label);
+        tpng_write(path, &p);
+        size_t size = fast_equals_libpng(path, label);
+        double ratio = (double)h * ((double)w * ch * depth / 8 + 1) / (double)size;
+        if (depth == 8) /* the igzip band of diff_inflate.c */
+            CHECK(ratio > 1.6 && ratio < 3.8, "%s: compresses %.2f:1, outside the band the test is for", label, ratio);
+        free(s);
+    }
+}
+
+/* Every 16-bit sample value scales to the 8 bits libpng gives. */
+static void every_16bit_value(void)
+{
+    uint32_t w = 256, h = 256;
+    uint16_t *s = malloc((size_t)w * h * 3 * sizeof *s);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        for (int c = 0; c < 3; c++)
+            s[3 * i + c] = (uint16_t)(i * (2 * c + 1) + 7919 * c); /* odd factors: every value */
+    tpng p = {.w = w, .h = h, .color_type = PNG_COLOR_TYPE_RGB, .depth = 16, .samples = s};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/every16.png", dir);
+    tpng_write(path, &p);
+    fast_equals_libpng(path, "every16");
+    free(s);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A wrong Adler-32 under a right CRC: the fast path (in either inflate
+ * library) declines, and libpng reports the file. */
+static void bad_adler_declined(void)
+{
+    const char *names[] = {"noisy_rgba8", "fast_rgba8_f8_200x120"};
+    for (int k = 0; k < 2; k++) {
+        char path[4096], err[GT_DIFF_ERR_MAX] = "";
+        snprintf(path, sizeof path, "%s/%s.png", dir, names[k]);
+        uint8_t *d;
+        size_t n;
+        if (diff_file_load(path, &d, &n, err) != 0) {
+            CHECK(0, "%s", err);
+            continue;
+        }
+        size_t off = 8, last_idat = 0;
+        while (off + 12 <= n && memcmp(d + off + 4, "IEND", 4) != 0) {
+            if (memcmp(d + off + 4, "IDAT", 4) == 0)
+                last_idat = off;
+            off += 12 + be32(d + off);
+        }
+        CHECK(last_idat, "%s: no IDAT", names[k]);
+        uint32_t len = be32(d + last_idat);
+        d[last_idat + 8 + len - 1] ^= 1; /* the Adler-32's last byte */
+        uint32_t crc = libdeflate_crc32(0, d + last_idat + 4, len + 4);
+        for (int i = 0; i < 4; i++)
+            d[last_idat + 8 + len + i] = (uint8_t)(crc >> (24 - 8 * i));
+        gt_diff_image img;
+        CHECK(diff_png_decode_fast(d, n, &img) == 0, "%s: fast path took a bad checksum", names[k]);
+        CHECK(gt_diff_png_read_mem(d, n, names[k], &img, err) != 0, "%s: bad checksum accepted", names[k]);
+        free(d);
+    }
 }
 
 static void sixteen_bit_equals_eight_bit(void)
@@ -229,6 +327,9 @@ int main(int argc, char **argv)
         return 2;
     all_color_types();
     fast_path_matches_libpng();
+    noisy_matches_libpng();
+    every_16bit_value();
+    bad_adler_declined();
     sixteen_bit_equals_eight_bit();
     return tcheck_exit("test_png_read");
 }
