@@ -28,20 +28,18 @@ int diff_image_alloc_uninit(gt_diff_image *img, uint32_t width, uint32_t height)
  * end). Returns 0 or -1 with a message naming the file. */
 int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err);
 
-/* A file's bytes for reading: mapped from the page cache where the system
- * allows (no copy, and no fresh pages to clear, which cost more than the
- * copy: bench/diff/README.md), else read with diff_file_load. */
+/* A file's bytes for reading, read with diff_file_load. Not mapped,
+ * although a mapping would spare the fresh pages of a copy
+ * (bench/diff/README.md): a file that another process truncates while it
+ * is mapped faults the reader (SIGBUS), and bad input must never crash. */
 typedef struct diff_file {
     const uint8_t *data;
     size_t size;
-    void *map;    /* the mapping, or NULL */
-    uint8_t *buf; /* the copy, or NULL */
+    uint8_t *buf; /* the copy */
 } diff_file;
 
 /* Returns 0 or -1 with a message naming the file. Release with
- * diff_file_release (also fine on a zeroed diff_file). A file truncated
- * by another process while mapped would fault the reader; files being
- * rewritten during a comparison make no sense to compare anyway. */
+ * diff_file_release (also fine on a zeroed diff_file). */
 int diff_file_open(const char *path, diff_file *f, char *err);
 void diff_file_release(diff_file *f);
 

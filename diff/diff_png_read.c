@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,25 +57,6 @@ int diff_file_load(const char *path, uint8_t **data, size_t *size, char *err)
 int diff_file_open(const char *path, diff_file *f, char *err)
 {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return diff_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return diff_fail(err, "%s: not a regular file", path);
-    }
-    size_t n = (size_t)st.st_size;
-    /* MAP_POPULATE maps the cached pages in one call instead of a fault
-     * per 4 KB page. */
-    void *m = n ? mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
-    close(fd);
-    if (m != MAP_FAILED) {
-        f->map = m;
-        f->data = m;
-        f->size = n;
-        return 0;
-    }
     if (diff_file_load(path, &f->buf, &f->size, err) != 0)
         return -1;
     f->data = f->buf;
@@ -85,8 +65,6 @@ int diff_file_open(const char *path, diff_file *f, char *err)
 
 void diff_file_release(diff_file *f)
 {
-    if (f->map)
-        munmap(f->map, f->size);
     diff_big_free(f->buf);
     memset(f, 0, sizeof *f);
 }
