@@ -22,9 +22,10 @@ static pthread_once_t glx_once = PTHREAD_ONCE_INIT;
 
 static void find_glx(void)
 {
-    /* bootstrap: GLX is not in the API description (not captured); only
-     * whether it has a context current is asked, from a loaded libGL. */
-    glx_current = (void *(*)(void))dlsym(RTLD_DEFAULT, "glXGetCurrentContext");
+    /* GLX is not in the API description (not captured); only whether it
+     * has a context current is asked, of a libGL already loaded. */
+    glx_current = (void *(*)(void))dlsym(RTLD_DEFAULT, /* bootstrap: GLX is not described */
+                                         "glXGetCurrentContext");
 }
 
 void cap_foreign_check(cap_tls *t)

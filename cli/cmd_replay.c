@@ -283,9 +283,10 @@ static void print_unreadable(const gt_replay_summary *s)
 
 static void print_summary(const char *path, const gt_replay_options *o, const gt_replay_summary *s)
 {
-    char reads[64] = "";
+    char reads[128] = "";
     if (s->reads)
-        snprintf(reads, sizeof reads, " (%" PRIu64 " of them the app's pixel reads)", s->reads);
+        snprintf(reads, sizeof reads, "; %" PRIu64 " pixel reads of the app: %" PRIu64 " matched, %" PRIu64 " differ",
+                 s->reads, s->reads_matched, s->reads_differing);
     if (o->benchmark)
         print_benchmark(path, s);
     else
@@ -294,7 +295,7 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
                 " snapshots: %" PRIu64 " matched, %" PRIu64 " differ, %" PRIu64 " not compared%s\n",
                 path, s->calls, s->skipped, s->frames, s->snapshots, s->matched, s->differing, s->not_compared,
                 reads);
-    if (s->differing)
+    if (s->differing || s->reads_differing)
         fprintf(stderr, "gltrace replay: first difference at call %" PRIu64 ", frame %" PRIu64 "\n", s->first_diff_seq,
                 s->first_diff_frame);
     if (o->snapshot)
@@ -343,14 +344,14 @@ static int run(replay_args *a)
     else if (s.error[0]) /* gltrace diverge names the side */
         fprintf(stderr, "gltrace replay: %s\n", s.error);
     int ranged = o->frame_first || o->frame_last != UINT64_MAX || o->call_first || o->call_last != UINT64_MAX;
-    if (!o->benchmark && ranged && rc == 0 && s.matched + s.differing == 0) {
+    if (!o->benchmark && ranged && rc == 0 && s.matched + s.differing + s.reads_matched == 0) {
         /* A range that misses every snapshot would pass a CI job on nothing. */
         fprintf(stderr, "gltrace replay: %s: no snapshot lies inside --frames/--calls (the trace has %" PRIu64
                         " frames)\n", a->path, s.frames);
         rc = 2;
     }
-    if (!o->benchmark && !o->probe && !a->allow_empty && rc == 0 && !ranged && s.matched + s.differing == 0 &&
-        !s.checked)
+    if (!o->benchmark && !o->probe && !a->allow_empty && rc == 0 && !ranged &&
+        s.matched + s.differing + s.reads_matched + s.reads_differing == 0 && !s.checked)
         rc = nothing_compared(a->path, &s);
     if (save_report(a->json, GT_REPLAY_REPORT_JSON, a->path, rc, &s) != 0 ||
         save_report(a->junit, GT_REPLAY_REPORT_JUNIT, a->path, rc, &s) != 0)

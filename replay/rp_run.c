@@ -394,7 +394,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         glFinish(); /* the last frames' rendering, still queued */
     sum->seconds = now() - start;
     if (!sum->error[0])
-        status = sum->differing || sum->unreadable || sum->check_mismatches ? 1 : 0;
+        status = sum->differing || sum->reads_differing || sum->unreadable || sum->check_mismatches ? 1 : 0;
 out:
     if (rd)
         gt_reader_close(rd);

@@ -400,7 +400,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     if (pass) {
         r->sum->matched++;
     } else {
-        if (!r->sum->differing) {
+        if (!r->sum->differing && !r->sum->reads_differing) {
             r->sum->first_diff_seq = r->seq;
             r->sum->first_diff_frame = r->frame;
         }
@@ -547,47 +547,35 @@ void rp_hook_read_pixels(rp *r, const rp_msg *m, uint64_t ret)
             r->ctx[r->cur_ctx].held_error = err;
         rp_hold_errors(r);
     }
+    gt_replay_summary *s = r->sum;
+    s->reads++;
+    if (!rp_in_range(r) || err != GL_NO_ERROR) {
+        if (err != GL_NO_ERROR)
+            rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": the app's pixel read gives GL error 0x%x on replay; "
+                         "such reads are not compared", r->seq, err);
+        s->reads_not_compared++;
+        return;
+    }
     int w = (int)rp_arg_i(m, 2), h = (int)rp_arg_i(m, 3);
     GLenum format = (GLenum)rp_arg_i(m, 4), type = (GLenum)rp_arg_i(m, 5);
-    r->sum->snapshots++;
-    r->sum->reads++;
-    gt_replay_snapshot *o = new_result(r);
-    if (o) {
-        snprintf(o->what, sizeof o->what, "read-%dx%d", w, h);
-        o->width = (uint32_t)(w > 0 ? w : 0), o->height = (uint32_t)(h > 0 ? h : 0);
-    }
-    if (!rp_in_range(r)) {
-        not_compared(r, o, "outside --frames/--calls", 0);
-        return;
-    }
-    if (err != GL_NO_ERROR) {
-        rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": the app's pixel read gives GL error 0x%x on replay; "
-                     "such reads are not compared", r->seq, err);
-        not_compared(r, o, "the read gives a GL error on replay", 0);
-        return;
-    }
     int same = memcmp(got, want, n) == 0;
-    int rgba8 = format == GL_RGBA && type == GL_UNSIGNED_BYTE && w > 0 && h > 0 && n == (size_t)w * (size_t)h * 4;
-    if (o) {
-        o->status = same ? GT_REPLAY_MATCHED : GT_REPLAY_DIFFERS;
-        o->identical = same;
-        for (size_t i = 0; !same && i < n; i++)
-            o->diff_pixels += got[i] != want[i];
-        if (rgba8)
-            hash_replayed(o, got, n, w, h, 1);
-    }
     if (same) {
-        r->sum->matched++;
+        s->reads_matched++;
+        if (!r->opt->save_all)
+            return;
     } else {
-        if (!r->sum->differing)
-            r->sum->first_diff_seq = r->seq, r->sum->first_diff_frame = r->frame;
-        r->sum->differing++;
+        if (!s->differing && !s->reads_differing)
+            s->first_diff_seq = r->seq, s->first_diff_frame = r->frame;
+        s->reads_differing++;
     }
+    /* PNGs of an RGBA8 read packed tightly, as of a snapshot. */
     gt_diff_image e = {0}, a = {0};
-    if (o && rgba8 && r->opt->out_dir && (!same || r->opt->save_all) && to_image(want, w, h, format, type, &e) == 0 &&
-        to_image(got, w, h, format, type, &a) == 0) {
-        write_png(r, &e, o->what, "expected", o->expected_png, sizeof o->expected_png);
-        write_png(r, &a, o->what, "actual", o->actual_png, sizeof o->actual_png);
+    char what[32], name[160];
+    snprintf(what, sizeof what, "read-%dx%d", w, h);
+    if (format == GL_RGBA && type == GL_UNSIGNED_BYTE && w > 0 && h > 0 && n == (size_t)w * (size_t)h * 4 &&
+        r->opt->out_dir && to_image(want, w, h, format, type, &e) == 0 && to_image(got, w, h, format, type, &a) == 0) {
+        write_png(r, &e, what, "expected", name, sizeof name);
+        write_png(r, &a, what, "actual", name, sizeof name);
     }
     gt_diff_image_free(&e);
     gt_diff_image_free(&a);
