@@ -282,6 +282,7 @@ void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     cap_surface_record(t, args[0], args[1], 0, (int32_t)cap_fn_number(idx), &w, &h);
     if (!t->cs)
         return;
+    t->cs->swapped = 1; /* its swaps are its snapshots now (cap_unswapped.c) */
     if (t->cs->npersistent)
         cap_mapped_flush_persistent(t);
     if (cap_opt_textures)

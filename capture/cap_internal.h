@@ -79,6 +79,8 @@ typedef struct cap_ctx_state {
     int nrendered;              /* textures drawn into since the last swap (--textures) */
     struct { uint32_t tex, target; int32_t level, layer; } rendered[CAP_MAX_RENDERED];
     uint32_t snap_fbo;          /* our framebuffer for reading textures, 0: none yet */
+    int drew;                   /* drew or cleared since its last snapshot (cap_unswapped.c) */
+    int swapped;                /* has swapped once: its swaps are its snapshots */
 } cap_ctx_state;
 
 /* What the library does, from GLTRACE (GT_MODE_*, proto/gt_settings.h:
@@ -110,7 +112,14 @@ typedef struct cap_tls {
     uint32_t session;    /* the value of cap_session this thread records under */
     uint32_t switch_after; /* the cap_session under which its last swap/makeCurrent
                               was its switch point: act at the next call */
+    int foreign;         /* its GL calls go to another API's context (GLX): not
+                            recorded until it makes an EGL context current
+                            (cap_foreign.c); session is then CAP_SESSION_FOREIGN */
 } cap_tls;
+
+/* A session value cap_session never takes: every call of a thread holding
+ * it goes to cap_tls_slow. */
+#define CAP_SESSION_FOREIGN 0xffffffffu
 
 extern __thread cap_tls *cap_self __attribute__((tls_model("initial-exec")));
 extern _Atomic int cap_tracing;       /* 1 while records are taken */
@@ -401,6 +410,13 @@ void cap_switch_thread_exit(cap_tls *t);
 void cap_resize_note(uint64_t surf, int32_t w, int32_t h); /* a gltraceSurface was written */
 int cap_resize_known(uint64_t surf, int32_t *w, int32_t *h); /* the size last recorded: 1, or 0 */
 void cap_resize_check(cap_tls *t, unsigned idx);          /* t->size_check was set */
+
+/* cap_foreign.c: a thread drawing under a GLX context. check: at a
+ * thread's first traced call (marks it foreign); call: each call of a
+ * foreign thread, NULL (not recorded) but for an eglMakeCurrent (`class
+ * current`), which makes it an EGL thread again and returns t. */
+void cap_foreign_check(cap_tls *t);
+cap_tls *cap_foreign_call(cap_tls *t, int cls);
 
 /* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
 void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h);

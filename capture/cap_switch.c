@@ -112,7 +112,14 @@ static void stop_thread(cap_tls *t)
 
 cap_tls *cap_tls_slow(cap_tls *t, int idx)
 {
-    if (!t && !(t = cap_tls_create()))
+    int cls = idx >= 0 ? cap_fn_class[idx] : GT_CLASS_NONE;
+    if (!t) {
+        if (!(t = cap_tls_create()))
+            return NULL;
+        if (cls != GT_CLASS_CURRENT)
+            cap_foreign_check(t); /* a GLX thread (cap_foreign.c) */
+    }
+    if (CAP_UNLIKELY(t->foreign) && !cap_foreign_call(t, cls))
         return NULL;
     uint32_t cur = atomic_load(&cap_session);
     if (t->session == cur)
@@ -121,7 +128,6 @@ cap_tls *cap_tls_slow(cap_tls *t, int idx)
         t->session = 0; /* it recorded in a session that has ended */
     if (t->switch_after && t->switch_after >> 2 != cur >> 2)
         t->switch_after = 0;
-    int cls = idx >= 0 ? cap_fn_class[idx] : GT_CLASS_NONE;
     int point = cls == GT_CLASS_FRAME || cls == GT_CLASS_CURRENT;
     if (STATE(cur) == S_ON) {
         if (t->switch_after || atomic_load(&immediate))

@@ -33,6 +33,8 @@ static const char usage_text[] =
     "                     are reported and make the exit status 1\n"
     "  --benchmark        compare nothing; report per-frame times\n"
     "  --loop N           with --benchmark: replay the last frame N more times\n"
+    "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
+    "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
     "comparison (RGBA8 snapshots; float, integer, depth and stencil ones are\n"
     "always compared exactly), the options of gltrace diff:\n" CLI_COMPARE_USAGE "\n"
@@ -46,8 +48,9 @@ static const char usage_text[] =
     "  -q                 no warnings\n"
     "  --lockstep OUT,IN [--lockstep-draws A-B] [--lockstep-recorded]\n"
     "                     reports to gltrace diverge over those file descriptors\n"
-    "Exit status: 0 all snapshots matched, 1 some differ, 2 the trace or the\n"
-    "arguments are unusable.\n";
+    "Exit status: 0 all snapshots matched, 1 some differ or nothing was\n"
+    "compared (without --allow-empty; --benchmark compares nothing by design),\n"
+    "2 the trace or the arguments are unusable.\n";
 
 /* Everything the command line says, before the replay runs. */
 typedef struct replay_args {
@@ -57,6 +60,7 @@ typedef struct replay_args {
     gt_callset snap_calls;
     gt_replay_probe probe;
     int progress; /* -1: when stderr is a terminal */
+    int allow_empty;
 } replay_args;
 
 static int bad_arg(const char *fmt, const char *arg)
@@ -153,6 +157,7 @@ static int take_flag(replay_args *a, const char *opt, const char *arg)
         {"--check", &a->o.check, 1},       {"--save-all", &a->o.save_all, 1}, {"--benchmark", &a->o.benchmark, 1},
         {"--progress", &a->progress, 1},   {"--no-progress", &a->progress, 0}, {"-q", &a->o.quiet, 1},
         {"--quiet", &a->o.quiet, 1},      {"--lockstep-recorded", &a->probe.recorded, 1},
+        {"--allow-empty", &a->allow_empty, 1},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (!strcmp(opt, flags[i].name)) {
@@ -278,14 +283,19 @@ static void print_unreadable(const gt_replay_summary *s)
 
 static void print_summary(const char *path, const gt_replay_options *o, const gt_replay_summary *s)
 {
+    char reads[128] = "";
+    if (s->reads)
+        snprintf(reads, sizeof reads, "; %" PRIu64 " pixel reads of the app: %" PRIu64 " matched, %" PRIu64 " differ",
+                 s->reads, s->reads_matched, s->reads_differing);
     if (o->benchmark)
         print_benchmark(path, s);
     else
         fprintf(stderr,
                 "gltrace replay: %s: %" PRIu64 " calls (%" PRIu64 " skipped), %" PRIu64 " frames; %" PRIu64
-                " snapshots: %" PRIu64 " matched, %" PRIu64 " differ, %" PRIu64 " not compared\n",
-                path, s->calls, s->skipped, s->frames, s->snapshots, s->matched, s->differing, s->not_compared);
-    if (s->differing)
+                " snapshots: %" PRIu64 " matched, %" PRIu64 " differ, %" PRIu64 " not compared%s\n",
+                path, s->calls, s->skipped, s->frames, s->snapshots, s->matched, s->differing, s->not_compared,
+                reads);
+    if (s->differing || s->reads_differing)
         fprintf(stderr, "gltrace replay: first difference at call %" PRIu64 ", frame %" PRIu64 "\n", s->first_diff_seq,
                 s->first_diff_frame);
     if (o->snapshot)
@@ -295,6 +305,22 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
     print_unreadable(s);
     if (s->error[0])
         fprintf(stderr, "gltrace replay: %s\n", s->error);
+}
+
+/* A replay that compared nothing would pass a CI job on nothing: status 1,
+ * with the likeliest reason in one line. */
+static int nothing_compared(const char *path, const gt_replay_summary *s)
+{
+    fprintf(stderr, "gltrace replay: %s: nothing was compared: ", path);
+    if (s->foreign_api[0])
+        fprintf(stderr, "the app drew with desktop GL through %s, which gltrace does not capture yet", s->foreign_api);
+    else if (s->snapshots)
+        fprintf(stderr, "none of its %" PRIu64 " snapshots could be compared", s->snapshots);
+    else
+        fputs("the trace has no snapshot and no pixel read of the app (recorded with --fb=none, or nothing was "
+              "drawn)", stderr);
+    fputs("; --allow-empty accepts that\n", stderr);
+    return 1;
 }
 
 /* 0, or -1 after saying why the report could not be written. */
@@ -318,12 +344,15 @@ static int run(replay_args *a)
     else if (s.error[0]) /* gltrace diverge names the side */
         fprintf(stderr, "gltrace replay: %s\n", s.error);
     int ranged = o->frame_first || o->frame_last != UINT64_MAX || o->call_first || o->call_last != UINT64_MAX;
-    if (!o->benchmark && ranged && rc == 0 && s.matched + s.differing == 0) {
+    if (!o->benchmark && ranged && rc == 0 && s.matched + s.differing + s.reads_matched == 0) {
         /* A range that misses every snapshot would pass a CI job on nothing. */
         fprintf(stderr, "gltrace replay: %s: no snapshot lies inside --frames/--calls (the trace has %" PRIu64
                         " frames)\n", a->path, s.frames);
         rc = 2;
     }
+    if (!o->benchmark && !o->probe && !a->allow_empty && rc == 0 && !ranged &&
+        s.matched + s.differing + s.reads_matched + s.reads_differing == 0 && !s.checked)
+        rc = nothing_compared(a->path, &s);
     if (save_report(a->json, GT_REPLAY_REPORT_JSON, a->path, rc, &s) != 0 ||
         save_report(a->junit, GT_REPLAY_REPORT_JUNIT, a->path, rc, &s) != 0)
         rc = 2;

@@ -60,7 +60,11 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .accepts = "one of none, swap, draw", .stops = "tracing",
         .flag = "--fb", .arg = "WHEN", .absent = GT_ABSENT_DEFAULT,
         .help = "framebuffer snapshots: at each eglSwapBuffers (swap, the\n"
-                "default), also after every draw call (draw), or none",
+                "default; a context that never swapped is taken at glFinish and\n"
+                "where it is let go of, eglMakeCurrent away, eglDestroyContext,\n"
+                "eglReleaseThread, eglTerminate, when it drew since; the app's\n"
+                "own glReadPixels are compared by replay in every mode), also\n"
+                "after every draw call (draw), or none",
     },
     [GT_SET_FB_DEPTH] = {
         .var = "GLTRACE_FB_DEPTH", .kind = GT_SK_SWITCH, .stops = "tracing",

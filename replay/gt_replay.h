@@ -102,6 +102,11 @@ typedef struct gt_replay_summary {
     uint64_t skipped;      /* queries not re-issued, and calls replay cannot make */
     uint64_t frames;
     uint64_t snapshots, matched, differing, not_compared;
+    /* The app's own pixel reads (glReadPixels into memory): the bytes it
+     * got, recorded, against replay's read; counted apart from the
+     * snapshot records (a differing read makes the status 1 as well, and
+     * is the first difference when it comes first). */
+    uint64_t reads, reads_matched, reads_differing, reads_not_compared;
     /* Of not_compared: those inside --frames/--calls that replay could not
      * read (GT_REPLAY_UNREADABLE: no context current, a format it cannot
      * read back): a failure like a difference, since nothing shows they
@@ -117,6 +122,7 @@ typedef struct gt_replay_summary {
     double *frame_ms;      /* benchmark: wall time of each frame replayed */
     size_t nframe_ms, frame_ms_cap;
     double seconds;        /* wall time of the whole replay */
+    char foreign_api[16];  /* an API whose calls capture left out ("GLX"), or "" */
     char error[512];       /* why the replay stopped early, or "" */
 } gt_replay_summary;
 

@@ -180,7 +180,11 @@ struct rp {
     /* Work after a call (--snapshot, gltrace diverge's probe): one flag, so
      * that a plain replay tests nothing more per record. */
     int after_call;
-    struct rp_probe *probe;    /* gltrace diverge's lockstep events, or NULL */
+    struct rp_probe *probe;
+    /* The last out pointer rp_arg_out gave replay's own memory for, and
+     * its argument: where a pixel read's replayed bytes are. */
+    uint8_t *last_out;
+    unsigned last_out_arg;    /* gltrace diverge's lockstep events, or NULL */
 };
 
 /* ---------------------------------------------------------------- arguments */
@@ -335,6 +339,9 @@ int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
 void rp_snapshot_compare(rp *r, const rp_msg *m);
+/* After the app's own glReadPixels into memory (`hook ... replay`): the
+ * bytes replay read against the recorded ones. */
+void rp_hook_read_pixels(rp *r, const rp_msg *m, uint64_t ret);
 /* --snapshot: the current draw framebuffer (or, back_buffer, the surface's
  * back buffer) as RGBA8 to a PNG named after the frame, call and `why`. */
 void rp_snapshot_extra(rp *r, int back_buffer, const char *why);

@@ -333,7 +333,15 @@ void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok)
     size_t n = d->n_rawbytes ? d->rawbytes[0].len : d->n_charvalue ? d->charvalue[0].len + 1 : 0;
     if (!n && offset_ok)
         return rp_arg_addr(m, i); /* an offset into a bound pixel buffer */
-    return rp_scratch(r, n + 65536);
+    uint8_t *out = rp_scratch(r, n + 65536);
+    if (out && offset_ok && d->n_rawbytes) {
+        /* Pixels: the recorded bytes first, so that those the pack state
+         * skips (row padding, skipped pixels) compare equal after the read
+         * (rp_hook_read_pixels); a read that fails is told by its error. */
+        memcpy(out, d->rawbytes[0].data, n);
+        r->last_out = out, r->last_out_arg = i;
+    }
+    return out;
 }
 
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i)

@@ -28,7 +28,9 @@ static void json_counts(FILE *f, const char *trace, int rc, const gt_replay_summ
             ", \"not_compared\": %" PRIu64 ", \"unreadable\": %" PRIu64 ", \"snapshot_pngs\": %" PRIu64,
             s->calls, s->skipped, s->frames, s->seconds, s->snapshots, s->matched, s->differing, s->not_compared,
             s->unreadable, s->extra_pngs);
-    if (s->differing)
+    fprintf(f, ", \"reads\": %" PRIu64 ", \"reads_matched\": %" PRIu64 ", \"reads_differing\": %" PRIu64, s->reads,
+            s->reads_matched, s->reads_differing);
+    if (s->differing || s->reads_differing)
         fprintf(f, ", \"first_difference\": {\"call\": %" PRIu64 ", \"frame\": %" PRIu64 "}", s->first_diff_seq,
                 s->first_diff_frame);
     else

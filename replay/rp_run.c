@@ -80,7 +80,12 @@ static const rp_entry *entry_of(rp *r, const rp_msg *m)
 static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_msg *m, uint64_t tid)
 {
     if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
-        if (m->function == GT_FN_UNCOVERED) {
+        if (m->function == GT_FN_UNCOVERED && m->marker && !strncmp(m->marker, "API ", 4)) {
+            /* Another API's calls were left out (capture/cap_foreign.c). */
+            snprintf(r->sum->foreign_api, sizeof r->sum->foreign_api, "%s", m->marker + 4);
+            rp_warn_once(r, -1, "the app drew with desktop GL through %s, which gltrace does not capture yet: "
+                         "those calls are not in the trace", r->sum->foreign_api);
+        } else if (m->function == GT_FN_UNCOVERED) {
             /* Each function once, however often the app looked it up. */
             uint64_t h = 1469598103934665603ull, seen;
             for (const char *c = m->marker ? m->marker : "?"; *c; c++)
@@ -389,7 +394,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         glFinish(); /* the last frames' rendering, still queued */
     sum->seconds = now() - start;
     if (!sum->error[0])
-        status = sum->differing || sum->unreadable || sum->check_mismatches ? 1 : 0;
+        status = sum->differing || sum->reads_differing || sum->unreadable || sum->check_mismatches ? 1 : 0;
 out:
     if (rd)
         gt_reader_close(rd);

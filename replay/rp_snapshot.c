@@ -400,7 +400,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     if (pass) {
         r->sum->matched++;
     } else {
-        if (!r->sum->differing) {
+        if (!r->sum->differing && !r->sum->reads_differing) {
             r->sum->first_diff_seq = r->seq;
             r->sum->first_diff_frame = r->frame;
         }
@@ -522,4 +522,61 @@ int rp_snapshot_wanted(const rp *r, uint64_t seq)
         if (seq >= r->opt->snap_calls[2 * i] && seq <= r->opt->snap_calls[2 * i + 1])
             return 1;
     return 0;
+}
+
+/* ---------------------------------------------------------------- the app's own reads */
+
+/* What the app read is output it observed: the bytes it got are in the
+ * record (the call's out-data), and replay's read of the same pixels under
+ * the same pack state went into a copy of them (rp_arg_out), so the two
+ * compare byte for byte, padding included. A read into a pixel pack
+ * buffer has no bytes in the record and is not compared. Parameters 2-5
+ * of the commands hooked: width, height, format, type. */
+void rp_hook_read_pixels(rp *r, const rp_msg *m, uint64_t ret)
+{
+    (void)ret;
+    uint8_t *got = r->last_out;
+    size_t n = 0;
+    const uint8_t *want = got ? rp_arg_bytes(m, r->last_out_arg, &n) : NULL;
+    r->last_out = NULL;
+    if (!want || !n || r->opt->benchmark || r->looping)
+        return;
+    GLenum err = glGetError();
+    if (err != GL_NO_ERROR) { /* the app's, kept for its glGetError with --check */
+        if (r->opt->check && !r->ctx[r->cur_ctx].held_error)
+            r->ctx[r->cur_ctx].held_error = err;
+        rp_hold_errors(r);
+    }
+    gt_replay_summary *s = r->sum;
+    s->reads++;
+    if (!rp_in_range(r) || err != GL_NO_ERROR) {
+        if (err != GL_NO_ERROR)
+            rp_warn_once(r, GT_FN_SNAPSHOT, "call %" PRIu64 ": the app's pixel read gives GL error 0x%x on replay; "
+                         "such reads are not compared", r->seq, err);
+        s->reads_not_compared++;
+        return;
+    }
+    int w = (int)rp_arg_i(m, 2), h = (int)rp_arg_i(m, 3);
+    GLenum format = (GLenum)rp_arg_i(m, 4), type = (GLenum)rp_arg_i(m, 5);
+    int same = memcmp(got, want, n) == 0;
+    if (same) {
+        s->reads_matched++;
+        if (!r->opt->save_all)
+            return;
+    } else {
+        if (!s->differing && !s->reads_differing)
+            s->first_diff_seq = r->seq, s->first_diff_frame = r->frame;
+        s->reads_differing++;
+    }
+    /* PNGs of an RGBA8 read packed tightly, as of a snapshot. */
+    gt_diff_image e = {0}, a = {0};
+    char what[32], name[160];
+    snprintf(what, sizeof what, "read-%dx%d", w, h);
+    if (format == GL_RGBA && type == GL_UNSIGNED_BYTE && w > 0 && h > 0 && n == (size_t)w * (size_t)h * 4 &&
+        r->opt->out_dir && to_image(want, w, h, format, type, &e) == 0 && to_image(got, w, h, format, type, &a) == 0) {
+        write_png(r, &e, what, "expected", name, sizeof name);
+        write_png(r, &a, what, "actual", name, sizeof name);
+    }
+    gt_diff_image_free(&e);
+    gt_diff_image_free(&a);
 }

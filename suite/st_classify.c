@@ -66,7 +66,13 @@ static st_status by_recording(st_result *x, int rc)
     size_t bad = 0;
     for (size_t i = 0; i < x->nsnaps; i++)
         bad += strcmp(x->snaps[i].status, "matched") && strcmp(x->snaps[i].status, "not compared");
-    if (!x->message)
+    if (x->message)
+        return ST_FAIL;
+    if (!x->compared) /* a replay that compared nothing is no pass */
+        say(x, st_strdup("nothing was compared: the trace has no snapshot and no pixel read of the app"));
+    else if (!bad && x->reads_differing)
+        say(x, st_fmt("%" PRIu64 " of the app's own pixel reads differ from the recorded ones", x->reads_differing));
+    else
         say(x, st_fmt("%zu of %zu snapshots differ from the recorded ones", bad, x->nsnaps));
     return ST_FAIL;
 }

@@ -114,6 +114,9 @@ typedef struct st_result {
     char *message;
     st_snap *snaps;
     size_t nsnaps;
+    /* From the report: what was compared at all (snapshots and the app's
+     * pixel reads), and the reads that differ (not among snaps). */
+    uint64_t compared, reads_differing;
 } st_result;
 
 typedef struct st_results {

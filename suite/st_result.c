@@ -129,6 +129,9 @@ int st_report_read(const char *out_dir, st_result *x, int *exit_rc, char *err)
     x->has_first = first && first->type == YAML_MAPPING_NODE;
     if (x->has_first)
         x->first_call = num(&d, first, "call"), x->first_frame = num(&d, first, "frame");
+    x->compared = num(&d, root, "matched") + num(&d, root, "differing") + num(&d, root, "reads_matched") +
+                  num(&d, root, "reads_differing");
+    x->reads_differing = num(&d, root, "reads_differing");
     const char *why = st_scalar(st_map_get(&d, root, "error"));
     if (why && *why && strcmp(why, "null") && !x->message)
         x->message = st_strdup(why);

@@ -1,0 +1,65 @@
+/* cap_unswapped.c: snapshots of contexts that never swap. A program that
+ * renders into framebuffer objects or pbuffers and reads back (benchmarks
+ * off screen, media pipelines, test programs) has no eglSwapBuffers to take
+ * snapshots at; with --fb=swap its draw framebuffer is taken where its
+ * output becomes observable instead: at glFinish, and where the context is
+ * let go of (eglMakeCurrent of another or no context, eglDestroyContext of
+ * the current one, eglReleaseThread, eglTerminate), each time only when it
+ * drew or cleared since its last such snapshot. A context that has swapped
+ * once keeps its swaps as its snapshots. The app's own pixel reads need no
+ * snapshot: their bytes are in the trace already, and replay compares them.
+ *
+ * Not at exit: the driver tears its displays down in its own exit handler,
+ * before the library's runs, and reading then could crash the app. */
+#include "cap_internal.h"
+#include "cap_real_fns.h"
+
+/* Takes the draw framebuffer when the current context is due one. */
+static void take(cap_tls *t)
+{
+    cap_ctx_state *cs = t->cs;
+    if (!cs || !cs->drew || cs->swapped || atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) != GT_FB_SWAP)
+        return;
+    cs->drew = 0;
+    cap_snapshot_draw_buffers(t);
+}
+
+/* After a draw, a clear or a blit (the draws' own hook sets it too). */
+void cap_hook_drew(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)args, (void)ret;
+    if (t->cs)
+        t->cs->drew = 1;
+}
+
+void cap_hook_finish_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)args, (void)ret;
+    take(t);
+}
+
+/* Before eglMakeCurrent: the context current now is let go of unless it
+ * is made current again (a change of surfaces only). */
+void cap_hook_release_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)ret;
+    if (t->cs && t->cs->drew && !t->cs->swapped &&
+        (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentContext() != args[3])
+        take(t);
+}
+
+/* Before eglDestroyContext: only the thread's current context can be read. */
+void cap_hook_destroy_context_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)ret;
+    if (t->cs && t->cs->drew && !t->cs->swapped &&
+        (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentContext() == args[1])
+        take(t);
+}
+
+/* Before eglReleaseThread and eglTerminate: whatever is current goes. */
+void cap_hook_release_all_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)args, (void)ret;
+    take(t);
+}
