@@ -55,8 +55,6 @@ int ik_has_ext(const ik *k, const char *name);
 uint32_t ik_recorded(ik *k, int state_cls, uint32_t replayed);
 /* An object's name as {"recorded": R, "replayed": N}. */
 void ik_name(ik *k, int state_cls, uint32_t replayed);
-/* The value of a GL enum name (gt_api's tables), 0 when none. */
-uint32_t ik_enum_value(const char *name);
 /* Writes a resource file into the dump's folder; its name into `name`. */
 int ik_file(ik *k, const char *name, const void *data, size_t n);
 

@@ -1,9 +1,8 @@
 /* rp_inspect_textures.c: every texture bound on every unit (parameters,
  * and each level, cube face and layer as a file: PNG for what reads as
  * RGBA8, raw otherwise), the samplers bound, and every buffer bound (its
- * bytes, mapped for reading). The target of a binding comes from its
- * pname's name (GL_TEXTURE_BINDING_2D binds GL_TEXTURE_2D,
- * GL_ARRAY_BUFFER_BINDING GL_ARRAY_BUFFER). GLES 3 only. */
+ * bytes, mapped for reading). The target of a binding is its row's
+ * (api/state.tsv's target=). GLES 3 only. */
 #include "rp_inspect_internal.h"
 
 #include <stdlib.h>
@@ -20,17 +19,6 @@ static int refused(void)
     while (glGetError() != GL_NO_ERROR)
         bad = 1;
     return bad ? -1 : 0;
-}
-
-/* "GL_TEXTURE_BINDING_2D" -> GL_TEXTURE_2D; "GL_UNIFORM_BUFFER_BINDING" -> GL_UNIFORM_BUFFER. */
-static GLenum target_of(const char *binding)
-{
-    char name[96];
-    const char *b = strstr(binding, "_BINDING");
-    if (!b || (size_t)(b - binding) + strlen(b + 8) >= sizeof name)
-        return 0;
-    snprintf(name, sizeof name, "%.*s%s", (int)(b - binding), binding, b + 8);
-    return ik_enum_value(name);
 }
 
 /* ---------------------------------------------------------------- textures */
@@ -143,7 +131,7 @@ static int seen_before(const GLuint *seen, size_t n, GLuint name)
 
 static void texture(ik *k, const gt_api_state *s, GLint unit, GLuint tex)
 {
-    GLenum target = target_of(s->name);
+    GLenum target = s->target;
     ij_obj(k->w);
     ij_key(k->w, "name");
     ik_name(k, GT_STATE_TEXTURE_NAME, tex);
