@@ -63,9 +63,9 @@ def read_other(p, where, enums, egl_enums, t):
             raise SystemExit(f'{where}: expected stack GL_MODE GL_MATRIX_PNAME GL_DEPTH_PNAME -|unit')
         t.stacks.append(tuple(gl_enum(enums, n, where) for n in p[1:4]) + (p[4],))
     elif p[0] == 'pointer':
-        if len(p) != 4 or p[3] not in ('-', 'client-unit'):
-            raise SystemExit(f'{where}: expected pointer GL_POINTER_PNAME GL_BUFFER_PNAME -|client-unit')
-        t.pointers.append((gl_enum(enums, p[1], where), gl_enum(enums, p[2], where), p[3]))
+        if len(p) != 5 or p[4] not in ('-', 'client-unit'):
+            raise SystemExit(f'{where}: expected pointer GL_POINTER_PNAME GL_ARRAY GL_BUFFER_PNAME -|client-unit')
+        t.pointers.append(tuple(gl_enum(enums, n, where) for n in p[1:4]) + (p[4],))
     else:
         return 0
     return 1
@@ -148,7 +148,8 @@ def other_tables(t, enums, egl_enums):
     L += [f'    {{0x{enums[m]:x}u, 0x{enums[x]:x}u, 0x{enums[d]:x}u, "{m}", {int(sc == "unit")}}},'
           for m, x, d, sc in t.stacks]
     L += ['};', f'const size_t gt_api_nstacks = {len(t.stacks)};', '', 'const gt_api_pointer gt_api_pointers[] = {']
-    L += [f'    {{0x{enums[p]:x}u, 0x{enums[b]:x}u, "{p}", {int(sc == "client-unit")}}},' for p, b, sc in t.pointers]
+    L += [f'    {{0x{enums[p]:x}u, 0x{enums[a]:x}u, 0x{enums[b]:x}u, "{p}", {int(sc == "client-unit")}}},'
+          for p, a, b, sc in t.pointers]
     L += ['};', f'const size_t gt_api_npointers = {len(t.pointers)};', '']
     return L
 

@@ -110,11 +110,11 @@ typedef struct gt_api_stack {
 extern const gt_api_stack gt_api_stacks[];
 extern const size_t gt_api_nstacks;
 
-/* GLES 1's client array pointers (`pointer` lines): glGetPointerv's pname
- * and the pname of the buffer the array reads; per_client_unit: one per
- * client texture unit. */
+/* GLES 1's client array pointers (`pointer` lines): glGetPointerv's pname,
+ * the array's capability (glEnableClientState) and the pname of the buffer
+ * it reads; per_client_unit: one per client texture unit. */
 typedef struct gt_api_pointer {
-    uint32_t pname, buffer;
+    uint32_t pname, array, buffer;
     const char *name;
     uint8_t per_client_unit;
 } gt_api_pointer;
