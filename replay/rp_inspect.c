@@ -112,6 +112,7 @@ static int dump(rp *r, const char *dir, int resources, int has_ctx, char *err, s
         ik_framebuffers(&k);
         ik_textures(&k);
         ik_buffers(&k);
+        ik_transform_feedback(&k);
         ik_queries(&k);
         while (glGetError() != GL_NO_ERROR) /* replay's own reads' */
             ;

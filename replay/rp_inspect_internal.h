@@ -71,6 +71,9 @@ void ik_values(ik *k, const gt_api_state *s, const double *v, int n, int as_arra
  * "file" (or "unreadable": why). upright: rows top first (pictures),
  * else row 0 first, as GL stores a texture. (rp_inspect_images.c) */
 void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, int upright);
+/* The same of its depth (format GL_DEPTH_COMPONENT) or stencil
+ * (GL_STENCIL_INDEX): raw with a header ("raw"), and a grey PNG ("file"). */
+void ik_read_depth_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum format, int upright);
 
 /* ---- the parts (rp_inspect_state.c, rp_inspect_objects.c, rp_inspect_egl.c) */
 
@@ -80,6 +83,7 @@ void ik_program(ik *k);         /* "program" */
 void ik_framebuffers(ik *k);    /* "framebuffers" */
 void ik_textures(ik *k);        /* "textures", "samplers" */
 void ik_buffers(ik *k);         /* "buffers" */
+void ik_transform_feedback(ik *k); /* "transform_feedback" (after ik_buffers: its files) */
 void ik_queries(ik *k);         /* "queries" */
 void ik_egl(ik *k);             /* "egl" */
 
