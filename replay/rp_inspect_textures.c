@@ -66,7 +66,7 @@ static const char *not_readable(const level_info *l)
     if (l->compressed)
         return "compressed: not readable on GLES";
     if (!l->depth && !l->stencil && l->ctype == GL_NONE)
-        return "luminance or alpha: not readable on GLES (no colour-renderable format)";
+        return "luminance or alpha";
     return NULL;
 }
 
@@ -75,9 +75,21 @@ static const char *not_readable(const level_info *l)
 static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GLint layer, const level_info *l)
 {
     const char *why = not_readable(l);
+    char stem[128], because[128];
+    snprintf(stem, sizeof stem, "texture-%u-level%d-layer%d", ik_recorded(k, GT_STATE_TEXTURE_NAME, tex), level,
+             layer);
     ij_obj(k->w);
     ij_key(k->w, "layer");
     ij_int(k->w, layer);
+    if (why && !l->compressed) { /* no framebuffer holds it: drawn into one */
+        why = ik_copy_to_file(k, stem, tex, target, level, layer, l->w, l->h);
+        if (!why) {
+            ij_end(k->w, '}');
+            return;
+        }
+        snprintf(because, sizeof because, "luminance or alpha: %s", why);
+        why = because;
+    }
     if (why) {
         ij_key(k->w, "unreadable");
         ij_str(k->w, why);
@@ -104,9 +116,6 @@ static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GL
         ij_key(k->w, "format");
         ij_enum(k->w, (GLenum)l->format);
     } else {
-        char stem[128];
-        snprintf(stem, sizeof stem, "texture-%u-level%d-layer%d", ik_recorded(k, GT_STATE_TEXTURE_NAME, tex),
-                 level, layer);
         if (att == GL_COLOR_ATTACHMENT0) {
             glReadBuffer(GL_COLOR_ATTACHMENT0);
             ik_read_to_file(k, stem, l->w, l->h, (GLenum)l->ctype, 0);
