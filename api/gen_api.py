@@ -134,7 +134,7 @@ def main():
     gl_root = emit_enums.load(a.gl_xml)
     emit_enums.write(a.out, gl_root)
     emit_get_counts.write(a.out, gl_root, a.get_counts)
-    emit_state.write(a.out, gl_root, os.path.join(HERE, 'state.tsv'), a.get_counts)
+    emit_state.write(a.out, gl_root, os.path.join(HERE, 'state.tsv'), a.get_counts, egl_enums)
 
 
 if __name__ == '__main__':

@@ -58,6 +58,8 @@ typedef struct gt_api_state {
     uint8_t gles1;          /* 10: GLES 1 defines it; 0: not GLES 1 core */
     uint8_t gles;           /* 20, 30, 31, 32: the first GLES 2/3 defining it; 0: none */
     const char *extensions; /* the GLES extensions defining it, space-separated */
+    uint32_t target;        /* a binding's: the target it binds (GL_TEXTURE_2D for
+                               GL_TEXTURE_BINDING_2D), 0 when none */
 } gt_api_state;
 
 /* Sorted by query, then pname. */
@@ -71,6 +73,53 @@ typedef struct gt_api_state_fn {
 } gt_api_state_fn;
 extern const gt_api_state_fn gt_api_state_fns[];
 extern const size_t gt_api_nstate_fns;
+
+/* The EGL attributes asked (`egl` lines): of a config
+ * (eglGetConfigAttrib), a context (eglQueryContext), a surface
+ * (eglQuerySurface). type: GT_STATE_INT, _BOOL, _ENUM, _BITS. */
+typedef enum gt_egl_query { GT_EGL_CONFIG, GT_EGL_CONTEXT, GT_EGL_SURFACE } gt_egl_query;
+typedef struct gt_api_egl_attrib {
+    int32_t attr;
+    const char *name;
+    uint8_t query; /* gt_egl_query */
+    uint8_t type;  /* gt_state_type */
+} gt_api_egl_attrib;
+extern const gt_api_egl_attrib gt_api_egl_attribs[];
+extern const size_t gt_api_negl_attribs;
+
+/* A uniform type's values (`uniform` lines): base 'f' float, 'i' int,
+ * 'u' unsigned, 'b' bool, and the components of one element
+ * (GL_FLOAT_MAT4x3: 'f', 12). Types not listed (samplers, images, atomic
+ * counters) are one int. Sorted by type. */
+typedef struct gt_api_uniform_type {
+    uint32_t type;
+    char base;
+    uint8_t components;
+} gt_api_uniform_type;
+extern const gt_api_uniform_type gt_api_uniform_types[];
+extern const size_t gt_api_nuniform_types;
+
+/* GLES 1's matrix stacks (`stack` lines): glMatrixMode's mode, the pname
+ * of the top matrix and of the stack's depth; per_unit: one stack per
+ * texture unit. */
+typedef struct gt_api_stack {
+    uint32_t mode, matrix, depth;
+    const char *name;
+    uint8_t per_unit;
+} gt_api_stack;
+extern const gt_api_stack gt_api_stacks[];
+extern const size_t gt_api_nstacks;
+
+/* GLES 1's client array pointers (`pointer` lines): glGetPointerv's pname,
+ * the array's capability (glEnableClientState) and the pname of the buffer
+ * it reads; per_client_unit: one per client texture unit. */
+typedef struct gt_api_pointer {
+    uint32_t pname, array, buffer;
+    const char *name;
+    uint8_t per_client_unit;
+} gt_api_pointer;
+extern const gt_api_pointer gt_api_pointers[];
+extern const size_t gt_api_npointers;
 
 #ifdef __cplusplus
 }

@@ -112,7 +112,9 @@ static int dump(rp *r, const char *dir, int resources, int has_ctx, char *err, s
         ik_framebuffers(&k);
         ik_textures(&k);
         ik_buffers(&k);
+        ik_transform_feedback(&k);
         ik_queries(&k);
+        ik_copy_done(&k);
         while (glGetError() != GL_NO_ERROR) /* replay's own reads' */
             ;
     }
@@ -195,6 +197,9 @@ int gt_inspect_run(const char *trace, const gt_inspect_options *o, gt_inspect_su
     gt_replay_options_init(&ro);
     ro.quiet = o->quiet;
     ro.call_last = last;
+    /* The recorded snapshots are not compared (each a read back): only the
+     * dumps are wanted. An empty range of calls to compare says so. */
+    ro.call_first = last < UINT64_MAX ? last + 1 : last;
     ro.frame_last = o->frame_last; /* stops after it */
     ro.after_call = after_call;
     ro.after_call_user = &u;

@@ -134,6 +134,92 @@ void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, in
     ij_str(k->w, why ? why : file);
 }
 
+/* Depth (GL_DEPTH_COMPONENT as GL_UNSIGNED_INT, GL_NV_read_depth) or
+ * stencil (GL_STENCIL_INDEX as GL_UNSIGNED_BYTE, GL_NV_read_stencil) of
+ * the read framebuffer, read as replay's --fb-depth snapshots read them:
+ * `stem`.bin (rows as GL stores them, row 0 first) with `stem`.json, and
+ * `stem`.png beside, grey: depth scaled from the lowest to the highest
+ * value present, stencil as it is. Members "file" (the PNG) and "raw", or
+ * "unreadable". */
+void ik_read_depth_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum format, int upright)
+{
+    int depth = format == GL_DEPTH_COMPONENT, bpp = depth ? 4 : 1;
+    const char *why = NULL;
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+        why = "no size";
+    else if (!ik_has_ext(k, depth ? "GL_NV_read_depth" : "GL_NV_read_stencil"))
+        why = depth ? "the driver cannot read depth (no GL_NV_read_depth)"
+                    : "the driver cannot read stencil (no GL_NV_read_stencil)";
+    size_t n = why ? 0 : (size_t)w * (size_t)h * (size_t)bpp;
+    uint8_t *px = n ? malloc(n) : NULL;
+    if (!why && !px)
+        why = "out of memory";
+    if (px) {
+        packed p;
+        pack_save(&p);
+        glReadPixels(0, 0, w, h, format, depth ? GL_UNSIGNED_INT : GL_UNSIGNED_BYTE, px);
+        if (refused() != 0)
+            why = "the driver cannot read it";
+        pack_restore(&p);
+    }
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; !why && i < n / (size_t)bpp; i++) {
+        uint32_t v = px[i];
+        if (depth)
+            memcpy(&v, px + 4 * i, 4);
+        lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+    }
+    char raw[256], head[512], hname[256], png[256], err[GT_DIFF_ERR_MAX];
+    snprintf(raw, sizeof raw, "%s.bin", stem);
+    snprintf(hname, sizeof hname, "%s.json", stem);
+    snprintf(png, sizeof png, "%s.png", stem);
+    if (!why) {
+        int hn = snprintf(head, sizeof head,
+                          "{\"width\": %d, \"height\": %d, \"format\": \"%s\", \"type\": \"%s\", "
+                          "\"bytes_per_pixel\": %d, \"rows\": \"row 0 first\", \"data\": \"%s\", "
+                          "\"min\": %u, \"max\": %u, \"png\": \"%s\"}\n",
+                          w, h, depth ? "GL_DEPTH_COMPONENT" : "GL_STENCIL_INDEX",
+                          depth ? "GL_UNSIGNED_INT" : "GL_UNSIGNED_BYTE", bpp, raw, lo, hi,
+                          depth ? "grey: min -> 0, max -> 255" : "grey: the stencil value");
+        if (ik_file(k, raw, px, n) != 0 || ik_file(k, hname, head, (size_t)hn) != 0)
+            why = "cannot write the file";
+    }
+    gt_diff_image img = {0};
+    if (!why && gt_diff_image_alloc(&img, (uint32_t)w, (uint32_t)h) == 0) {
+        for (GLint y = 0; y < h; y++) {
+            const uint8_t *row = px + (size_t)(upright ? h - 1 - y : y) * (size_t)w * (size_t)bpp;
+            for (GLint x = 0; x < w; x++) {
+                uint32_t v = row[x];
+                if (depth) {
+                    memcpy(&v, row + 4 * x, 4);
+                    v = hi > lo ? (uint32_t)(((uint64_t)(v - lo) * 255u) / (hi - lo)) : 128u;
+                }
+                uint8_t *o = img.rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
+                o[0] = o[1] = o[2] = (uint8_t)v, o[3] = 255;
+            }
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", k->dir, png);
+        if (gt_diff_png_write(path, &img, err) == 0)
+            k->files++;
+        else
+            png[0] = 0;
+    } else {
+        png[0] = 0;
+    }
+    gt_diff_image_free(&img);
+    free(px);
+    if (why) {
+        ij_key(k->w, "unreadable");
+        ij_str(k->w, why);
+        return;
+    }
+    ij_key(k->w, "file");
+    ij_str(k->w, png[0] ? png : NULL);
+    ij_key(k->w, "raw");
+    ij_str(k->w, raw);
+}
+
 /* ---------------------------------------------------------------- framebuffers */
 
 static int get_attachment(ik *k, const gt_api_state *s, void *arg, double *v, int n)
@@ -177,6 +263,30 @@ static void attachment_size(GLenum target, GLenum att, GLint *w, GLint *h, int e
     refused();
 }
 
+/* An attachment of framebuffer `fbo` as files: colour (kind 0) as a
+ * picture, depth or stencil (kind GL_DEPTH_COMPONENT, GL_STENCIL_INDEX)
+ * raw and grey. fbo is bound for reading around it, its read buffer put
+ * back. */
+static void attachment_file(ik *k, const char *key, GLuint fbo, GLenum att, GLenum kind, GLint w, GLint h,
+                            GLenum ctype)
+{
+    char stem[96];
+    snprintf(stem, sizeof stem, "%s-%s", key, gt_api_enum_name(att, 0, 0) + 3);
+    GLint rfb = 0, rbuf = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    glGetIntegerv(GL_READ_BUFFER, &rbuf);
+    if (kind) {
+        ik_read_depth_to_file(k, stem, w, h, kind, 1);
+    } else {
+        glReadBuffer(att);
+        ik_read_to_file(k, stem, w, h, ctype, 1);
+        glReadBuffer((GLenum)rbuf);
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)rfb);
+    refused();
+}
+
 static void framebuffer(ik *k, const char *key, GLenum target, GLenum binding, int pictures)
 {
     GLint fbo = 0;
@@ -216,25 +326,18 @@ static void framebuffer(ik *k, const char *key, GLenum target, GLenum binding, i
         if (fbo) {
             attachment_size(target, att, &w, &h, k->ver >= 31);
         } else {
-            eglQuerySurface(k->r->dpy, k->r->bound_draw, EGL_WIDTH, &w);
-            eglQuerySurface(k->r->dpy, k->r->bound_draw, EGL_HEIGHT, &h);
+            EGLSurface surf = target == GL_READ_FRAMEBUFFER ? k->r->bound_read : k->r->bound_draw;
+            eglQuerySurface(k->r->dpy, surf, EGL_WIDTH, &w);
+            eglQuerySurface(k->r->dpy, surf, EGL_HEIGHT, &h);
         }
         ij_key(k->w, "width");
         ij_int(k->w, w);
         ij_key(k->w, "height");
         ij_int(k->w, h);
-        if (pictures && i < ncolor && k->resources) {
-            char stem[96];
-            snprintf(stem, sizeof stem, "%s-%s", key, gt_api_enum_name(att, 0, 0) + 3);
-            GLint rfb = 0, rbuf = 0;
-            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &rfb);
-            glGetIntegerv(GL_READ_BUFFER, &rbuf);
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fbo);
-            glReadBuffer(att);
-            ik_read_to_file(k, stem, w, h, (GLenum)ctype, 1);
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)rfb);
-            glReadBuffer((GLenum)rbuf);
-        }
+        if (pictures && k->resources)
+            attachment_file(k, key, (GLuint)fbo, att, i < ncolor ? 0 : i == ncolor ? GL_DEPTH_COMPONENT
+                                                                                : GL_STENCIL_INDEX,
+                            w, h, (GLenum)ctype);
         ij_end(k->w, '}');
     }
     ij_end(k->w, '}');
@@ -247,7 +350,11 @@ void ik_framebuffers(ik *k)
         return;
     ij_key(k->w, "framebuffers");
     ij_obj(k->w);
+    GLint draw = 0, read = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
     framebuffer(k, "draw", GL_DRAW_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER_BINDING, 1);
-    framebuffer(k, "read", GL_READ_FRAMEBUFFER, GL_READ_FRAMEBUFFER_BINDING, 0);
+    /* The read framebuffer's files when it is another: else draw's are its. */
+    framebuffer(k, "read", GL_READ_FRAMEBUFFER, GL_READ_FRAMEBUFFER_BINDING, read != draw);
     ij_end(k->w, '}');
 }

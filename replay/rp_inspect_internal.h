@@ -46,6 +46,7 @@ typedef struct ik {
     const char *exts;     /* GL_EXTENSIONS */
     rp_map rev;           /* (owner, class, replayed) -> recorded (rp_names_reverse) */
     int files;            /* resource files written */
+    unsigned copy_prog[4]; /* the shader copy's programs, made once a dump (ik_copy_done) */
 } ik;
 
 /* Whether the context has the row's pname (its GLES version or an extension). */
@@ -55,8 +56,6 @@ int ik_has_ext(const ik *k, const char *name);
 uint32_t ik_recorded(ik *k, int state_cls, uint32_t replayed);
 /* An object's name as {"recorded": R, "replayed": N}. */
 void ik_name(ik *k, int state_cls, uint32_t replayed);
-/* The value of a GL enum name (gt_api's tables), 0 when none. */
-uint32_t ik_enum_value(const char *name);
 /* Writes a resource file into the dump's folder; its name into `name`. */
 int ik_file(ik *k, const char *name, const void *data, size_t n);
 
@@ -73,6 +72,17 @@ void ik_values(ik *k, const gt_api_state *s, const double *v, int n, int as_arra
  * "file" (or "unreadable": why). upright: rows top first (pictures),
  * else row 0 first, as GL stores a texture. (rp_inspect_images.c) */
 void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, int upright);
+/* The same of its depth (format GL_DEPTH_COMPONENT) or stencil
+ * (GL_STENCIL_INDEX): raw with a header ("raw"), and a grey PNG ("file"). */
+void ik_read_depth_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum format, int upright);
+
+/* A texture image (of target, level, layer or cube face) read through a
+ * shader copy into DIR/stem.png: members "file" and "read_as". NULL, or why
+ * it cannot be made (nothing written then). (rp_inspect_copy.c) */
+const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, GLint level, GLint layer, GLint w,
+                            GLint h);
+/* Deletes the copy's programs, at the end of a dump. */
+void ik_copy_done(ik *k);
 
 /* ---- the parts (rp_inspect_state.c, rp_inspect_objects.c, rp_inspect_egl.c) */
 
@@ -82,6 +92,7 @@ void ik_program(ik *k);         /* "program" */
 void ik_framebuffers(ik *k);    /* "framebuffers" */
 void ik_textures(ik *k);        /* "textures", "samplers" */
 void ik_buffers(ik *k);         /* "buffers" */
+void ik_transform_feedback(ik *k); /* "transform_feedback" (after ik_buffers: its files) */
 void ik_queries(ik *k);         /* "queries" */
 void ik_egl(ik *k);             /* "egl" */
 

@@ -1,7 +1,8 @@
 /* rp_inspect_objects.c: the objects the context uses that are not images:
  * vertex attributes, the program in use (its uniforms' values, attribute
  * locations, blocks, shader sources), active queries, and the EGL side
- * (display, surfaces with their configs, the context's attributes). */
+ * (display, surfaces with their configs, the context's attributes: the
+ * `egl` rows of api/state.tsv). */
 #include "rp_inspect_internal.h"
 
 #include <stdlib.h>
@@ -78,25 +79,14 @@ static int get_program(ik *k, const gt_api_state *s, void *arg, double *v, int n
     return refused();
 }
 
-/* A uniform type's base and component count, from its GL name:
- * GL_FLOAT_VEC3 -> float, 3; GL_FLOAT_MAT4x3 -> float, 12; samplers and
- * images are ints. 'f', 'i', 'u' (unsigned), 'b' (bool). */
+/* A uniform type's base ('f', 'i', 'u', 'b') and components (api/state.tsv's
+ * `uniform` lines); types not listed are one int. */
 static int uniform_shape(GLenum type, char *base)
 {
-    const char *n = gt_api_enum_name(type, 0, 0);
-    if (!n)
-        return *base = 'i', 1;
-    *base = !strncmp(n, "GL_FLOAT", 8) ? 'f' : !strncmp(n, "GL_UNSIGNED_INT", 15) && !strstr(n, "SAMPLER") &&
-                                                        !strstr(n, "IMAGE") && !strstr(n, "ATOMIC")
-                                                    ? 'u'
-                                         : !strncmp(n, "GL_BOOL", 7) ? 'b'
-                                                                     : 'i';
-    const char *vec = strstr(n, "_VEC"), *mat = strstr(n, "_MAT");
-    if (vec)
-        return vec[4] - '0';
-    if (mat)
-        return (mat[4] - '0') * (mat[5] == 'x' ? mat[6] - '0' : mat[4] - '0');
-    return 1;
+    for (size_t i = 0; i < gt_api_nuniform_types; i++)
+        if (gt_api_uniform_types[i].type == type)
+            return *base = gt_api_uniform_types[i].base, gt_api_uniform_types[i].components;
+    return *base = 'i', 1;
 }
 
 static void uniform_value(ik *k, GLuint prog, GLint loc, GLenum type)
@@ -327,28 +317,45 @@ void ik_queries(ik *k)
 
 /* ---------------------------------------------------------------- EGL */
 
-/* The config attributes worth reading: EGL 1.5's, in its table's order. */
-static const EGLint config_attribs[] = {
-    EGL_CONFIG_ID, EGL_BUFFER_SIZE, EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
-    EGL_DEPTH_SIZE, EGL_STENCIL_SIZE, EGL_SAMPLE_BUFFERS, EGL_SAMPLES, EGL_SURFACE_TYPE, EGL_RENDERABLE_TYPE,
-    EGL_COLOR_BUFFER_TYPE, EGL_CONFORMANT,
-};
-
-static void egl_attr(ik *k, EGLint attr, EGLint v)
+/* One EGL attribute's value, by its type of api/state.tsv. */
+static void egl_attr(ik *k, const gt_api_egl_attrib *a, EGLint v)
 {
-    const char *name = gt_api_enum_name((uint32_t)attr, 0, 1);
-    ij_key(k->w, name ? name : "?");
-    ij_int(k->w, v);
+    ij_key(k->w, a->name);
+    const char *name = a->type == GT_STATE_ENUM ? gt_api_enum_name((uint32_t)v, 0, 1) : NULL;
+    if (name)
+        ij_str(k->w, name);
+    else if (a->type == GT_STATE_BOOL)
+        ij_bool(k->w, v != 0);
+    else
+        ij_int(k->w, v);
+}
+
+/* The `egl` rows of one query (config, context, surface) of `of`. */
+static void egl_rows(ik *k, gt_egl_query q, void *of)
+{
+    for (size_t i = 0; i < gt_api_negl_attribs; i++) {
+        const gt_api_egl_attrib *a = &gt_api_egl_attribs[i];
+        EGLint v = 0;
+        EGLBoolean ok = EGL_FALSE;
+        if (a->query != q)
+            continue;
+        if (q == GT_EGL_CONFIG)
+            ok = eglGetConfigAttrib(k->r->dpy, (EGLConfig)of, a->attr, &v);
+        else if (q == GT_EGL_CONTEXT)
+            ok = eglQueryContext(k->r->dpy, (EGLContext)of, a->attr, &v);
+        else
+            ok = eglQuerySurface(k->r->dpy, (EGLSurface)of, a->attr, &v);
+        if (ok)
+            egl_attr(k, a, v);
+        else
+            eglGetError(); /* an attribute this EGL lacks: left out */
+    }
 }
 
 static void config(ik *k, EGLConfig cfg)
 {
     ij_obj(k->w);
-    for (size_t i = 0; i < sizeof config_attribs / sizeof config_attribs[0]; i++) {
-        EGLint v = 0;
-        if (eglGetConfigAttrib(k->r->dpy, cfg, config_attribs[i], &v))
-            egl_attr(k, config_attribs[i], v);
-    }
+    egl_rows(k, GT_EGL_CONFIG, cfg);
     ij_end(k->w, '}');
 }
 
@@ -368,6 +375,7 @@ static void surface(ik *k, const char *key, EGLSurface s)
     ij_int(k->w, w);
     ij_key(k->w, "height");
     ij_int(k->w, h);
+    egl_rows(k, GT_EGL_SURFACE, s);
     EGLint attrs[] = {EGL_CONFIG_ID, id, EGL_NONE};
     EGLConfig cfg;
     EGLint got = 0;
@@ -402,13 +410,7 @@ void ik_egl(ik *k)
         ij_int(k->w, c);
         ij_key(k->w, "share_group");
         ij_int(k->w, r->ctx[c].group);
-        static const EGLint attrs[] = {EGL_CONFIG_ID, EGL_CONTEXT_CLIENT_TYPE, EGL_CONTEXT_CLIENT_VERSION,
-                                       EGL_RENDER_BUFFER};
-        for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-            EGLint v = 0;
-            if (eglQueryContext(r->dpy, r->ctx[c].ctx, attrs[i], &v))
-                egl_attr(k, attrs[i], v);
-        }
+        egl_rows(k, GT_EGL_CONTEXT, r->ctx[c].ctx);
         ij_end(k->w, '}');
     }
     surface(k, "draw_surface", r->bound_draw);

@@ -62,14 +62,6 @@ void ik_name(ik *k, int state_cls, uint32_t replayed)
     ij_end(k->w, '}');
 }
 
-uint32_t ik_enum_value(const char *name)
-{
-    for (size_t i = 0; i < gt_api_nenums; i++)
-        if (gt_api_enums[i].group == 0 && !strcmp(gt_api_enums[i].name, name))
-            return gt_api_enums[i].value;
-    return 0;
-}
-
 int ik_file(ik *k, const char *name, const void *data, size_t n)
 {
     char path[4096];

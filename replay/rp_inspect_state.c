@@ -1,7 +1,8 @@
 /* rp_inspect_state.c: the context's own state, every row of the generated
  * table (api/state.tsv) the context has: glGet* and glIsEnabled on the
  * context, per index (glGet*i_v), per texture unit, and GLES 1's lights,
- * materials, texture environments and client texture units. */
+ * materials, texture environments, client texture units, client array
+ * pointers and every entry of the matrix stacks. */
 #include "rp_inspect_internal.h"
 
 #include <GLES3/gl32.h>
@@ -13,6 +14,9 @@
 typedef void (*gles1_getfv)(GLenum, GLenum, GLfloat *);
 typedef void (*gles1_getiv)(GLenum, GLenum, GLint *);
 typedef void (*gles1_select)(GLenum);
+typedef void (*gles1_void)(void);
+typedef void (*gles1_load)(const GLfloat *);
+typedef void (*gles1_pointer)(GLenum, void **);
 
 /* After a query: -1 (and the row left out) when the driver refused it. */
 static int refused(void)
@@ -178,7 +182,107 @@ static void units(ik *k)
     glActiveTexture((GLenum)active);
 }
 
-/* GLES 1: client texture units (texture coordinate arrays), lights, materials. */
+/* A GLES 1 client array's pointer (a `pointer` row), when the array is
+ * enabled or reads a buffer: {"buffer": name, "offset": N} or, reading the
+ * app's memory, {"buffer": 0, "client_memory": true} (replay's copy of the
+ * recorded bytes sits there: its address says nothing). */
+static void client_pointer(ik *k, const gt_api_pointer *p)
+{
+    gles1_pointer get = (gles1_pointer)function("pointer", 0);
+    void *ptr = NULL;
+    GLint buffer = 0;
+    glGetIntegerv(p->buffer, &buffer);
+    GLboolean on = glIsEnabled(p->array);
+    if (!get || refused() != 0 || (!on && !buffer))
+        return;
+    get(p->pname, &ptr);
+    if (refused() != 0)
+        return;
+    ij_key(k->w, p->name);
+    ij_obj(k->w);
+    ij_key(k->w, "buffer");
+    ik_name(k, GT_STATE_BUFFER_NAME, (GLuint)buffer);
+    ij_key(k->w, buffer ? "offset" : "client_memory");
+    if (buffer)
+        ij_uint(k->w, (unsigned long long)(uintptr_t)ptr);
+    else
+        ij_bool(k->w, 1);
+    ij_end(k->w, '}');
+}
+
+static void client_pointers(ik *k, int per_client_unit)
+{
+    for (size_t i = 0; i < gt_api_npointers; i++)
+        if (gt_api_pointers[i].per_client_unit == per_client_unit)
+            client_pointer(k, &gt_api_pointers[i]);
+}
+
+/* The entries of the current matrix mode's stack below its top (the top is
+ * "get"'s matrix), bottom first: popped one by one, then pushed and loaded
+ * back. */
+static void stack_entries(ik *k, const gt_api_stack *st)
+{
+    gles1_void push = (gles1_void)function("push-matrix", 0), pop = (gles1_void)function("pop-matrix", 0);
+    gles1_load load = (gles1_load)function("load-matrix", 1);
+    GLint depth = 0;
+    glGetIntegerv(st->depth, &depth);
+    if (!push || !pop || !load || refused() != 0 || depth < 1)
+        return;
+    GLfloat m[64][16];
+    depth = depth > 64 ? 64 : depth;
+    for (GLint i = 0; i < depth; i++) {
+        glGetFloatv(st->matrix, m[i]);
+        if (i + 1 < depth)
+            pop();
+    }
+    for (GLint i = depth - 2; i >= 0; i--) {
+        push();
+        load(m[i]);
+    }
+    ij_arr(k->w);
+    for (GLint i = depth - 1; i >= 1; i--) {
+        ij_arr_inline(k->w);
+        for (int j = 0; j < 16; j++)
+            ij_num(k->w, m[i][j]);
+        ij_end(k->w, ']');
+    }
+    ij_end(k->w, ']');
+}
+
+/* "matrix_stacks": {"GL_MODELVIEW": [entry, ...], "GL_TEXTURE": [[unit 0's], ...]}. */
+static void matrix_stacks(ik *k)
+{
+    gles1_select mode = (gles1_select)function("matrix-mode", 0);
+    GLint was = 0, active = GL_TEXTURE0, units = limit(GL_MAX_TEXTURE_UNITS, 32);
+    if (!mode)
+        return;
+    glGetIntegerv(GL_MATRIX_MODE, &was);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    ij_key(k->w, "matrix_stacks");
+    ij_obj(k->w);
+    for (size_t i = 0; i < gt_api_nstacks; i++) {
+        const gt_api_stack *st = &gt_api_stacks[i];
+        mode(st->mode);
+        ij_key(k->w, st->name);
+        if (!st->per_unit) {
+            stack_entries(k, st);
+            continue;
+        }
+        ij_arr(k->w);
+        for (GLint u = 0; u < units; u++) {
+            glActiveTexture((GLenum)(GL_TEXTURE0 + u));
+            stack_entries(k, st);
+        }
+        ij_end(k->w, ']');
+    }
+    ij_end(k->w, '}');
+    glActiveTexture((GLenum)active);
+    mode((GLenum)was);
+    refused();
+}
+
+/* GLES 1: client texture units (texture coordinate arrays), client arrays,
+ * matrix stacks, lights, materials. */
 static void gles1(ik *k)
 {
     gles1_select client = (gles1_select)function("client-unit", 0);
@@ -193,11 +297,17 @@ static void gles1(ik *k)
         ij_int(k->w, u);
         ik_rows(k, GT_STATE_GET, GT_STATE_CLIENT_UNIT, get_plain, NULL);
         ik_rows(k, GT_STATE_ENABLED, GT_STATE_CLIENT_UNIT, get_enabled, NULL);
+        client_pointers(k, 1);
         ij_end(k->w, '}');
     }
     ij_end(k->w, ']');
     if (client)
         client((GLenum)was);
+    ij_key(k->w, "client_arrays");
+    ij_obj(k->w);
+    client_pointers(k, 0);
+    ij_end(k->w, '}');
+    matrix_stacks(k);
     ij_key(k->w, "lights");
     ij_arr(k->w);
     for (GLint l = 0, nl = limit(GL_MAX_LIGHTS, 32); l < nl; l++) {

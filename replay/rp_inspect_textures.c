@@ -1,9 +1,8 @@
 /* rp_inspect_textures.c: every texture bound on every unit (parameters,
  * and each level, cube face and layer as a file: PNG for what reads as
  * RGBA8, raw otherwise), the samplers bound, and every buffer bound (its
- * bytes, mapped for reading). The target of a binding comes from its
- * pname's name (GL_TEXTURE_BINDING_2D binds GL_TEXTURE_2D,
- * GL_ARRAY_BUFFER_BINDING GL_ARRAY_BUFFER). GLES 3 only. */
+ * bytes, mapped for reading). The target of a binding is its row's
+ * (api/state.tsv's target=). GLES 3 only. */
 #include "rp_inspect_internal.h"
 
 #include <stdlib.h>
@@ -20,17 +19,6 @@ static int refused(void)
     while (glGetError() != GL_NO_ERROR)
         bad = 1;
     return bad ? -1 : 0;
-}
-
-/* "GL_TEXTURE_BINDING_2D" -> GL_TEXTURE_2D; "GL_UNIFORM_BUFFER_BINDING" -> GL_UNIFORM_BUFFER. */
-static GLenum target_of(const char *binding)
-{
-    char name[96];
-    const char *b = strstr(binding, "_BINDING");
-    if (!b || (size_t)(b - binding) + strlen(b + 8) >= sizeof name)
-        return 0;
-    snprintf(name, sizeof name, "%.*s%s", (int)(b - binding), binding, b + 8);
-    return ik_enum_value(name);
 }
 
 /* ---------------------------------------------------------------- textures */
@@ -67,31 +55,73 @@ static int get_level(ik *k, const gt_api_state *s, void *arg, double *v, int n)
     return refused();
 }
 
-/* One image of a level (a face or a layer) read through a framebuffer. */
-static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GLint layer, GLint w, GLint h,
-                  GLenum ctype)
+/* What a level holds, for reading it (glGetTexLevelParameteriv). */
+typedef struct level_info {
+    GLint w, h, d, ctype, format, compressed, depth, stencil;
+} level_info;
+
+/* Why a level cannot be read through a framebuffer, or NULL. */
+static const char *not_readable(const level_info *l)
 {
+    if (l->compressed)
+        return "compressed: not readable on GLES";
+    if (!l->depth && !l->stencil && l->ctype == GL_NONE)
+        return "luminance or alpha";
+    return NULL;
+}
+
+/* One image of a level (a face or a layer) read through a framebuffer:
+ * colour as a picture or raw, depth and stencil raw and grey. */
+static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GLint layer, const level_info *l)
+{
+    const char *why = not_readable(l);
+    char stem[128], because[128];
+    snprintf(stem, sizeof stem, "texture-%u-level%d-layer%d", ik_recorded(k, GT_STATE_TEXTURE_NAME, tex), level,
+             layer);
+    ij_obj(k->w);
+    ij_key(k->w, "layer");
+    ij_int(k->w, layer);
+    if (why && !l->compressed) { /* no framebuffer holds it: drawn into one */
+        why = ik_copy_to_file(k, stem, tex, target, level, layer, l->w, l->h);
+        if (!why) {
+            ij_end(k->w, '}');
+            return;
+        }
+        snprintf(because, sizeof because, "luminance or alpha: %s", why);
+        why = because;
+    }
+    if (why) {
+        ij_key(k->w, "unreadable");
+        ij_str(k->w, why);
+        ij_key(k->w, "format");
+        ij_enum(k->w, (GLenum)l->format);
+        ij_end(k->w, '}');
+        return;
+    }
     GLint was = 0;
     GLuint fbo = 0;
+    GLenum att = l->depth ? GL_DEPTH_ATTACHMENT : l->stencil ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &was);
     glGenFramebuffers(1, &fbo);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
     if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP)
-        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face, tex, level);
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, att, face, tex, level);
     else
-        glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, level, layer);
-    ij_obj(k->w);
-    ij_key(k->w, "layer");
-    ij_int(k->w, layer);
+        glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, att, tex, level, layer);
+    if (att != GL_COLOR_ATTACHMENT0)
+        glReadBuffer(GL_NONE);
     if (glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
         ij_key(k->w, "unreadable");
-        ij_str(k->w, "its format cannot be attached to a framebuffer (compressed, depth, luminance...)");
+        ij_str(k->w, "its format cannot be attached to a framebuffer");
+        ij_key(k->w, "format");
+        ij_enum(k->w, (GLenum)l->format);
     } else {
-        char stem[128];
-        snprintf(stem, sizeof stem, "texture-%u-level%d-layer%d", ik_recorded(k, GT_STATE_TEXTURE_NAME, tex),
-                 level, layer);
-        glReadBuffer(GL_COLOR_ATTACHMENT0);
-        ik_read_to_file(k, stem, w, h, ctype, 0);
+        if (att == GL_COLOR_ATTACHMENT0) {
+            glReadBuffer(GL_COLOR_ATTACHMENT0);
+            ik_read_to_file(k, stem, l->w, l->h, (GLenum)l->ctype, 0);
+        } else {
+            ik_read_depth_to_file(k, stem, l->w, l->h, l->depth ? GL_DEPTH_COMPONENT : GL_STENCIL_INDEX, 0);
+        }
     }
     ij_end(k->w, '}');
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)was);
@@ -108,12 +138,16 @@ static void levels(ik *k, GLuint tex, GLenum target)
     ij_arr(k->w);
     for (GLint level = 0; level < 16; level++) {
         level_arg a = {cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target, level};
-        GLint w = 0, h = 0, d = 0, ctype = 0;
-        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_WIDTH, &w);
-        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_HEIGHT, &h);
-        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_DEPTH, &d);
-        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_RED_TYPE, &ctype);
-        if (refused() != 0 || w <= 0)
+        level_info l = {0};
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_WIDTH, &l.w);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_HEIGHT, &l.h);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_DEPTH, &l.d);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_RED_TYPE, &l.ctype);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_INTERNAL_FORMAT, &l.format);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_COMPRESSED, &l.compressed);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_DEPTH_SIZE, &l.depth);
+        glGetTexLevelParameteriv(a.target, level, GL_TEXTURE_STENCIL_SIZE, &l.stencil);
+        if (refused() != 0 || l.w <= 0)
             break;
         ij_obj(k->w);
         ij_key(k->w, "level");
@@ -122,10 +156,9 @@ static void levels(ik *k, GLuint tex, GLenum target)
         if (images) {
             ij_key(k->w, "images");
             ij_arr(k->w);
-            GLint layers = cube ? 6 : layered ? d : 1;
+            GLint layers = cube ? 6 : layered ? l.d : 1;
             for (GLint z = 0; z < layers && z < 2048; z++)
-                image(k, tex, target, cube ? (GLenum)(GL_TEXTURE_CUBE_MAP_POSITIVE_X + z) : target, level, z, w, h,
-                      (GLenum)ctype);
+                image(k, tex, target, cube ? (GLenum)(GL_TEXTURE_CUBE_MAP_POSITIVE_X + z) : target, level, z, &l);
             ij_end(k->w, ']');
         }
         ij_end(k->w, '}');
@@ -143,7 +176,7 @@ static int seen_before(const GLuint *seen, size_t n, GLuint name)
 
 static void texture(ik *k, const gt_api_state *s, GLint unit, GLuint tex)
 {
-    GLenum target = target_of(s->name);
+    GLenum target = s->target;
     ij_obj(k->w);
     ij_key(k->w, "name");
     ik_name(k, GT_STATE_TEXTURE_NAME, tex);
@@ -328,4 +361,62 @@ void ik_buffers(ik *k)
         }
     }
     ij_end(k->w, ']');
+}
+
+/* ---------------------------------------------------------------- transform feedback */
+
+/* "transform_feedback": the object bound, whether it is active or paused,
+ * and per index the buffer bound with its range and the file of its bytes
+ * (written by ik_buffers). */
+void ik_transform_feedback(ik *k)
+{
+    if (k->ver < 30)
+        return;
+    GLint xfb = 0, n = 0;
+    GLboolean active = 0, paused = 0;
+    glGetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &xfb);
+    glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
+    glGetBooleanv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+    glGetIntegerv(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, &n);
+    refused();
+    ij_key(k->w, "transform_feedback");
+    ij_obj(k->w);
+    ij_key(k->w, "name");
+    ik_name(k, GT_STATE_XFB_NAME, (GLuint)xfb);
+    ij_key(k->w, "active");
+    ij_bool(k->w, active);
+    ij_key(k->w, "paused");
+    ij_bool(k->w, paused);
+    ij_key(k->w, "buffers");
+    ij_arr(k->w);
+    for (GLint i = 0; i < n && i < 64; i++) {
+        GLint name = 0;
+        GLint64 start = 0, size = 0;
+        glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, (GLuint)i, &name);
+        glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, (GLuint)i, &start);
+        glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, (GLuint)i, &size);
+        if (refused() != 0 || !name)
+            continue;
+        ij_obj(k->w);
+        ij_key(k->w, "index");
+        ij_int(k->w, i);
+        ij_key(k->w, "buffer");
+        ik_name(k, GT_STATE_BUFFER_NAME, (GLuint)name);
+        ij_key(k->w, "start");
+        ij_int(k->w, start);
+        ij_key(k->w, "size");
+        ij_int(k->w, size); /* 0: the whole buffer (glBindBufferBase) */
+        char file[64], path[4096];
+        snprintf(file, sizeof file, "buffer-%u.bin", ik_recorded(k, GT_STATE_BUFFER_NAME, (GLuint)name));
+        snprintf(path, sizeof path, "%s/%s", k->dir, file);
+        FILE *f = k->resources ? fopen(path, "rb") : NULL;
+        if (f) {
+            fclose(f);
+            ij_key(k->w, "file");
+            ij_str(k->w, file);
+        }
+        ij_end(k->w, '}');
+    }
+    ij_end(k->w, ']');
+    ij_end(k->w, '}');
 }

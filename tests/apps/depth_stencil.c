@@ -156,6 +156,12 @@ static void draw_target(int w, int h, int mirror, GLint u_rect, GLint u_size, GL
         *all = fnv1a_more(*all, rb->color, (size_t)w * h * 4);
         *all = fnv1a_more(*all, rb->depth, (size_t)w * h * 4);
         *all = fnv1a_more(*all, rb->stencil, (size_t)w * h);
+        /* GT_SAMPLE_PRINT_STATE set: what it read, for check_inspect.py
+         * (prints only: the calls stay those listed above). */
+        if (getenv("GT_SAMPLE_PRINT_STATE"))
+            printf("GT_STATE {\"width\": %d, \"height\": %d, \"depth_fnv1a\": %u, \"stencil_fnv1a\": %u}\n", w,
+                   h, (unsigned)fnv1a_more(2166136261u, rb->depth, (size_t)w * h * 4),
+                   (unsigned)fnv1a_more(2166136261u, rb->stencil, (size_t)w * h));
     }
 }
 

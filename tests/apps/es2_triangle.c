@@ -24,6 +24,35 @@ static const char fs_src[] = "precision mediump float;\n"
                              "uniform vec4 u_color;\n"
                              "void main() { gl_FragColor = u_color; }\n";
 
+/* GT_SAMPLE_PRINT_STATE set: after each glDrawArrays, some of the GL
+ * state as one line "GT_STATE {json}" on standard output, keyed as
+ * `gltrace inspect`'s state.json (tests/replay/check_inspect.py). Unset,
+ * no call is added. */
+static void print_state(int frame, GLuint prog, GLint u_offset, GLint u_color)
+{
+    GLint vp[4], cur, ab, en, size, buf;
+    GLfloat cc[4], off[2], col[4];
+    glGetIntegerv(GL_VIEWPORT, vp);
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, cc);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &cur);
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &ab);
+    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &en);
+    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
+    glGetVertexAttribiv(0, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buf);
+    glGetUniformfv(prog, u_offset, off);
+    glGetUniformfv(prog, u_color, col);
+    printf("GT_STATE {\"frame\": %d, \"get\": {\"GL_VIEWPORT\": [%d, %d, %d, %d], "
+           "\"GL_COLOR_CLEAR_VALUE\": [%g, %g, %g, %g], \"GL_CURRENT_PROGRAM\": %d, "
+           "\"GL_ARRAY_BUFFER_BINDING\": %d}, \"enabled\": {\"GL_BLEND\": %s, \"GL_CULL_FACE\": %s}, "
+           "\"attribs\": {\"0\": {\"GL_VERTEX_ATTRIB_ARRAY_ENABLED\": %s, \"GL_VERTEX_ATTRIB_ARRAY_SIZE\": %d, "
+           "\"GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING\": %d}}, "
+           "\"uniforms\": {\"u_offset\": [%g, %g], \"u_color\": [%g, %g, %g, %g]}}\n",
+           frame, vp[0], vp[1], vp[2], vp[3], (double)cc[0], (double)cc[1], (double)cc[2], (double)cc[3], cur, ab,
+           glIsEnabled(GL_BLEND) ? "true" : "false", glIsEnabled(GL_CULL_FACE) ? "true" : "false",
+           en ? "true" : "false", size, buf, (double)off[0], (double)off[1], (double)col[0], (double)col[1],
+           (double)col[2], (double)col[3]);
+}
+
 int main(int argc, char **argv)
 {
     sample_egl_no_args(APP, argc, argv);
@@ -63,6 +92,8 @@ int main(int argc, char **argv)
         glUniform2f(u_offset, 0.0625f * (float)f, 0.0f);
         glUniform4f(u_color, 1.0f, 0.5f, 0.0f, 1.0f);
         glDrawArrays(GL_TRIANGLES, 0, 3);
+        if (getenv("GT_SAMPLE_PRINT_STATE"))
+            print_state(f, prog, u_offset, u_color);
         sample_egl_swap(&e);
     }
 
