@@ -121,6 +121,12 @@ typedef struct gt_api_pointer {
 extern const gt_api_pointer gt_api_pointers[];
 extern const size_t gt_api_npointers;
 
+/* The glGet pname that names the object bound to `target` (a buffer,
+ * texture, framebuffer, renderbuffer or transform feedback target):
+ * GL_ARRAY_BUFFER gives GL_ARRAY_BUFFER_BINDING; 0 for any other value.
+ * From the target= column of api/state.tsv (gt_api_bindings.c). */
+uint32_t gt_api_binding_of(uint32_t target);
+
 #ifdef __cplusplus
 }
 #endif

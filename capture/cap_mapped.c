@@ -8,35 +8,15 @@
  * call it belongs to, so replay writes the bytes before the driver reads
  * them. */
 #include "cap_internal.h"
+#include "gt_api_state.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
 #include "cap_real_fns.h"
 #include "gt_trace.h"
 
-/* The binding query of a buffer target, 0 for an unknown target. */
-static GLenum binding_of(GLenum target)
-{
-    switch (target) {
-    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
-    case GL_ELEMENT_ARRAY_BUFFER: return GL_ELEMENT_ARRAY_BUFFER_BINDING;
-    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
-    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
-    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
-    case GL_TRANSFORM_FEEDBACK_BUFFER: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
-    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER_BINDING;
-    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER_BINDING;
-    case GL_SHADER_STORAGE_BUFFER: return GL_SHADER_STORAGE_BUFFER_BINDING;
-    case GL_DRAW_INDIRECT_BUFFER: return GL_DRAW_INDIRECT_BUFFER_BINDING;
-    case GL_DISPATCH_INDIRECT_BUFFER: return GL_DISPATCH_INDIRECT_BUFFER_BINDING;
-    case GL_ATOMIC_COUNTER_BUFFER: return GL_ATOMIC_COUNTER_BUFFER_BINDING;
-    case GL_TEXTURE_BUFFER: return GL_TEXTURE_BUFFER_BINDING;
-    default: return 0;
-    }
-}
-
 static uint32_t bound_buffer(GLenum target)
 {
-    GLenum q = binding_of(target);
+    GLenum q = gt_api_binding_of(target);
     GLint v = 0;
     if (q)
         cap_real.f.glGetIntegerv(q, &v);

@@ -8,6 +8,7 @@
  * after, and only calls valid for the context's version are made, so the
  * app sees no difference, not even in glGetError. */
 #include "cap_internal.h"
+#include "gt_api_state.h"
 #include "gt_enums.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
@@ -75,24 +76,12 @@ static uint32_t tex_target(uint32_t name)
     return 0;
 }
 
-static GLenum texture_binding_query(GLenum target)
-{
-    switch (target) {
-    case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
-    case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
-    case GL_TEXTURE_3D: return GL_TEXTURE_BINDING_3D;
-    case GL_TEXTURE_2D_ARRAY: return GL_TEXTURE_BINDING_2D_ARRAY;
-    case GL_TEXTURE_CUBE_MAP_ARRAY: return GL_TEXTURE_BINDING_CUBE_MAP_ARRAY;
-    default: return 0;
-    }
-}
-
 /* Width and height of a texture level, through glGetTexLevelParameteriv
  * (GLES 3.1), with the texture bound for the moment. */
 static int texture_size(cap_tls *t, uint32_t tex, int32_t level, int32_t face, GLint *w, GLint *h)
 {
     uint32_t target = tex_target(tex);
-    GLenum q = texture_binding_query(target);
+    GLenum q = gt_api_binding_of(target);
     if (!q || !es_at_least(t, 3, 1))
         return -1;
     GLint old = get_int(q);

@@ -6,6 +6,7 @@
  * calls replay in the recorded global order. Also the records gltrace adds
  * that carry data: client arrays, mapped-buffer writes, snapshots. */
 #include "rp_handlers_gen.h"
+#include "gt_api_state.h"
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
@@ -365,25 +366,6 @@ static void client_array(rp *r, const rp_msg *m)
 }
 
 /* Buffer mappings of the replay, so that recorded writes land in them. */
-static GLenum binding_of(GLenum target)
-{
-    switch (target) {
-    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
-    case GL_ELEMENT_ARRAY_BUFFER: return GL_ELEMENT_ARRAY_BUFFER_BINDING;
-    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
-    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
-    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
-    case GL_TRANSFORM_FEEDBACK_BUFFER: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
-    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER;
-    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER;
-    case GL_SHADER_STORAGE_BUFFER: return GL_SHADER_STORAGE_BUFFER_BINDING;
-    case GL_DRAW_INDIRECT_BUFFER: return GL_DRAW_INDIRECT_BUFFER_BINDING;
-    case GL_DISPATCH_INDIRECT_BUFFER: return GL_DISPATCH_INDIRECT_BUFFER_BINDING;
-    case GL_ATOMIC_COUNTER_BUFFER: return GL_ATOMIC_COUNTER_BUFFER_BINDING;
-    default: return 0;
-    }
-}
-
 static uint64_t map_key(rp *r, uint32_t buffer)
 {
     return 1ull << 63 | (uint64_t)r->ctx[r->cur_ctx >= 0 ? r->cur_ctx : 0].group << 32 | buffer;
@@ -392,7 +374,7 @@ static uint64_t map_key(rp *r, uint32_t buffer)
 /* glMapBufferRange(target, offset, length, access) / glMapBufferOES(target, access). */
 void rp_hook_map(rp *r, const rp_msg *m, uint64_t ret)
 {
-    GLenum target = (GLenum)rp_arg_i(m, 0), q = binding_of(target);
+    GLenum target = (GLenum)rp_arg_i(m, 0), q = gt_api_binding_of(target);
     GLint buf = 0;
     if (!ret || !q)
         return;
