@@ -38,8 +38,8 @@ static const struct expect { unsigned pname; const char *name; long values, inde
     E(GL_COMPRESSED_TEXTURE_FORMATS, COUNTED_BY(GL_NUM_COMPRESSED_TEXTURE_FORMATS), 1),
     E(GL_SHADER_BINARY_FORMATS, COUNTED_BY(GL_NUM_SHADER_BINARY_FORMATS), 1),
     E(GL_PROGRAM_BINARY_FORMATS, COUNTED_BY(GL_NUM_PROGRAM_BINARY_FORMATS), 1),
-    /* glGetProgramiv (21.27), glTexParameter*v (21.12) */
-    E(GL_COMPUTE_WORK_GROUP_SIZE, 3, 1), E(GL_TEXTURE_BORDER_COLOR, 4, 1),
+    /* glGetVertexAttrib*v (21.2), glGetProgramiv (21.27), glTexParameter*v (21.12) */
+    E(GL_CURRENT_VERTEX_ATTRIB, 4, 1), E(GL_COMPUTE_WORK_GROUP_SIZE, 3, 1), E(GL_TEXTURE_BORDER_COLOR, 4, 1),
     /* GLES 1.1: 6.2 (state tables), glLight*v, glMaterial*v, glTexEnv*v, glFog*v, glPointParameter*v */
     E(GL_CURRENT_COLOR, 4, 1), E(GL_CURRENT_NORMAL, 3, 1), E(GL_CURRENT_TEXTURE_COORDS, 4, 1), E(GL_LIGHT_MODEL_AMBIENT, 4, 1),
     E(GL_AMBIENT, 4, 1), E(GL_DIFFUSE, 4, 1), E(GL_SPECULAR, 4, 1), E(GL_EMISSION, 4, 1),
@@ -47,6 +47,9 @@ static const struct expect { unsigned pname; const char *name; long values, inde
     E(GL_TEXTURE_ENV_COLOR, 4, 1), E(GL_FOG_COLOR, 4, 1), E(GL_POINT_DISTANCE_ATTENUATION, 3, 1),
     E(GL_SMOOTH_POINT_SIZE_RANGE, 2, 1), E(GL_SMOOTH_LINE_WIDTH_RANGE, 2, 1),
     E(GL_MODELVIEW_MATRIX, 16, 1), E(GL_PROJECTION_MATRIX, 16, 1), E(GL_TEXTURE_MATRIX, 16, 1),
+    /* NV_path_rendering: glGetPathParameter*vNV's bounding boxes */
+    E(GL_PATH_OBJECT_BOUNDING_BOX_NV, 4, 1), E(GL_PATH_FILL_BOUNDING_BOX_NV, 4, 1),
+    E(GL_PATH_STROKE_BOUNDING_BOX_NV, 4, 1),
 #undef E
 };
 #define NEXPECTED (sizeof expected / sizeof expected[0])
