@@ -269,7 +269,8 @@ gt_reader *gt_reader_open(const char *path, char *err, size_t errlen)
             snprintf(err, errlen, "%s", r->pending);
             goto fail;
         }
-        qsort(r->chunks, r->nchunks, sizeof *r->chunks, by_first_seq);
+        if (r->nchunks) /* a file of skippable frames only has none, and no array */
+            qsort(r->chunks, r->nchunks, sizeof *r->chunks, by_first_seq);
         r->heap = calloc(r->nchunks ? r->nchunks : 1, sizeof *r->heap);
         r->dctx = ZSTD_createDCtx();
         if (!r->heap || !r->dctx) {
