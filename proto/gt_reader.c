@@ -96,11 +96,23 @@ static int read_at(gt_reader *r, void *buf, size_t len, uint64_t off)
 
 /* ------------------------------------------------------------ indexing */
 
+/* In the fuzz build (GLTRACE_FUZZ defines the macro, as OSS-Fuzz does) any
+ * CRC passes, or the fuzzer would never get past one to the code behind it. */
+static int crc_ok(uint32_t want, const uint8_t *p, size_t n)
+{
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    (void)want, (void)p, (void)n;
+    return 1;
+#else
+    return want == gt_crc32(p, n);
+#endif
+}
+
 static int parse_header(const uint8_t *h, chunk *c, uint32_t *usize)
 {
     const uint8_t *p = h + 8;
     if (gt_rd32(h) != GT_CHUNK_FRAME || gt_rd32(h + 4) != GT_CHUNK_PAYLOAD || gt_rd32(p) != GT_CHUNK_MAGIC ||
-        gt_rd32(p + 60) != gt_crc32(p, 60))
+        !crc_ok(gt_rd32(p + 60), p, 60))
         return -1;
     c->tid = gt_rd64(p + 8);
     c->first_seq = gt_rd64(p + 16);
@@ -150,7 +162,7 @@ static int load_index(gt_reader *r)
     if (gt_rd32(b) != GT_INDEX_FRAME || gt_rd32(b + 4) != n - 8 || gt_rd32(p) != GT_INDEX_MAGIC ||
         cnt != (n - 8 - 32) / GT_INDEX_ENTRY || 16 + GT_INDEX_ENTRY * cnt + 16 != n - 8 ||
         gt_rd64(p + 16 + GT_INDEX_ENTRY * cnt) != at ||
-        gt_rd32(p + 24 + GT_INDEX_ENTRY * cnt) != gt_crc32(p, 24 + GT_INDEX_ENTRY * cnt)) {
+        !crc_ok(gt_rd32(p + 24 + GT_INDEX_ENTRY * cnt), p, 24 + GT_INDEX_ENTRY * cnt)) {
         fail(r, "corrupt seek index at byte %llu (its checksum or layout does not match)", (unsigned long long)at);
         goto out;
     }
