@@ -408,17 +408,28 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
                     (unsigned long long)c->off);
     if (parse_header(h, &hc, &usize) != 0 || hc.first_seq != c->first_seq || hc.csize != c->csize)
         return fail(r, "corrupt chunk header at byte %llu", (unsigned long long)c->off);
-    uint8_t *comp = malloc(c->csize ? c->csize : 1), *data = malloc(usize ? usize : 1);
-    if (!comp || !data) {
-        free(comp);
-        free(data);
-        return fail(r, "out of memory for the chunk at byte %llu", (unsigned long long)c->off);
-    }
-    if (read_at(r, comp, c->csize, c->off + GT_CHUNK_HEADER) != 0) {
-        free(comp);
-        free(data);
+    /* Sizes a damaged header declares are believed only as far as the file
+     * backs them: the compressed bytes must be there, and the zstd frame
+     * must declare the same size, before anything that large is allocated. */
+    if (c->off + GT_CHUNK_HEADER + (uint64_t)c->csize > r->size)
         return fail(r, "truncated at byte %llu (chunk at byte %llu needs %llu bytes)", (unsigned long long)r->size,
                     (unsigned long long)c->off, (unsigned long long)(GT_CHUNK_HEADER + (uint64_t)c->csize));
+    uint8_t *comp = malloc(c->csize ? c->csize : 1), *data = NULL;
+    if (!comp)
+        return fail(r, "out of memory for the chunk at byte %llu", (unsigned long long)c->off);
+    if (read_at(r, comp, c->csize, c->off + GT_CHUNK_HEADER) != 0) {
+        free(comp);
+        return fail(r, "truncated at byte %llu (chunk at byte %llu needs %llu bytes)", (unsigned long long)r->size,
+                    (unsigned long long)c->off, (unsigned long long)(GT_CHUNK_HEADER + (uint64_t)c->csize));
+    }
+    if (ZSTD_getFrameContentSize(comp, c->csize) != usize) {
+        free(comp);
+        return fail(r, "corrupt chunk at byte %llu: its zstd frame does not hold the %u bytes its header says",
+                    (unsigned long long)c->off, usize);
+    }
+    if (!(data = malloc(usize ? usize : 1))) {
+        free(comp);
+        return fail(r, "out of memory for the chunk at byte %llu", (unsigned long long)c->off);
     }
     size_t n = ZSTD_decompressDCtx(r->dctx, data, usize, comp, c->csize);
     free(comp);
