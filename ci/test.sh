@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: install, build with warnings as errors, run ctest;
-# then again with AddressSanitizer and UndefinedBehaviorSanitizer.
+# then again with AddressSanitizer and UndefinedBehaviorSanitizer; then each
+# fuzz target (tests/fuzz) briefly under libFuzzer where clang has it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bash "$here/ci/setup.sh"
@@ -16,6 +17,26 @@ if [ "${GLTRACE_SKIP_SANITIZERS:-0}" != 1 ]; then
   (cd "$here/build-asan" && ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      ctest --output-on-failure -j"$jobs" -LE 'bench|no-sanitizer')
+fi
+
+if [ "${GLTRACE_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null &&
+   echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; (void)n; return 0; }' |
+   clang -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then
+  # Each fuzz target (tests/fuzz) for a short while from its seeds, under
+  # libFuzzer, ASan and UBSan: a crash fails CI, its input in the log.
+  CC=clang cmake -S "$here" -B "$here/build-fuzz" -DGLTRACE_WERROR=ON -DGLTRACE_FUZZ=ON >/dev/null
+  cmake --build "$here/build-fuzz" -j"$jobs" --target fuzz
+  fuzz_seconds=${GLTRACE_FUZZ_SECONDS:-20}
+  for prog in "$here"/build-fuzz/bin/fuzz_*; do
+    name=${prog##*/fuzz_}
+    work=$(mktemp -d)
+    echo "fuzz $name for ${fuzz_seconds}s" >&2
+    "$prog" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -dict="$here/tests/fuzz/$name.dict" -artifact_prefix="$work/" "$work" "$here/tests/fuzz/corpus/$name" ||
+      { echo "fuzz_$name failed; the input:" >&2; for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+          [ -e "$f" ] && { echo "$f" >&2; od -An -tx1 -v "$f" | head -n 64 >&2; }; done; exit 1; }
+    rm -rf "$work"
+  done
 fi
 
 if [ "${GLTRACE_SKIP_SANITIZERS:-0}" != 1 ]; then

@@ -132,15 +132,23 @@ static int plausible_size(uint32_t w, uint32_t h, int depth, int channels, size_
  * end, so damaged pixel data surfaces as a zlib complaint ("invalid bit
  * length repeat"). Checking the CRCs of the critical chunks first names
  * the chunk and its offset instead; libdeflate's CRC costs next to nothing.
- * Structural faults (truncation, bad lengths) are left to libpng. */
+ * A chunk running past the end of the file is reported here too. */
 static int check_crcs(const uint8_t *d, size_t size, const char *name, char *err)
 {
     size_t off = 8;
     while (size - off >= 12) {
         uint32_t len = (uint32_t)d[off] << 24 | (uint32_t)d[off + 1] << 16 | (uint32_t)d[off + 2] << 8 | d[off + 3];
         const uint8_t *type = d + off + 4;
-        if (len > size - off - 12)
-            break;
+        if (len > size - off - 12) {
+            /* Said here, not left to libpng: it allocates a side chunk's
+             * declared length (gigabytes) before it finds the file short. */
+            char t[5];
+            for (int i = 0; i < 4; i++)
+                t[i] = type[i] >= 0x20 && type[i] < 0x7f ? (char)type[i] : '?';
+            t[4] = 0;
+            return diff_fail(err, "%s: truncated: the %s chunk at byte %zu is %u bytes long, and the file is %zu bytes",
+                             name, t, off, (unsigned)len, size);
+        }
         const uint8_t *c = type + 4 + len;
         uint32_t stored = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
         int critical = type[0] >= 'A' && type[0] <= 'Z';

@@ -11,6 +11,7 @@
 
 #include <GLES3/gl32.h>
 #include <inttypes.h>
+#include <limits.h>
 
 #include "gt_api.h"
 #include "gt_texel.h"
@@ -46,7 +47,14 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
         row = rl > 0 ? rl : w;
         rows = ih > 0 ? ih : h;
     }
-    return bpp * (row * (rows * ((long)d - 1) + (long)h - 1) + (long)w);
+    /* bpp * (row * (rows * (d - 1) + h - 1) + w), where a trace's values
+     * may make it overflow: then more than any record holds. */
+    long n;
+    if (__builtin_mul_overflow(rows, (long)d - 1, &n) || __builtin_add_overflow(n, (long)h - 1, &n) ||
+        __builtin_mul_overflow(row, n, &n) || __builtin_add_overflow(n, (long)w, &n) ||
+        __builtin_mul_overflow(bpp, n, &n))
+        return LONG_MAX;
+    return n;
 }
 
 long rp_need_texel(rp *r, intptr_t format, intptr_t type)
@@ -62,7 +70,8 @@ long rp_need_indices(rp *r, intptr_t count, intptr_t type)
     if (count <= 0 || get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) /* GLES 1.1 has it too */
         return 0;
     long size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : type == GL_UNSIGNED_INT ? 4 : 0;
-    return (long)count * size;
+    long n;
+    return __builtin_mul_overflow((long)count, size, &n) ? LONG_MAX : n;
 }
 
 long rp_need_unpack_bytes(rp *r, intptr_t bytes)
