@@ -57,7 +57,9 @@ def need(c, p, enums, sizefn_replay):
     if p.type.kind != 'POINTER' or not ann or ann.dir != 'in' or p.type.pointer != 1:
         return None
     if ann.count_kind == 'expr':
-        return f'(long)({c_expr(ann.count, c, enums)}) * (long)sizeof({elem_type(p.type)})'
+        # Saturating: a recorded 64-bit size times the element size must not
+        # wrap into a small bound (rp_need.c).
+        return f'rp_need_mul((long)({c_expr(ann.count, c, enums)}), (long)sizeof({elem_type(p.type)}))'
     if ann.count_kind == 'sizefn':
         fn, args = ann.count[1:].split('(', 1)
         if fn not in sizefn_replay:

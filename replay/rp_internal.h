@@ -271,6 +271,10 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
 long rp_need_texel(rp *r, intptr_t format, intptr_t type);
 long rp_need_indices(rp *r, intptr_t count, intptr_t type);
 long rp_need_unpack_bytes(rp *r, intptr_t bytes);
+/* n elements of `size` bytes: 0 for a count of none or less, LONG_MAX
+ * where the product overflows (a hostile count is then refused, never
+ * wrapped into a small bound). */
+long rp_need_mul(long n, long size);
 /* 1 (with the summary's error set) when argument i's data is shorter than
  * `need` bytes: the caller must not make the call. Only for an argument
  * rp_arg_present says is there (a NULL pointer is not checked). */

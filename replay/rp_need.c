@@ -74,6 +74,12 @@ long rp_need_indices(rp *r, intptr_t count, intptr_t type)
     return __builtin_mul_overflow((long)count, size, &n) ? LONG_MAX : n;
 }
 
+long rp_need_mul(long n, long size)
+{
+    long v;
+    return n <= 0 ? 0 : __builtin_mul_overflow(n, size, &v) ? LONG_MAX : v;
+}
+
 long rp_need_unpack_bytes(rp *r, intptr_t bytes)
 {
     if (bytes <= 0 || (es3(r) && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)))
