@@ -15,8 +15,10 @@ import os
 import re
 import shutil
 import struct
+import select
 import subprocess
 import sys
+import time
 
 TIMEOUT = 120  # seconds; only a hang reaches it
 
@@ -211,3 +213,43 @@ def replay_summary(err):
     line, or None when it printed none."""
     m = re.search(r'(\d+) snapshots: (\d+) matched, (\d+) differ, (\d+) not compared', err)
     return tuple(map(int, m.groups())) if m else None
+
+
+# ------------------------------------------------------------ X server
+
+def start_xvfb_once():
+    """An Xvfb on a display number it picks itself (-displayfd): no clash
+    with other X servers or with tests running in parallel. Waits at most
+    20 s for the number: an Xvfb that neither answers nor exits (seen once,
+    in a CI run) is killed rather than left to hang the test."""
+    rfd, wfd = os.pipe()
+    x = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0', '640x480x24', '-nolisten', 'tcp'],
+                         pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    num = b''
+    deadline = time.time() + 20
+    while not num.endswith(b'\n'):
+        left = deadline - time.time()
+        if left <= 0 or not select.select([rfd], [], [], left)[0]:
+            break
+        b = os.read(rfd, 16)
+        if not b:
+            break
+        num += b
+    os.close(rfd)
+    if num.strip():
+        return x, ':' + num.decode().strip()
+    x.kill()
+    x.wait()
+    return None, None
+
+
+def start_xvfb():
+    """start_xvfb_once, tried up to three times: (the Xvfb process, its
+    display, how many starts failed first); (None, None, 3) when none
+    started. The caller ends it (terminate, wait)."""
+    for attempt in range(3):
+        x, display = start_xvfb_once()
+        if x:
+            return x, display, attempt
+    return None, None, 3

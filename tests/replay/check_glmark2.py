@@ -25,11 +25,8 @@ usage: check_glmark2.py GLTRACE WORK_DIR"""
 import functools
 import os
 import re
-import select
 import shutil
-import subprocess
 import sys
-import time
 
 import gltest as gt
 import legacy_pb
@@ -49,49 +46,13 @@ MIX = SCENES + ['build:use-vbo=false', 'bump:bump-render=normals', 'effect2d', '
 DURATION = '0.4'  # seconds per scene, glmark2's own clock
 
 
-def start_xvfb_once():
-    """An Xvfb on a display number it picks itself (-displayfd): no clash
-    with other X servers or with tests running in parallel. Waits at most
-    20 s for the number: an Xvfb that neither answers nor exits (seen once,
-    in a CI run) is killed rather than left to hang the test."""
-    rfd, wfd = os.pipe()
-    x = subprocess.Popen(['Xvfb', '-displayfd', str(wfd), '-screen', '0', '640x480x24', '-nolisten', 'tcp'],
-                         pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(wfd)
-    num = b''
-    deadline = time.time() + 20
-    while not num.endswith(b'\n'):
-        left = deadline - time.time()
-        if left <= 0 or not select.select([rfd], [], [], left)[0]:
-            break
-        b = os.read(rfd, 16)
-        if not b:
-            break
-        num += b
-    os.close(rfd)
-    if num.strip():
-        return x, ':' + num.decode().strip()
-    x.kill()
-    x.wait()
-    return None, None
-
-
-def start_xvfb():
-    """start_xvfb_once, tried up to three times."""
-    for attempt in range(3):
-        x, display = start_xvfb_once()
-        if x:
-            return x, display, attempt
-    return None, None, 3
-
-
 def main():
     os.makedirs(work, exist_ok=True)
     tools = {t: shutil.which(t) for t in ('Xvfb', 'glmark2-es2')}
     if not ck.check('Xvfb and glmark2-es2 are installed (ci/setup.sh installs xvfb and glmark2-es2)',
                     all(tools.values()), tools):
         return
-    xvfb, display, failed = start_xvfb()
+    xvfb, display, failed = gt.start_xvfb()
     if not ck.check('Xvfb started and gave its display number within 20 s (up to three tries)', display,
                     'three Xvfb starts gave no display number'):
         return

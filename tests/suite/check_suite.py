@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`gltrace suite` as a CI user runs it: a suite built from sample-app
-recordings with every status (Pass, Fail with images under softpipe, Error
+and glmark2-es2 recordings with every status (Pass, Fail with images under softpipe, Error
 for a cut trace, Crash, Timeout, Flake, Skip, ExpectedFail, UnexpectedPass),
 its reports; shards 1/3..3/3 (by --shard and by the GitLab, Kubernetes and
 GitHub variables) merged equal to the whole run; --resume; update then run
@@ -53,6 +53,25 @@ APPS = ['es2_triangle', 'es3_scene', 'fbo_snapshots', 'uploads', 'gles1_scene', 
 for app in APPS:
     r = run([gltrace, 'record', '-o', f'traces/{app}.gltrace', '--', os.path.join(apps, app)])
     ck.check(f'{app}: recorded', r.returncode == 0, r.stderr)
+
+# --- and of a real program: two glmark2-es2 scenes, windowed under an Xvfb
+# of the test's own (ci/setup.sh installs both), taken into the suite like
+# the sample apps' recordings.
+GLMARK2 = {'glmark2_texture': 'texture', 'glmark2_build': 'build:use-vbo=true'}
+tools = {t: shutil.which(t) for t in ('Xvfb', 'glmark2-es2')}
+if ck.check('Xvfb and glmark2-es2 are installed', all(tools.values()), tools):
+    xvfb, display, _ = gt.start_xvfb()
+    if ck.check('Xvfb started and gave its display number', display):
+        try:
+            for name, scene in GLMARK2.items():
+                r = run([gltrace, 'record', '-o', f'traces/{name}.gltrace', '--', tools['glmark2-es2'],
+                         '--size', '160x120', '-b', f'{scene}:duration=0.3'], env=dict(HEADLESS, DISPLAY=display))
+                if ck.check(f'{name}: recorded under Xvfb', r.returncode == 0 and
+                            os.path.exists(f'traces/{name}.gltrace'), (r.returncode, r.stderr[-800:])):
+                    APPS.append(name)
+        finally:
+            xvfb.terminate()
+            xvfb.wait(timeout=20)
 with open('traces/es3_scene.gltrace', 'rb') as f:
     open('traces/cut.gltrace', 'wb').write(f.read()[:3000])
 for name in ('crash', 'hang', 'flaky', 'expected_crash', 'not_crashing'):
@@ -60,6 +79,7 @@ for name in ('crash', 'hang', 'flaky', 'expected_crash', 'not_crashing'):
 
 # --- gltrace suite add: creates the file, lists traces once
 r = suite('add', 'suite.yml', *[f'traces/{a}.gltrace' for a in APPS[:3]])
+# es3_scene again among the rest: listed once
 r2 = suite('add', 'suite.yml', 'traces/es3_scene.gltrace', *[f'traces/{a}.gltrace' for a in APPS[3:]])
 text = open('suite.yml').read()
 ck.check('add: creates the suite, adds each trace once with expect: recorded (exit 0)',
