@@ -11,6 +11,7 @@
 #include "gltrace.pb-c.h"
 #include "gt_callset.h"
 #include "gt_cli.h"
+#include "gt_enums.h"
 #include "gt_diff.h"
 #include "gt_trace.h"
 
@@ -29,8 +30,8 @@ static int to_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *im
 {
     if (fb->width <= 0 || fb->height <= 0 || !fb->n_contents)
         return -1;
-    uint32_t type = fb->has_type ? fb->type : 0x1401;
-    size_t bpp = type == 0x1401 ? 4 : 16;
+    uint32_t type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
+    size_t bpp = type == GL_UNSIGNED_BYTE ? 4 : 16;
     size_t w = (size_t)fb->width, h = (size_t)fb->height;
     if (fb->contents[0].len != w * h * bpp || gt_diff_image_alloc(img, (uint32_t)w, (uint32_t)h) != 0)
         return -1;
@@ -40,15 +41,15 @@ static int to_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *im
         for (size_t i = 0; i < w * 4; i++) {
             if (bpp == 4) {
                 dst[i] = src[i];
-            } else if (type == 0x1406) { /* FLOAT */
+            } else if (type == GL_FLOAT) {
                 float v;
                 memcpy(&v, src + i * 4, 4);
                 dst[i] = (uint8_t)(isnan(v) ? 0 : v <= 0 ? 0 : v >= 1 ? 255 : lrintf(v * 255.0f));
-            } else { /* INT, UNSIGNED_INT */
+            } else { /* GL_INT, GL_UNSIGNED_INT */
                 int32_t v;
                 memcpy(&v, src + i * 4, 4);
                 uint32_t u = (uint32_t)v;
-                if (type == 0x1404)
+                if (type == GL_INT)
                     dst[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
                 else
                     dst[i] = (uint8_t)(u > 255 ? 255 : u);
@@ -110,7 +111,7 @@ static int write_snapshot(const extract_args *a, const gt_record *rec, uint64_t 
         const Gltrace__GLMessage__FrameBuffer *f = m->fb;
         uint32_t src = f->has_source ? f->source : 0;
         if (src == 1)
-            snprintf(what, sizeof what, "attachment%u", f->attachment - 0x8CE0);
+            snprintf(what, sizeof what, "attachment%u", f->attachment - GL_COLOR_ATTACHMENT0);
         else if (src == 2)
             snprintf(what, sizeof what, "texture%u-%d-%d", f->object, f->level, f->layer);
         else

@@ -10,10 +10,12 @@
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
+#include <EGL/eglext.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_enums.h" /* GLES 1 and extension names the GLES 3 header lacks */
 #include "gt_trace.h"
 
 void rp_warn_once(rp *r, int32_t number, const char *fmt, ...)
@@ -117,8 +119,8 @@ static int context_attribs(rp *r, uint64_t ctx, int version, EGLint out[36])
             case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
             case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
             case EGL_CONTEXT_FLAGS_KHR:
-            case 0x31B3: /* EGL_CONTEXT_OPENGL_NO_ERROR_KHR */
-            case 0x3100: /* EGL_CONTEXT_PRIORITY_LEVEL_IMG */
+            case EGL_CONTEXT_OPENGL_NO_ERROR_KHR:
+            case EGL_CONTEXT_PRIORITY_LEVEL_IMG:
                 out[n++] = k, out[n++] = v;
                 break;
             default: /* window-system and vendor attributes: not for replay */
@@ -342,7 +344,7 @@ static void client_array(rp *r, const rp_msg *m)
     GLint eff = stride;
     if (!eff) {
         GLint ts = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
-                 : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == 0x8D61 ? 2 : 4;
+                 : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == GL_HALF_FLOAT_OES ? 2 : 4;
         eff = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
     }
     const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
@@ -355,7 +357,7 @@ static void client_array(rp *r, const rp_msg *m)
     void (*select_unit)(GLenum) = set->select_unit >= 0 ? (void (*)(GLenum))r->fn[set->select_unit] : NULL;
     GLint was = 0;
     if (select_unit) {
-        glGetIntegerv(0x84E1, &was); /* CLIENT_ACTIVE_TEXTURE */
+        glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &was);
         select_unit((GLenum)(GL_TEXTURE0 + unit));
     }
     set->set(r, &a);

@@ -8,15 +8,13 @@
  * --save-all); each snapshot's verdict is kept for the reports. */
 #include "rp_internal.h"
 
-#ifndef GL_BGRA_EXT
-#define GL_BGRA_EXT 0x80E1 /* EXT_read_format_bgra */
-#endif
 #include <GLES3/gl32.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gt_diff.h"
+#include "gt_enums.h" /* GL_BGRA_EXT (EXT_read_format_bgra) */
 #include "gt_texel.h"
 #include "gt_trace.h"
 
