@@ -235,34 +235,6 @@ static int get_attachment(ik *k, const gt_api_state *s, void *arg, double *v, in
     return refused();
 }
 
-/* The size of what an attachment holds. */
-static void attachment_size(GLenum target, GLenum att, GLint *w, GLint *h, int es31)
-{
-    GLint type = 0, name = 0, level = 0, face = 0;
-    *w = *h = 0;
-    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
-    if (type == GL_RENDERBUFFER) {
-        GLint was = 0;
-        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
-        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
-        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
-        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
-        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
-    } else if (type == GL_TEXTURE && es31) {
-        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
-        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
-        GLint was = 0;
-        GLenum t = face ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
-        glGetIntegerv(face ? GL_TEXTURE_BINDING_CUBE_MAP : GL_TEXTURE_BINDING_2D, &was);
-        glBindTexture(t, (GLuint)name);
-        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_WIDTH, w);
-        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_HEIGHT, h);
-        glBindTexture(t, (GLuint)was);
-    }
-    refused();
-}
-
 /* An attachment of framebuffer `fbo` as files: colour (kind 0) as a
  * picture, depth or stencil (kind GL_DEPTH_COMPONENT, GL_STENCIL_INDEX)
  * raw and grey. fbo is bound for reading around it, its read buffer put
@@ -324,7 +296,7 @@ static void framebuffer(ik *k, const char *key, GLenum target, GLenum binding, i
         }
         GLint w = 0, h = 0;
         if (fbo) {
-            attachment_size(target, att, &w, &h, k->ver >= 31);
+            rp_attachment_size(target, att, k->ver >= 31, &w, &h);
         } else {
             EGLSurface surf = target == GL_READ_FRAMEBUFFER ? k->r->bound_read : k->r->bound_draw;
             eglQuerySurface(k->r->dpy, surf, EGL_WIDTH, &w);

@@ -280,6 +280,12 @@ long rp_need_mul(long n, long size);
  * rp_arg_present says is there (a NULL pointer is not checked). */
 int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
 
+/* The width and height of what attachment `att` of the framebuffer bound to
+ * `target` holds (rp_snapshot.c): a renderbuffer's, or with level_query
+ * (GLES 3.1) a 2D or cube-face texture level's; 0 when that cannot be told.
+ * Bindings are put back and the errors of a failed level query taken. */
+void rp_attachment_size(GLenum target, GLenum att, int level_query, GLint *w, GLint *h);
+
 /* ---------------------------------------------------------------- names */
 
 uint32_t rp_name(rp *r, int cls, uint32_t recorded);

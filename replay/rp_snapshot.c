@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gt_api_state.h"
 #include "gt_diff.h"
 #include "gt_enums.h" /* GL_BGRA_EXT (EXT_read_format_bgra) */
 #include "gt_texel.h"
@@ -424,6 +425,35 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
 
 /* ---------------------------------------------------------------- --snapshot */
 
+void rp_attachment_size(GLenum target, GLenum att, int level_query, GLint *w, GLint *h)
+{
+    GLint type = 0, name = 0, level = 0, face = 0;
+    *w = *h = 0;
+    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    if (type == GL_RENDERBUFFER) {
+        GLint was = 0;
+        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
+    } else if (type == GL_TEXTURE && level_query) {
+        /* GLES 3.1's level query, on the texture bound for the moment. */
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
+        GLenum t = face ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+        GLint was = 0;
+        glGetIntegerv(gt_api_binding_of(t), &was);
+        glBindTexture(t, (GLuint)name);
+        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_WIDTH, w);
+        glGetTexLevelParameteriv(face ? (GLenum)face : t, level, GL_TEXTURE_HEIGHT, h);
+        glBindTexture(t, (GLuint)was);
+        while (glGetError() != GL_NO_ERROR) /* a texture of another kind: no size */
+            ;
+    }
+}
+
 /* The width and height of what the read framebuffer's colour attachment 0
  * (or the bound surface) holds. 0 when replay cannot tell. */
 static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
@@ -434,30 +464,7 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
         eglQuerySurface(r->dpy, r->bound_draw, EGL_HEIGHT, h);
         return;
     }
-    GLenum target = es(r) >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
-    GLint type = 0, name = 0, level = 0;
-    glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-    glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
-    if (type == GL_RENDERBUFFER) {
-        GLint was = 0;
-        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
-        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
-        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
-        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
-        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
-    } else if (type == GL_TEXTURE && es(r) >= 3) {
-        /* GLES 3.1's level query, on a 2D texture bound for the moment. */
-        glGetFramebufferAttachmentParameteriv(target, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
-                                              &level);
-        GLint was = 0;
-        glGetIntegerv(GL_TEXTURE_BINDING_2D, &was);
-        glBindTexture(GL_TEXTURE_2D, (GLuint)name);
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, level, GL_TEXTURE_WIDTH, w);
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, level, GL_TEXTURE_HEIGHT, h);
-        glBindTexture(GL_TEXTURE_2D, (GLuint)was);
-        while (glGetError() != GL_NO_ERROR) /* not a 2D texture: no size, no PNG */
-            ;
-    }
+    rp_attachment_size(es(r) >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, es(r) >= 3, w, h);
     if (*w <= 0 || *h <= 0) { /* a texture of another kind: the viewport's corner is a fair guess */
         GLint vp[4] = {0};
         glGetIntegerv(GL_VIEWPORT, vp);
