@@ -27,30 +27,35 @@ class Row:
         self.indexed = indexed
 
 
-def read_tsv(path, enums):
-    rows = []
-    seen = set()
+def data_lines(path):
+    """(where, fields) of each line of a data file of api/ that holds
+    something: comments (#) and blank lines left out; where is FILE:LINE."""
     with open(path) as f:
         for no, line in enumerate(f, 1):
             line = line.split('#', 1)[0].strip()
-            if not line:
-                continue
-            parts = line.split()
-            where = f'{path}:{no}'
-            if len(parts) != 3:
-                raise SystemExit(f'{where}: expected PNAME VALUES INDEXED, got {line!r}')
-            name, values, indexed = parts
-            for n in [name] + ([values] if not values.isdigit() else []):
-                if n not in enums:
-                    raise SystemExit(f'{where}: {n} is no GLES enum of gl.xml')
-            if enums[name] in seen:
-                raise SystemExit(f'{where}: the value of {name} is listed twice')
-            seen.add(enums[name])
-            if not (indexed == '-' or indexed.isdigit()):
-                raise SystemExit(f'{where}: INDEXED must be a count or -, got {indexed!r}')
-            counted = None if values.isdigit() else values
-            rows.append(Row(name, int(values) if not counted else 0, counted,
-                            int(indexed) if indexed != '-' else 1))
+            if line:
+                yield f'{path}:{no}', line.split()
+
+
+def read_tsv(path, enums):
+    rows = []
+    seen = set()
+    for where, parts in data_lines(path):
+        line = ' '.join(parts)
+        if len(parts) != 3:
+            raise SystemExit(f'{where}: expected PNAME VALUES INDEXED, got {line!r}')
+        name, values, indexed = parts
+        for n in [name] + ([values] if not values.isdigit() else []):
+            if n not in enums:
+                raise SystemExit(f'{where}: {n} is no GLES enum of gl.xml')
+        if enums[name] in seen:
+            raise SystemExit(f'{where}: the value of {name} is listed twice')
+        seen.add(enums[name])
+        if not (indexed == '-' or indexed.isdigit()):
+            raise SystemExit(f'{where}: INDEXED must be a count or -, got {indexed!r}')
+        counted = None if values.isdigit() else values
+        rows.append(Row(name, int(values) if not counted else 0, counted,
+                        int(indexed) if indexed != '-' else 1))
     return rows
 
 

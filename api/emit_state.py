@@ -74,49 +74,44 @@ def read_other(p, where, enums, egl_enums, t):
 def read_tsv(path, enums, egl_enums):
     """({query: [groups]}, {pname: Fact}, Tables)"""
     queries, facts, t = {}, {}, Tables()
-    with open(path) as f:
-        for no, line in enumerate(f, 1):
-            line = line.split('#', 1)[0].strip()
-            if not line:
-                continue
-            p = line.split()
-            where = f'{path}:{no}'
-            if p[0] == 'query':
-                if len(p) < 3 or p[1] not in QUERIES:
-                    raise SystemExit(f'{where}: expected query QUERY GROUP..., QUERY one of {QUERIES}')
-                queries[p[1]] = p[2:]
-                continue
-            if read_other(p, where, enums, egl_enums, t):
-                continue
-            target = None
-            if p[-1].startswith('target='):
-                target = gl_enum(enums, p.pop()[7:], where)
-            if len(p) not in (4, 5):
-                raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES] [target=GL_T], got {line!r}')
-            name, type_, scope, also = p[:4]
-            if name not in enums:
-                raise SystemExit(f'{where}: {name} is no GLES enum of gl.xml')
-            if name in facts:
-                raise SystemExit(f'{where}: {name} is listed twice')
-            if type_ not in TYPES + CLASSES:
-                raise SystemExit(f'{where}: TYPE {type_!r} is none of {TYPES + CLASSES}')
-            index = None
-            if scope.startswith('index:'):
-                index = scope[6:]
-                if not index.isdigit() and index not in enums:
-                    raise SystemExit(f'{where}: index bound {index} is no count or GLES enum')
-                scope = '-'
-            if scope not in SCOPES:
-                raise SystemExit(f'{where}: SCOPE {scope!r} is none of {SCOPES} or index:N')
-            also = [] if also == '-' else also.split(',')
-            for q in also:
-                if q not in QUERIES:
-                    raise SystemExit(f'{where}: no query {q!r}')
-            if len(p) == 5 and not p[4].isdigit():
-                raise SystemExit(f'{where}: VALUES must be a count')
-            if target and type_ not in CLASSES:
-                raise SystemExit(f'{where}: target= is for bindings (a TYPE naming an object class)')
-            facts[name] = Fact(type_, scope, index, also, int(p[4]) if len(p) == 5 else None, target)
+    for where, p in emit_get_counts.data_lines(path):
+        line = ' '.join(p)
+        if p[0] == 'query':
+            if len(p) < 3 or p[1] not in QUERIES:
+                raise SystemExit(f'{where}: expected query QUERY GROUP..., QUERY one of {QUERIES}')
+            queries[p[1]] = p[2:]
+            continue
+        if read_other(p, where, enums, egl_enums, t):
+            continue
+        target = None
+        if p[-1].startswith('target='):
+            target = gl_enum(enums, p.pop()[7:], where)
+        if len(p) not in (4, 5):
+            raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES] [target=GL_T], got {line!r}')
+        name, type_, scope, also = p[:4]
+        if name not in enums:
+            raise SystemExit(f'{where}: {name} is no GLES enum of gl.xml')
+        if name in facts:
+            raise SystemExit(f'{where}: {name} is listed twice')
+        if type_ not in TYPES + CLASSES:
+            raise SystemExit(f'{where}: TYPE {type_!r} is none of {TYPES + CLASSES}')
+        index = None
+        if scope.startswith('index:'):
+            index = scope[6:]
+            if not index.isdigit() and index not in enums:
+                raise SystemExit(f'{where}: index bound {index} is no count or GLES enum')
+            scope = '-'
+        if scope not in SCOPES:
+            raise SystemExit(f'{where}: SCOPE {scope!r} is none of {SCOPES} or index:N')
+        also = [] if also == '-' else also.split(',')
+        for q in also:
+            if q not in QUERIES:
+                raise SystemExit(f'{where}: no query {q!r}')
+        if len(p) == 5 and not p[4].isdigit():
+            raise SystemExit(f'{where}: VALUES must be a count')
+        if target and type_ not in CLASSES:
+            raise SystemExit(f'{where}: target= is for bindings (a TYPE naming an object class)')
+        facts[name] = Fact(type_, scope, index, also, int(p[4]) if len(p) == 5 else None, target)
     missing = [q for q in QUERIES if q not in queries and q != 'level']
     if missing:
         raise SystemExit(f'{path}: no query line for {missing}')

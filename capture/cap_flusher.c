@@ -279,6 +279,18 @@ static gt_writer *attach_req;
 static int detach_req;
 static int ended;
 
+/* The trace's end: its seek index written, or, after a failed write, the
+ * file left as it is (a prefix of the calls). */
+static void close_writer(void)
+{
+    char err[GT_ERRLEN];
+    if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
+        cap_log("%s", err);
+    else if (writer && atomic_load(&broken))
+        gt_writer_abandon(writer);
+    writer = NULL;
+}
+
 static void serve_requests(void)
 {
     pthread_mutex_lock(&wmu);
@@ -299,12 +311,7 @@ static void serve_requests(void)
     if (detach_req) {
         pthread_mutex_unlock(&wmu);
         flush_all();
-        char err[GT_ERRLEN];
-        if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
-            cap_log("%s", err);
-        else if (writer && atomic_load(&broken))
-            gt_writer_abandon(writer);
-        writer = NULL;
+        close_writer();
         pthread_mutex_lock(&wmu);
         detach_req = 0;
     }
@@ -352,12 +359,7 @@ void cap_flusher_detach(int abandon)
 /* After the last pass: the seek index ends the file (or the stream). */
 static void finish(void)
 {
-    char err[GT_ERRLEN];
-    if (writer && !atomic_load(&broken) && gt_writer_close(writer, err, sizeof err) != 0)
-        cap_log("%s", err);
-    else if (writer && atomic_load(&broken))
-        gt_writer_abandon(writer);
-    writer = NULL;
+    close_writer();
     pthread_mutex_lock(&wmu);
     ended = 1;
     pthread_cond_broadcast(&wcv); /* a server waiting on a request: no more passes */
