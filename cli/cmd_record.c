@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gt_cli.h"
@@ -114,7 +115,7 @@ static int make_dirs(const char *path)
 }
 
 /* A file still locked by a process of the run (one that outlived the
- * program we started) is still being written: it is left alone. */
+ * program we started) is still being written. */
 static int busy(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -123,6 +124,32 @@ static int busy(const char *path)
     int b = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     close(fd);
     return b;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether a file busy at first became free before the deadline: a GPU
+ * process outlives the browser that started it by a moment, and its trace
+ * is whole only once it has exited. One deadline for the whole run, so
+ * many such files cost --linger at most, not --linger each. */
+static int wait_free(const char *path, double deadline)
+{
+    if (!busy(path))
+        return 1;
+    fprintf(stderr, "gltrace: %s is still being written by a process of the run; waiting up to %.0f s\n", path,
+            deadline > now_s() ? deadline - now_s() : 0.0);
+    while (now_s() < deadline) {
+        struct timespec step = {0, 50 * 1000 * 1000};
+        nanosleep(&step, NULL);
+        if (!busy(path))
+            return 1;
+    }
+    return 0;
 }
 
 /* One run of `gltrace record`, step by step. */
@@ -409,10 +436,11 @@ static char *announced_files(record_run *r, int *out_announced)
 
 /* One file of the run, its process gone: a trace compacted, a timing
  * file's JSON closed if it was cut short. */
-static void finish_file(const record_run *r, const char *name, int level)
+static void finish_file(const record_run *r, const char *name, int level, double deadline)
 {
-    if (busy(name)) {
-        fprintf(stderr, "gltrace: %s is still being written by a process of the run; left as it is\n", name);
+    if (!wait_free(name, deadline)) {
+        fprintf(stderr, "gltrace: %s is still being written by a process of the run after --linger; left as it is\n",
+                name);
         return;
     }
     /* Nothing is at risk any more, so the many small chunks written for
@@ -438,11 +466,14 @@ static void finish_outputs(record_run *r)
     char *names = announced_files(r, &out_announced);
     long level;
     gt_setting_parse(GT_SET_LEVEL, r->val[GT_SET_LEVEL], &level);
+    long linger;
+    gt_setting_parse(GT_SET_LINGER, r->val[GT_SET_LINGER], &linger);
+    double deadline = now_s() + (double)linger;
     int nfiles = 0;
     for (char *name = names, *nl; name && (nl = strchr(name, '\n')); name = nl + 1) {
         *nl = 0;
         nfiles++;
-        finish_file(r, name, (int)level);
+        finish_file(r, name, (int)level, deadline);
     }
     free(names);
     /* The file -o named, made empty above: no process of the run used GL,

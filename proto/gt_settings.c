@@ -89,6 +89,14 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .help = "keep the trace as capture wrote it (a chunk per swap and per\n"
                 "100 ms) instead of rewriting it in large chunks at the end",
     },
+    [GT_SET_LINGER] = {
+        .kind = GT_SK_NUMBER, .lo = 0, .hi = 3600, .noun = "a number of seconds", .unset = 10,
+        .flag = "--linger", .arg = "S", .absent = GT_ABSENT_KEEP,
+        .help = "wait up to S seconds (default 10) for processes of the run that\n"
+                "outlive the program (a browser's GPU process) to finish their\n"
+                "traces before compacting them; a trace still written after\n"
+                "that is left as it is",
+    },
     [GT_SET_LEVEL] = {
         .var = "GLTRACE_ZSTD_LEVEL", .kind = GT_SK_NUMBER, .lo = -7, .hi = 19, .noun = "a zstd level", .unset = 3,
         .stops = "tracing", .flag = "--level", .arg = "N", .absent = GT_ABSENT_KEEP,

@@ -32,6 +32,7 @@ typedef enum gt_setting_id {
     GT_SET_TEXTURES,
     GT_SET_THREADTIME,
     GT_SET_NO_COMPACT,
+    GT_SET_LINGER,
     GT_SET_LEVEL,
     GT_SET_LISTEN,
     GT_SET_BUFFER_MB,
