@@ -10,6 +10,7 @@
 #include "cap_internal.h"
 #include "gt_api_state.h"
 #include "gt_enums.h"
+#include "gt_read_buffer.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
 #include "cap_real_fns.h"
@@ -137,7 +138,7 @@ static void restore(cap_tls *t, const saved *s)
 {
     cap_real.f.glPixelStorei(GL_PACK_ALIGNMENT, s->align);
     if (t->es_major >= 3 && s->other)
-        cap_real.f.glReadBuffer((GLenum)s->other_read_buf); /* still bound for reading */
+        cap_real.f.glReadBuffer(gt_read_buffer_settable(s->other_read_buf)); /* still bound for reading */
     if (t->es_major >= 3) {
         cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, s->row_len);
         cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, s->skip_rows);
@@ -145,7 +146,7 @@ static void restore(cap_tls *t, const saved *s)
         if (s->pack_buf)
             cap_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pack_buf);
         cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->read_fbo);
-        cap_real.f.glReadBuffer((GLenum)s->read_buf);
+        cap_real.f.glReadBuffer(gt_read_buffer_settable(s->read_buf));
     } else if (t->es_major == 2) {
         cap_real.f.glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->read_fbo);
     }

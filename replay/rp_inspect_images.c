@@ -15,6 +15,7 @@
 #include "gt_api.h"
 #include "gt_diff.h"
 #include "gt_enums.h"
+#include "gt_read_buffer.h"
 
 static int refused(void)
 {
@@ -51,7 +52,7 @@ static void pack_restore(const packed *p)
     glPixelStorei(GL_PACK_SKIP_PIXELS, p->px);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)p->pbuf);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)p->rfb);
-    glReadBuffer((GLenum)p->rbuf);
+    glReadBuffer(gt_read_buffer_settable(p->rbuf));
 }
 
 /* ---------------------------------------------------------------- pixels to files */
@@ -253,7 +254,7 @@ static void attachment_file(ik *k, const char *key, GLuint fbo, GLenum att, GLen
     } else {
         glReadBuffer(att);
         ik_read_to_file(k, stem, w, h, ctype, 1);
-        glReadBuffer((GLenum)rbuf);
+        glReadBuffer(gt_read_buffer_settable(rbuf));
     }
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)rfb);
     refused();

@@ -16,6 +16,7 @@
 #include "gt_api_state.h"
 #include "gt_diff.h"
 #include "gt_enums.h" /* GL_BGRA_EXT (EXT_read_format_bgra) */
+#include "gt_read_buffer.h"
 #include "gt_texel.h"
 #include "gt_trace.h"
 
@@ -100,7 +101,7 @@ static void restore(rp *r, const saved *s)
     if (s->es3) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)s->pbuf);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)s->rfb);
-        glReadBuffer((GLenum)s->rbuf);
+        glReadBuffer(gt_read_buffer_settable(s->rbuf));
     } else if (es(r) == 2) {
         glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)s->rfb);
     }
@@ -148,7 +149,7 @@ static void read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, G
             glGetIntegerv(GL_READ_BUFFER, &own);
             glReadBuffer(att);
             read_pixels(r, fb->width, fb->height, format, type, px);
-            glReadBuffer((GLenum)own);
+            glReadBuffer(gt_read_buffer_settable(own));
             return;
         }
     }
@@ -493,7 +494,7 @@ int rp_snapshot_read(rp *r, int back_buffer, gt_diff_image *img, int *fbo_out)
         }
         read_pixels(r, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
         if (version >= 3)
-            glReadBuffer((GLenum)own);
+            glReadBuffer(gt_read_buffer_settable(own));
     }
     GLenum err = glGetError();
     restore(r, &s);
