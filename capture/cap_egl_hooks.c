@@ -142,6 +142,8 @@ void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint6
     t->size_check = 0;
     if (ctx)
         cap_resize_check(t, idx);
+    if (ctx && args[1])
+        cap_fresh_take(t, args[1]);
 }
 
 /* The config's attributes as an EGL_NONE-terminated list, so that replay
@@ -265,6 +267,8 @@ void cap_hook_surface_created(cap_tls *t, unsigned idx, const uint64_t *args, ui
     if (!ret)
         return;
     cap_switch_mark_surface(ret);
+    if (idx != GT_IDX_eglCreatePbufferFromClientBuffer) /* that one's contents are the app's buffer */
+        cap_fresh_note(ret);
     uint64_t config = idx == GT_IDX_eglCreatePbufferFromClientBuffer ? args[3] : args[1];
     cap_surface_record(t, args[0], ret, config, (int32_t)cap_fn_number(idx), NULL, NULL);
 }

@@ -420,6 +420,11 @@ cap_tls *cap_foreign_call(cap_tls *t, int cls);
 
 /* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
 void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h);
+/* A new surface's contents, at the first binding (cap_fresh.c). */
+void cap_snapshot_initial(cap_tls *t, uint64_t surface, int32_t w, int32_t h);
+/* cap_fresh.c: surfaces made but not yet bound. */
+void cap_fresh_note(uint64_t surf);
+void cap_fresh_take(cap_tls *t, uint64_t surf);
 void cap_snapshot_draw_buffers(cap_tls *t);
 void cap_snapshot_rendered_textures(cap_tls *t);
 void cap_snapshot_note_render_targets(cap_tls *t);

@@ -188,8 +188,9 @@ static size_t vfield(uint64_t v)
     return 1 + gt_varint_len(v);
 }
 
-/* Reads the bound read buffer into a gltraceSnapshot record. */
-static void read_record(cap_tls *t, const snap *d)
+/* Reads the bound read buffer into a record `fn` (gltraceSnapshot,
+ * gltraceSurfaceContents). */
+static void read_record_as(cap_tls *t, const snap *d, int32_t fn)
 {
     if (d->w <= 0 || d->h <= 0)
         return;
@@ -198,7 +199,7 @@ static void read_record(cap_tls *t, const snap *d)
                   vfield(d->source) + vfield(d->attachment) + vfield(d->object) +
                   vfield((uint64_t)(int64_t)d->level) + vfield((uint64_t)(int64_t)d->layer) +
                   vfield(d->surface) + 1 + gt_varint_len(px) + px;
-    uint8_t *p = cap_syn_begin(t, GT_FN_SNAPSHOT, body + 16);
+    uint8_t *p = cap_syn_begin(t, fn, body + 16);
     if (!p)
         return;
     *p++ = 0x3a; /* fb */
@@ -225,6 +226,11 @@ static void read_record(cap_tls *t, const snap *d)
         cap_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
     }
     cap_syn_end(t, p + px);
+}
+
+static void read_record(cap_tls *t, const snap *d)
+{
+    read_record_as(t, d, GT_FN_SNAPSHOT);
 }
 
 /* How to read the read framebuffer's `att` losslessly (GLES 3: floats as
@@ -283,6 +289,17 @@ void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h)
     choose_format(t, 0, GL_BACK, &d);
     read_record(t, &d);
     read_depth_stencil(t, 0, &d);
+    restore(t, &s);
+}
+
+void cap_snapshot_initial(cap_tls *t, uint64_t surface, int32_t w, int32_t h)
+{
+    saved s;
+    save_and_set(t, &s);
+    bind_read(t, &s, 0, GL_BACK);
+    snap d = {.w = w, .h = h, .source = SRC_SURFACE, .attachment = GL_BACK, .surface = surface,
+              .format = GL_RGBA, .type = GL_UNSIGNED_BYTE, .bpp = 4};
+    read_record_as(t, &d, GT_FN_SURFACE_CONTENTS); /* RGBA8: what replay writes back */
     restore(t, &s);
 }
 

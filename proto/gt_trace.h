@@ -26,6 +26,10 @@ extern "C" {
 #define GT_FN_SURFACE 3006
 #define GT_FN_CONTEXT 3007
 #define GT_FN_CURRENT 3008 /* gltraceCurrent: a thread's current context when tracing began */
+/* gltraceSurfaceContents: a new surface's colour buffer when a context first
+ * binds it (undefined by EGL: what the recorded process found there is what
+ * replay writes into its own surface; not a comparison). */
+#define GT_FN_SURFACE_CONTENTS 3009
 #define GT_FN_SYNTHETIC_LAST 3999 /* 3000-3999: records gltrace adds, not calls */
 
 /* GLMessage field numbers of ours (see gltrace.proto). */

@@ -286,6 +286,8 @@ static void make_current(rp *r, const rp_msg *m, uint64_t tid)
     t->ctx = id;
     t->draw = rp_arg_u(m, 1);
     t->read = rp_arg_u(m, 2);
+    if (id >= 0)
+        rp_initial_bound(r, tid, t->draw);
 }
 
 /* The EGL handlers (`replay ... egl HANDLER` in api/annotations.txt). The
@@ -427,6 +429,10 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
     case GT_FN_MAPPED_DATA:
         if (rp_make_current_for(r, tid) == 0)
             mapped_data(r, m);
+        return 1;
+    case GT_FN_SURFACE_CONTENTS: /* not a comparison: contents to start from, in every mode */
+        if (!r->looping && m->fb)
+            rp_snapshot_initial(r, m);
         return 1;
     case GT_FN_SNAPSHOT:
         if (r->opt->benchmark || r->looping)

@@ -100,6 +100,14 @@ int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val);
 void rp_map_free(rp_map *h);
 
 #define RP_MAX_CTX 256
+
+/* A new surface's recorded contents, waiting for the surface's binding. */
+#define RP_MAX_INITIAL 8
+typedef struct rp_initial {
+    uint64_t surface; /* recorded EGLSurface */
+    int w, h;
+    uint8_t *px;      /* RGBA8; NULL: a free slot */
+} rp_initial;
 #define RP_MAX_THREADS 64
 
 typedef struct rp_ctx {
@@ -144,6 +152,8 @@ struct rp {
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
     rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
+    rp_initial initial[RP_MAX_INITIAL]; /* new surfaces' contents, till bound (rp_initial.c) */
+    EGLContext initial_ctx;    /* replay's own, for writing them */
     /* The attributes of the last eglCreateContext, for the gltraceContext
      * record that follows it (the context it returned). */
     uint64_t pending_ctx;
@@ -365,6 +375,12 @@ int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
  * failure when inside --frames/--calls. */
 void rp_snapshot_no_context(rp *r, const rp_msg *m);
+/* rp_initial.c: a gltraceSurfaceContents record (a new surface's contents) held until the eglMakeCurrent that binds the surface, then
+ * written into it; rp_initial_bound: after thread tid's make-current with
+ * draw surface `draw` (recorded handle). */
+void rp_snapshot_initial(rp *r, const rp_msg *m);
+void rp_initial_bound(rp *r, uint64_t tid, uint64_t draw);
+void rp_initial_free(rp *r);
 
 /* rp_diverge_probe.c: the events gltrace diverge's parent reads from a
  * replay in lockstep (gt_replay_options.probe). open: 0, or -1 with the

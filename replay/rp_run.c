@@ -408,6 +408,7 @@ out:
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
     rp_map_free(&r->surface_cfgs);
+    rp_initial_free(r);
     rp_decoder_free(&r->dec[0]);
     rp_decoder_free(&r->dec[1]);
     rp_map_free(&r->locations);

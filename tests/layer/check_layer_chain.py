@@ -78,11 +78,13 @@ for order in (['count', 'gltrace'], ['gltrace', 'count']):
     fns = [x['fn'] for x in c]
     seen = counts(cfile)
     # Below gltrace, a layer also sees gltrace's own read of the back buffer
-    # at each swap (the snapshot): it goes down the chain like any call.
+    # at each swap (the snapshot) and of the new surface's first contents
+    # (gltraceSurfaceContents): they go down the chain like any call.
     snaps = [x['fb']['fnv1a'] for x in recs if x['fn'] == 'gltraceSnapshot']
-    own = {'glReadPixels': len(snaps)} if order[0] == 'gltrace' else {}
+    reads = len(snaps) + sum(1 for x in recs if x['fn'] == 'gltraceSurfaceContents')
+    own = {'glReadPixels': reads} if order[0] == 'gltrace' else {}
     ck.check(f'{name}: the other layer saw exactly the calls the trace holds (six functions counted)' +
-             (', plus a glReadPixels per snapshot from gltrace above it' if own else ''),
+             (', plus a glReadPixels per snapshot and new surface from gltrace above it' if own else ''),
              seen and all(seen.get(f) == fns.count(f) + own.get(f, 0) for f in COUNTED) and
              seen.get('glDrawArrays') == 3, (seen, {f: fns.count(f) for f in COUNTED}))
     ck.check(f'{name}: every call once, in the app\'s order (the first GL calls, the frames)',
