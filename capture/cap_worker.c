@@ -62,6 +62,7 @@ int cap_worker_start(cap_worker *w, void (*work)(void), void (*finish)(void))
         errno = e;
         return -1;
     }
+    w->pid = getpid();
     atomic_store(&w->started, 1);
     return 0;
 }
@@ -77,7 +78,7 @@ void cap_worker_kick(cap_worker *w)
 
 void cap_worker_stop(cap_worker *w, int from_signal, void (*quiesce)(void))
 {
-    if (!atomic_load(&w->started))
+    if (!atomic_load(&w->started) || getpid() != w->pid)
         return;
     if (!atomic_exchange(&w->stopping, 1)) {
         quiesce();

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/types.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -21,6 +22,7 @@ typedef struct cap_worker {
     int wake_fd;         /* eventfd; -1: none (not started, or a forked child) */
     pthread_t thread;
     _Atomic int started, stop_req, stopping, done, joined;
+    pid_t pid;           /* the process that started it (a vfork child shares our memory) */
 } cap_worker;
 
 #define CAP_WORKER_INIT {.wake_fd = -1}
@@ -29,7 +31,8 @@ typedef struct cap_worker {
 int cap_worker_start(cap_worker *w, void (*work)(void), void (*finish)(void));
 /* Work soon. Async-signal-safe. */
 void cap_worker_kick(cap_worker *w);
-/* Stops the worker and waits (at most 5 s) until it is done. The first
+/* Stops the worker and waits (at most 5 s) until it is done; nothing in
+ * a process other than the one that started it (a vfork child). The first
  * caller runs `quiesce` first (the app's calls stop reaching the worker's
  * data); later and concurrent callers only wait. from_signal: in a signal
  * handler, where it waits without joining (only async-signal-safe calls). */

@@ -10,6 +10,8 @@ bit-exact:
   first contents are in the trace;
 - with the default (--fb=swap: it never swaps, so snapshots at glFinish and
   release, and its own reads): something is compared and all of it matches.
+The GPU process leaves through _exit as the browser goes: its trace must
+still be finished (seek index) and compacted by record.
 Exit 77 only when chromium is not installed or cannot start here."""
 import argparse
 import glob
@@ -73,6 +75,10 @@ for fb in ('draw', 'swap'):
     if not ck.check(f'--fb={fb}: one trace is the GPU process\'s', len(traces) == 1,
                     (os.listdir(out), r.stderr[-800:])):
         continue
+    _, info = gt.info(a.gltrace, traces[0])
+    ck.check(f'--fb={fb}: the GPU process\'s trace was finished (seek index: its _exit while the browser goes is '
+             'interposed) and compacted by record', (info or {}).get('indexed') is True and
+             (info or {}).get('chunks', 99) <= 8, {k: (info or {}).get(k) for k in ('indexed', 'chunks', 'calls')})
     rp = gt.run([a.gltrace, 'replay', traces[0], '--json', os.path.join(out, 'report.json')], env=gt.gl_env(None))
     s = gt.replay_summary(rp.stderr)
     ck.check(f'--fb={fb}: replay exits 0 with a summary', rp.returncode == 0 and s is not None,
