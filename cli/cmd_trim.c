@@ -12,12 +12,15 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gltrace trim TRACE --frames A-B [--calls A-B] [-o OUT] [--keep-window-draws] [--no-verify]\n"
+    fprintf(f, "usage: gltrace trim TRACE --frames A-B [--calls A-B] [-o OUT] [--keep-repeated-frames]\n"
+               "       [--keep-gone-contexts] [--keep-window-draws] [--no-verify]\n"
                "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; or of\n"
                "  calls A..B, as dump numbers them) that replays on its own: the calls before them that\n"
                "  built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT               the trimmed trace (default TRACE's name with -frames-A-B)\n"
-               "  --keep-window-draws  keep the draws into window surfaces before A too\n"
+               "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
+               "  --keep-gone-contexts  keep the calls of share groups destroyed before A\n"
+               "  --keep-window-draws  keep the draws into window surfaces before A too (and those frames)\n"
                "  --no-verify          do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n");
 }
@@ -56,6 +59,10 @@ int gt_cmd_trim(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(a, "--keep-window-draws")) {
             o.keep_window_draws = 1;
+        } else if (!strcmp(a, "--keep-gone-contexts")) {
+            o.keep_gone_contexts = 1;
+        } else if (!strcmp(a, "--keep-repeated-frames")) {
+            o.keep_repeated_frames = 1;
         } else if (!strcmp(a, "--no-verify")) {
             o.verify = 0;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -96,9 +103,12 @@ int gt_cmd_trim(int argc, char **argv)
     printf("size: %" PRIu64 " bytes, %.2f%% of the original's %" PRIu64 " (%" PRIu64 " of %" PRIu64 " records)\n",
            s.out_bytes, s.in_bytes ? 100.0 * (double)s.out_bytes / (double)s.in_bytes : 0.0, s.in_bytes,
            s.out_records, s.in_records);
-    printf("left out of the setup: %" PRIu64 " draws into window surfaces, %" PRIu64
-           " queries, reads, snapshots and swaps\n",
-           s.dropped_window_draws, s.dropped_queries);
+    if (s.gone_contexts)
+        printf("left out of the setup: %" PRIu64 " contexts destroyed with their share group before the start (%" PRIu64
+               " calls)\n", s.gone_contexts, s.dropped_gone);
+    printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
+           " draws into window surfaces, %" PRIu64 " queries, reads, snapshots and swaps\n",
+           s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);
     if (s.note[0])
         printf("note: %s\n", s.note);
     if (s.verified && rc == 0)

@@ -32,6 +32,13 @@ typedef struct gt_trim_options {
      * first frame reads what an earlier one drew into the window needs it.
      * Without it, a trim that fails its check is made again with it. */
     int keep_window_draws;
+    /* Keep the setup's frames that the next frame repeats with other
+     * floating-point values (see TRIM.md). Without it, a trim that fails
+     * its check is made again with it first. */
+    int keep_repeated_frames;
+    /* Keep the records of share groups all of whose contexts were
+     * destroyed before the start (see TRIM.md). */
+    int keep_gone_contexts;
     int verify;      /* replay the result and compare its snapshots (default on) */
     int level;       /* zstd level of the output (default 3, as record compacts) */
 } gt_trim_options;
@@ -45,9 +52,12 @@ typedef struct gt_trim_summary {
     uint64_t setup_records;             /* of out_records: the setup's */
     uint64_t dropped_window_draws;      /* setup draws into a window surface left out */
     uint64_t dropped_queries;           /* setup queries, reads, snapshots, swaps left out */
+    uint64_t dropped_frames, dropped_repeated; /* setup frames the next repeats, and their records */
+    uint64_t gone_contexts, dropped_gone;      /* contexts gone with their share group, their records */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */
+    int repeated_frames_kept;           /* and the frames the next one repeats */
     int verified;                       /* its replay was compared */
     uint64_t snapshots, matched;        /* that replay's snapshots, and matched */
     char note[256];                     /* what was done beyond the plain case, or "" */

@@ -1,7 +1,10 @@
 /* rp_trim.c: gltrace trim (gt_trim.h): plan, write, and check the result by
- * replaying it; a result that differs is made again keeping the setup's
- * draws into window surfaces (the one thing the plan leaves out that a
- * frame can read: what an earlier frame drew, when the app does not clear). */
+ * replaying it. A result that differs is made again keeping first the
+ * setup frames the next one repeats (state that accumulates), then also
+ * the share groups destroyed before the start, then the setup's draws into
+ * window surfaces (what an earlier frame drew, read
+ * by an app that does not clear): the plain copy of every state-changing
+ * call is the last resort, and replays as the original does. */
 #include "rp_trim_internal.h"
 
 #include <stdio.h>
@@ -23,7 +26,12 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
         return -1;
     sum->dropped_window_draws = plan.dropped_draws;
     sum->dropped_queries = plan.dropped_other;
+    sum->dropped_frames = plan.dropped_frames;
+    sum->dropped_repeated = plan.dropped_repeated;
+    sum->gone_contexts = plan.gone_contexts;
+    sum->dropped_gone = plan.dropped_gone;
     sum->window_draws_kept = opt->keep_window_draws;
+    sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
     rp_trim_plan_free(&plan);
     return rc;
@@ -58,17 +66,30 @@ int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_
     if (!opt->verify)
         return 0;
     int rc = check(out, sum);
-    if (rc == 1 && !opt->keep_window_draws && sum->dropped_window_draws) {
-        gt_trim_options again = *opt;
-        again.keep_window_draws = 1;
-        uint64_t dropped = sum->dropped_window_draws;
+    gt_trim_options again = *opt;
+    for (int step = 0; rc == 1 && step < 3; step++) {
+        const char *what;
+        uint64_t n;
+        if (!again.keep_repeated_frames && sum->dropped_frames) {
+            again.keep_repeated_frames = 1;
+            what = "setup frames the next one repeats";
+            n = sum->dropped_frames;
+        } else if (!again.keep_gone_contexts && sum->gone_contexts) {
+            again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            what = "contexts destroyed before the start";
+            n = sum->gone_contexts;
+        } else if (!again.keep_window_draws && sum->dropped_window_draws) {
+            again.keep_window_draws = again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            what = "draws into window surfaces before the start";
+            n = sum->dropped_window_draws;
+        } else {
+            break;
+        }
         memset(sum, 0, sizeof *sum);
         if (make(in, out, &again, sum) != 0)
             return 2;
         snprintf(sum->note, sizeof sum->note,
-                 "without the %llu draws into window surfaces before the start the trim did not replay "
-                 "exactly (its first frame reads what an earlier one drew): they are kept",
-                 (unsigned long long)dropped);
+                 "without the %llu %s the trim did not replay exactly: they are kept", (unsigned long long)n, what);
         rc = check(out, sum);
     }
     return rc;

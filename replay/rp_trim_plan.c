@@ -10,7 +10,16 @@
  * discards what they drew (unless the trim is asked to keep them, for an
  * app whose frame reads its predecessor's). A draw into a framebuffer
  * object, or with transform feedback or shader stores active, is kept: its
- * results outlive the frame. */
+ * results outlive the frame.
+ *
+ * Then whole frames: a frame whose kept records are, one for one, the
+ * next frame's with only floating-point values (arguments, float arrays
+ * such as matrices) differing is left out, since the next one sets every
+ * piece of state it set again, with the same objects bound (an app that
+ * animates its uniforms writes thousands of such frames). What this
+ * misses (state that accumulates: a GLES 1 glTranslatef without a reset, a
+ * blended draw into a framebuffer object that is not cleared) the check of
+ * the result finds, and the trim is then made again without it. */
 #include "rp_internal.h"
 #include "rp_trim_internal.h"
 
@@ -31,14 +40,24 @@ typedef struct planner {
     size_t nbytes;
     uint64_t frame;             /* swaps replayed so far */
     int done;
-    struct { uint64_t tid; uint64_t seq[TRIM_PENDING]; int n; } pend[RP_MAX_THREADS];
+    struct { uint64_t tid; uint64_t seq[TRIM_PENDING], sig[TRIM_PENDING]; int n; } pend[RP_MAX_THREADS];
     int npend;
+    /* The kept records of the frame before and of this one, and their
+     * signatures (sig_record). */
+    struct { uint64_t *seq; size_t n, cap; uint64_t sig; } fr[2];
+    int cur;
+    rp_trim_ctxs ctxs;
 } planner;
 
 static void drop(planner *p, uint64_t seq)
 {
     if ((seq >> 3) < p->nbytes)
         p->plan->drop[seq >> 3] |= (uint8_t)(1u << (seq & 7));
+}
+
+static int dropped(const planner *p, uint64_t seq)
+{
+    return (seq >> 3) < p->nbytes && (p->plan->drop[seq >> 3] >> (seq & 7) & 1);
 }
 
 static int grow(planner *p, uint64_t seq)
@@ -134,18 +153,106 @@ static int window_only_draw(rp *r, const rp_msg *m)
     return fb == 0 && !xfb && !ssbo && !atomics;
 }
 
-static void classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t mix_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    uint64_t f = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        f = (f ^ p[i]) * 1099511628211ull;
+    return mix(mix(h, n), f);
+}
+
+/* One argument (or the return value) into the frame's signature: all but
+ * floating-point values, which are what changes between frames that set
+ * the same state; addresses only where no data is recorded behind them
+ * (offsets into buffers). */
+static uint64_t sig_value(uint64_t h, const Gltrace__GLMessage__DataType *d, const gt_api_param *pa)
+{
+    int floats = pa && (pa->kind == GT_K_FLOAT || pa->kind == GT_K_DOUBLE ||
+                        (pa->kind == GT_K_POINTER && pa->dir == GT_DIR_IN && strstr(pa->ctype, "GLfloat")));
+    h = mix(h, (uint64_t)d->type);
+    if (floats)
+        return h;
+    for (size_t i = 0; i < d->n_intvalue; i++)
+        h = mix(h, (uint64_t)(uint32_t)d->intvalue[i]);
+    for (size_t i = 0; i < d->n_boolvalue; i++)
+        h = mix(h, d->boolvalue[i]);
+    for (size_t i = 0; i < d->n_rawbytes; i++)
+        h = mix_bytes(h, d->rawbytes[i].data, d->rawbytes[i].len);
+    for (size_t i = 0; i < d->n_charvalue; i++)
+        h = mix_bytes(h, d->charvalue[i].data, d->charvalue[i].len);
+    if (!d->n_rawbytes && !d->n_charvalue)
+        for (size_t i = 0; i < d->n_int64value; i++)
+            h = mix(h, (uint64_t)d->int64value[i]);
+    return h;
+}
+
+static uint64_t sig_record(uint64_t h, const rp_msg *m, uint64_t tid)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    h = mix(mix(mix(h, tid), (uint64_t)m->function), (uint64_t)(m->has_alias ? m->alias : 0));
+    h = mix(h, (uint64_t)(uint32_t)m->context_id);
+    for (size_t i = 0; i < m->n_args; i++)
+        h = sig_value(h, m->args[i], f && i < f->nparams ? &f->params[i] : NULL);
+    if (m->returnvalue)
+        h = sig_value(h, m->returnvalue, NULL);
+    if (m->fb)
+        h = mix(h, 0x5eed);
+    return h;
+}
+
+static int frame_keep(planner *p, uint64_t seq, uint64_t sig)
+{
+    typeof(p->fr[0]) *f = &p->fr[p->cur];
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 256;
+        uint64_t *v = realloc(f->seq, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->seq = v, f->cap = cap;
+    }
+    f->seq[f->n++] = seq;
+    f->sig = mix(f->sig, sig);
+    return 0;
+}
+
+/* At a swap: the frame before the one ending is left out when the two
+ * have one signature. */
+static void frame_end(planner *p)
+{
+    typeof(p->fr[0]) *now = &p->fr[p->cur], *before = &p->fr[!p->cur];
+    if (!p->opt->keep_repeated_frames && before->n == now->n && before->sig == now->sig && before->n) {
+        for (size_t i = 0; i < before->n; i++)
+            drop(p, before->seq[i]);
+        p->plan->dropped_frames++;
+        p->plan->dropped_repeated += before->n;
+    }
+    before->n = 0;
+    before->sig = 0;
+    p->cur = !p->cur;
+}
+
+/* Marks the record left out, or adds it to its frame; -1: out of memory.
+ * Client array records wait for their draw's verdict. */
+static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
 {
     int slot = pending_of(p, tid);
     if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
         if (m->function == GT_FN_SNAPSHOT) {
             drop(p, seq);
             p->plan->dropped_other++;
+            return 0;
         } else if (m->function == GT_FN_VERTEX_ATTRIB_POINTER_DATA && slot >= 0 &&
                    p->pend[slot].n < TRIM_PENDING) {
+            p->pend[slot].sig[p->pend[slot].n] = sig_record(0, m, tid);
             p->pend[slot].seq[p->pend[slot].n++] = seq;
         }
-        return;
+        return 0;
     }
     const rp_entry *e = entry_of(r, m);
     int is_draw = e && e->cls == GT_CLASS_DRAW;
@@ -160,8 +267,15 @@ static void classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t 
         for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
             drop(p, p->pend[slot].seq[i]);
     }
+    int rc = 0;
+    if (!dropped(p, seq)) {
+        for (int i = 0; is_draw && slot >= 0 && i < p->pend[slot].n; i++)
+            rc |= frame_keep(p, p->pend[slot].seq[i], p->pend[slot].sig[i]);
+        rc |= frame_keep(p, seq, sig_record(0, m, tid));
+    }
     if (is_draw && slot >= 0)
         p->pend[slot].n = 0;
+    return rc;
 }
 
 /* After each record of the replay up to the start. */
@@ -178,10 +292,15 @@ static int after_call(void *user, rp *r, uint64_t tid)
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
-    classify(p, r, m, seq, tid);
     const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
-    if (e && e->cls == GT_CLASS_FRAME)
+    if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0)) {
+        snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
+        return 1;
+    }
+    if (e && e->cls == GT_CLASS_FRAME) {
         p->frame++;
+        frame_end(p);
+    }
     p->plan->first_kept = seq + 1;
     if (!p->opt->by_calls && p->frame == p->opt->frame_first) {
         p->done = 1;
@@ -221,7 +340,13 @@ static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, g
 int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
 {
     memset(plan, 0, sizeof *plan);
-    planner p = {.opt = opt, .plan = plan};
+    planner *pp = calloc(1, sizeof *pp); /* the context tables are large for a stack */
+    if (!pp) {
+        snprintf(sum->error, sizeof sum->error, "out of memory");
+        return -1;
+    }
+    pp->opt = opt, pp->plan = plan;
+#define p (*pp)
     if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0))
         return 0; /* from the first record: no setup */
     plan->start_frame = opt->frame_first;
@@ -246,6 +371,13 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
                      (unsigned long long)opt->frame_first, (unsigned long long)p.frame);
     }
     gt_replay_summary_free(&rs);
+    free(p.fr[0].seq);
+    free(p.fr[1].seq);
+    if (!sum->error[0] && !opt->keep_gone_contexts)
+        rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
+    free(p.ctxs.runs);
+#undef p
+    free(pp);
     if (sum->error[0]) {
         rp_trim_plan_free(plan);
         return -1;
