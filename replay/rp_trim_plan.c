@@ -4,7 +4,9 @@
  * own state says what the record did. Kept: everything that leaves state
  * behind (objects, their contents, bindings and settings, EGL set-up,
  * mapped data). Left out: queries and the app's reads into its memory
- * (their results are the driver's, nothing stays), snapshots and swaps
+ * (their results are the driver's, nothing stays), the EGL calls replay
+ * takes without doing anything (api/annotations.txt `replay ... egl` with
+ * no handler: the window system is replay's own), snapshots and swaps
  * (nothing of the setup is compared, and the kept frames then number from
  * 0), and draws into a window surface in frames before the start's: a swap
  * discards what they drew (unless the trim is asked to keep them, for an
@@ -251,12 +253,13 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
                    p->pend[slot].n < TRIM_PENDING) {
             p->pend[slot].sig[p->pend[slot].n] = sig_record(0, m, tid);
             p->pend[slot].seq[p->pend[slot].n++] = seq;
+            return 0;
         }
-        return 0;
+        return frame_keep(p, seq, sig_record(0, m, tid));
     }
     const rp_entry *e = entry_of(r, m);
     int is_draw = e && e->cls == GT_CLASS_DRAW;
-    if (!e || e->how == RP_SKIP || (e->how == RP_EGL && e->cls == GT_CLASS_FRAME) ||
+    if (!e || e->how == RP_SKIP || (e->how == RP_EGL && (e->cls == GT_CLASS_FRAME || !e->egl)) ||
         (e->how == RP_CALL && reads_into_memory(m))) {
         drop(p, seq);
         p->plan->dropped_other++;
