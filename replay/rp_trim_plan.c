@@ -18,7 +18,9 @@
  * next frame's with only floating-point values (arguments, float arrays
  * such as matrices) differing is left out, since the next one sets every
  * piece of state it set again, with the same objects bound (an app that
- * animates its uniforms writes thousands of such frames). What this
+ * animates its uniforms writes thousands of such frames; the frames of
+ * an app that has not swapped yet end at its snapshots, taken where its
+ * output becomes observable, at glFinish for one). What this
  * misses (state that accumulates: a GLES 1 glTranslatef without a reset, a
  * blended draw into a framebuffer object that is not cleared) the check of
  * the result finds, and the trim is then made again without it. */
@@ -303,6 +305,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
     if (e && e->cls == GT_CLASS_FRAME) {
         p->frame++;
         frame_end(p);
+    } else if (m->function == GT_FN_SNAPSHOT && p->frame == 0) {
+        frame_end(p); /* an app that never swaps: its snapshots (at glFinish) end its frames */
     }
     p->plan->first_kept = seq + 1;
     if (!p->opt->by_calls && p->frame == p->opt->frame_first) {
