@@ -14,8 +14,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: gltrace trim TRACE --frames A-B [--calls A-B] [-o OUT] [--keep-repeated-frames]\n"
                "       [--keep-gone-contexts] [--keep-window-draws] [--no-verify]\n"
-               "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; or of\n"
-               "  calls A..B, as dump numbers them) that replays on its own: the calls before them that\n"
+               "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
+               "  the end; or of calls A..B, as dump numbers them) that replays on its own: the calls before them that\n"
                "  built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT               the trimmed trace (default TRACE's name with -frames-A-B)\n"
                "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
@@ -30,7 +30,10 @@ static void default_out(char *buf, size_t n, const char *in, const char *what, u
     size_t len = strlen(in);
     if (len > 8 && !strcmp(in + len - 8, ".gltrace"))
         len -= 8;
-    snprintf(buf, n, "%.*s-%s-%" PRIu64 "-%" PRIu64 ".gltrace", (int)len, in, what, a, b);
+    if (b == UINT64_MAX)
+        snprintf(buf, n, "%.*s-%s-%" PRIu64 "-end.gltrace", (int)len, in, what, a);
+    else
+        snprintf(buf, n, "%.*s-%s-%" PRIu64 "-%" PRIu64 ".gltrace", (int)len, in, what, a, b);
 }
 
 int gt_cmd_trim(int argc, char **argv)
@@ -81,10 +84,6 @@ int gt_cmd_trim(int argc, char **argv)
         return 2;
     }
     uint64_t *last = o.by_calls ? &o.call_last : &o.frame_last;
-    if (*last == UINT64_MAX) {
-        fprintf(stderr, "gltrace trim: %s needs an end (A-B)\n", o.by_calls ? "--calls" : "--frames");
-        return 2;
-    }
     char def[PATH_MAX];
     if (!out) {
         default_out(def, sizeof def, in, o.by_calls ? "calls" : "frames", o.by_calls ? o.call_first : o.frame_first,

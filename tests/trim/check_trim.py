@@ -138,11 +138,14 @@ def hard_starts():
         out = os.path.join(work, 'map-frames-1-3.gltrace')
         rp = run([gltrace, 'replay', out, '--benchmark', '--loop', '3'])
         ck.check('a trim replays with --benchmark --loop 3 (exit 0)', rp.returncode == 0, rp.stderr[-300:])
-        for args, why in ((['--frames', '20-22'], 'has no frame 20'), (['--frames', '3-'], 'needs an end'),
-                          (['--frames', '5-4'], 'runs backwards'), (['--frames', 'x'], '--frames')):
+        for args, why in ((['--frames', '20-22'], 'has no frame 20'),                           (['--frames', '5-4'], 'runs backwards'), (['--frames', 'x'], '--frames')):
             r = run([gltrace, 'trim', trace, *args, '-o', os.path.join(work, 'bad.gltrace')])
             ck.check(f'trim {" ".join(args)}: exit 2 saying {why!r}', r.returncode == 2 and why in r.stderr,
                      (r.returncode, r.stderr))
+        r = run([gltrace, 'trim', trace, '--frames', '7-'])
+        ck.check('--frames 7- keeps frames 7 to the end (two of nine), written beside the trace by default',
+                 r.returncode == 0 and os.path.exists(os.path.join(work, 'trim_app_map-frames-7-end.gltrace')) and
+                 '(2 frames)' in r.stdout, (r.returncode, r.stdout, r.stderr))
         missing = os.path.join(work, 'no-such.gltrace')
         r = run([gltrace, 'trim', missing, '--frames', '1-2', '-o', os.path.join(work, 'bad.gltrace')])
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
