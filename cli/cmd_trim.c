@@ -116,6 +116,13 @@ int gt_cmd_trim(int argc, char **argv)
         fprintf(stderr, "gltrace trim: %s does not replay exactly: %" PRIu64 " of %" PRIu64
                 " snapshots and reads match (gltrace replay %s --out DIR shows where)\n",
                 out, s.matched, s.snapshots, out);
+    if (s.verified && s.state_compared && !s.state_differences)
+        printf("checked: the state at the start, as gltrace inspect reads it, is the original's\n");
+    else if (s.verified && s.state_compared)
+        fprintf(stderr, "gltrace trim: the state at the start differs from the original's in %" PRIu64
+                " places (first: %s)\n", s.state_differences, s.state_first);
+    else if (s.verified)
+        printf("note: the state at the start was not compared: %s\n", s.state_not_compared);
     if (s.verified && rc == 0 && s.snapshots == 0)
         printf("note: the kept frames hold no snapshot or pixel read: the check compared nothing\n");
     return rc;

@@ -60,6 +60,14 @@ typedef struct gt_trim_summary {
     int repeated_frames_kept;           /* and the frames the next one repeats */
     int verified;                       /* its replay was compared */
     uint64_t snapshots, matched;        /* that replay's snapshots, and matched */
+    /* The state at the start, as gltrace inspect reads it, against the
+     * original's (see TRIM.md): compared, how many differences, the first;
+     * or why it was not compared. */
+    int state_compared;
+    uint64_t state_differences;
+    char state_first[160];
+    char state_not_compared[192];
+    uint64_t start_marker;              /* the trim's number of the start marker */
     char note[256];                     /* what was done beyond the plain case, or "" */
     char error[512];
 } gt_trim_summary;

@@ -309,8 +309,12 @@ static int after_call(void *user, rp *r, uint64_t tid)
         frame_end(p); /* an app that never swaps: its snapshots (at glFinish) end its frames */
     }
     p->plan->first_kept = seq + 1;
-    if (!p->opt->by_calls && p->frame == p->opt->frame_first) {
+    p->plan->last_tid = tid;
+    if (p->opt->by_calls ? seq + 1 >= p->opt->call_first : p->frame == p->opt->frame_first) {
         p->done = 1;
+        if (p->plan->state_dir)
+            p->plan->state_dumped = rp_trim_state_dump(r, tid, p->plan->state_dir, p->plan->state_err,
+                                                       sizeof p->plan->state_err) == 0;
         return 1;
     }
     return 0;
@@ -346,7 +350,9 @@ static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, g
 
 int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
 {
+    const char *state_dir = plan->state_dir;
     memset(plan, 0, sizeof *plan);
+    plan->state_dir = state_dir;
     planner *pp = calloc(1, sizeof *pp); /* the context tables are large for a stack */
     if (!pp) {
         snprintf(sum->error, sizeof sum->error, "out of memory");

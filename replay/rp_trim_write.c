@@ -220,6 +220,7 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         if (!started) {
             started = 1;
             sum->first_call = rec.seq;
+            sum->start_marker = o->seq;
             if (plan->first_kept &&
                 emit_marker(o, rec.thread_id, in, opt, "start: the kept calls follow", plan->first_kept) != 0)
                 return -1;

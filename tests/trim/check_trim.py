@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gltrace trim as a user checks it: each sample app (tests/apps) recorded,
 a few frames cut out of the middle (frames [k, k+2], or for an app of one
-frame or none, its last calls with --calls), and the trim replayed on its
-own: `gltrace replay` exits 0 with every snapshot matched, its snapshots
+frame or none, its last calls with --calls), trim saying the state at the
+start (as gltrace inspect reads it) is the original's, and the trim
+replayed on its own: `gltrace replay` exits 0 with every snapshot matched, its snapshots
 are the original's of those frames (same pictures, same order), and the
 dump shows where the setup ends (a gltraceMetadata marker). trim_app's
 hard starts: a buffer mapped across the start (kept as it is: the trim
@@ -70,6 +71,10 @@ def check_trim(name, trace, how, first, last, *extra, expect_note=None):
     if not ck.check(f'{label}: trim exits 0 saying its replay was checked',
                     r.returncode == 0 and 'checked: its replay matches' in r.stdout, (r.returncode, r.stdout, r.stderr)):
         return None
+    if how == '--frames' and first:
+        ck.check(f'{label}: the state at the start, as inspect reads it, is the original\'s',
+                 'checked: the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout,
+                 r.stdout)
     if expect_note is not None:
         ck.check(f'{label}: says what it had to keep ({expect_note})', expect_note in r.stdout, r.stdout)
     m = re.search(r'size: (\d+) bytes, [\d.]+% of the original\'s (\d+)', r.stdout)
