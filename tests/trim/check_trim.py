@@ -11,7 +11,8 @@ replays without help), frames drawing over what earlier frames drew into
 the window, and a texture accumulated over frames with the same calls: the
 trim's own check finds the last two and keeps what they need, while the
 same trims made without the check (--no-verify) do not replay exactly.
-Bad ranges and files exit 2 naming them. --loop replays a trim.
+Bad ranges and files exit 2 naming them. --loop replays a trim. `gltrace
+record --start-frame N --frames K` leaves a trace of those frames.
 
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR"""
 import os
@@ -151,6 +152,21 @@ def hard_starts():
         ck.check('--frames 7- keeps frames 7 to the end (two of nine), written beside the trace by default',
                  r.returncode == 0 and os.path.exists(os.path.join(work, 'trim_app_map-frames-7-end.gltrace')) and
                  '(2 frames)' in r.stdout, (r.returncode, r.stdout, r.stderr))
+        # gltrace record --start-frame N --frames K: the run recorded in full, then trimmed.
+        out = os.path.join(work, 'start-frame.gltrace')
+        r = run([gltrace, 'record', '--start-frame', '3', '--frames', '2', '-o', out, '--', trim_app, 'map'])
+        want, _ = snapshots(trace, frames=(3, 4))
+        got, _ = snapshots(out) if os.path.exists(out) else ([], [])
+        rp = run([gltrace, 'replay', out])
+        ck.check('record --start-frame 3 --frames 2: a trace of frames 3-4 (the original\'s snapshots), replaying exactly',
+                 r.returncode == 0 and 'kept 2 frames from frame 3' in r.stderr and got == want and want and
+                 rp.returncode == 0, (r.returncode, r.stderr[-400:], got, want, rp.stderr[-300:]))
+        r = run([gltrace, 'record', '--start-frame', '30', '-o', out, '--', trim_app, 'map'])
+        ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why',
+                 r.returncode == 0 and 'left whole' in r.stderr and 'has no frame 30 (it has 9)' in r.stderr, r.stderr)
+        r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
+        ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
+                 r.stderr)
         missing = os.path.join(work, 'no-such.gltrace')
         r = run([gltrace, 'trim', missing, '--frames', '1-2', '-o', os.path.join(work, 'bad.gltrace')])
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
