@@ -110,7 +110,7 @@ int gt_cmd_trim(int argc, char **argv)
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);
     if (s.note[0])
         printf("note: %s\n", s.note);
-    if (s.verified && rc == 0)
+    if (s.verified && s.matched == s.snapshots)
         printf("checked: its replay matches %" PRIu64 " of %" PRIu64 " snapshots and reads\n", s.matched, s.snapshots);
     else if (s.verified)
         fprintf(stderr, "gltrace trim: %s does not replay exactly: %" PRIu64 " of %" PRIu64
