@@ -4,9 +4,10 @@ one process, a new context per scene, thousands of frames) recorded under
 an Xvfb of the test's own, three frames cut out at a few points, each trim
 replayed headless on its own: exit 0, every snapshot matched, its
 snapshots the original's of those frames, its setup under a tenth of the
-calls before them and its size under a tenth of the original's (the setup
-of a three-frame trim is the state those frames start from, not the run
-before them). An --off-screen run (no swaps: a
+calls before them (the setup of a three-frame trim is the state those
+frames start from, not the run before them) and its size under half the
+original's (a trim's bytes are mostly its scene's assets and its own
+snapshots). An --off-screen run (no swaps: a
 snapshot at each glFinish) is cut by calls. Exit 77 (skipped) when Xvfb or
 glmark2-es2 is not installed.
 
@@ -61,8 +62,11 @@ def check_trim(name, trace, how, first, last):
     ck.check(f'{label}: a setup of under a tenth of the calls before the start', m and
              int(m.group(1)) * 10 < int(m.group(2)), r.stdout)
     size, orig = os.path.getsize(out), os.path.getsize(trace)
-    if how == '--frames':  # (an --off-screen run is short: its own snapshots weigh most)
-        ck.check(f'{label}: {size} bytes, under a tenth of the original\'s {orig}', size * 10 < orig)
+    # The bytes are mostly the scene's own assets (a model, a texture: up to
+    # a few MB in jellyfish) and the three snapshots, which do not shrink
+    # with the run; the setup's calls above are what a trim must not carry.
+    if how == '--frames':  # (the --off-screen run is short: its own snapshots weigh most)
+        ck.check(f'{label}: {size} bytes, under half the original\'s {orig}', size * 2 < orig)
 
 
 def main():
