@@ -30,6 +30,7 @@ typedef struct tout {
     uint64_t seq;     /* the next record's number */
     uint64_t frame;   /* swaps written */
     gt_trim_summary *sum;
+    Gltrace__GLMessage *first; /* the original's first record (its metadata), or NULL */
 } tout;
 
 static tchunk *chunk_of(tout *o, uint64_t tid)
@@ -147,10 +148,14 @@ static int emit(tout *o, uint64_t tid, const uint8_t *msg, size_t n)
 }
 
 /* A gltraceMetadata record whose options say where the trim's parts are
- * (FORMAT.md, trimmed traces): `trim` says what follows, in words. */
+ * (FORMAT.md, trimmed traces): `trim` says what follows, in words. The
+ * original's first record's options come first: readers that merge
+ * metadata take a later record's options for all of them. */
 static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_options *opt, const char *what,
                        uint64_t first_kept)
 {
+    const Gltrace__TraceMetadata *om = o->first && o->first->metadata ? o->first->metadata : NULL;
+    size_t nold = om ? om->n_options : 0;
     char frames[64], offset[32];
     if (opt->by_calls)
         snprintf(frames, sizeof frames, "calls %llu-%llu", (unsigned long long)opt->call_first,
@@ -159,7 +164,11 @@ static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_opti
         snprintf(frames, sizeof frames, "frames %llu-%llu", (unsigned long long)opt->frame_first,
                  (unsigned long long)opt->frame_last);
     Gltrace__TraceMetadata__Option kv[4];
-    Gltrace__TraceMetadata__Option *kvp[4];
+    Gltrace__TraceMetadata__Option **kvp = malloc((nold + 4) * sizeof *kvp);
+    if (!kvp)
+        return -1;
+    for (size_t i = 0; i < nold; i++)
+        kvp[i] = om->options[i];
     const char *keys[4] = {"trim", "trim_source", "trim_range", "trim_call_offset"};
     /* The first kept call is numbered o->seq + 1 (after this marker). */
     snprintf(offset, sizeof offset, "%lld", (long long)first_kept - (long long)(o->seq + 1));
@@ -168,22 +177,24 @@ static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_opti
         gltrace__trace_metadata__option__init(&kv[i]);
         kv[i].key = (char *)keys[i];
         kv[i].value = (char *)vals[i];
-        kvp[i] = &kv[i];
+        kvp[nold + i] = &kv[i];
     }
     Gltrace__TraceMetadata md = GLTRACE__TRACE_METADATA__INIT;
     md.options = kvp;
-    md.n_options = first_kept ? 4 : 3; /* the offset holds from the start marker on */
+    md.n_options = nold + (first_kept ? 4 : 3); /* the offset holds from the start marker on */
     Gltrace__GLMessage m = GLTRACE__GLMESSAGE__INIT;
     m.context_id = -1;
     m.function = GT_FN_METADATA;
     m.metadata = &md;
     size_t n = gltrace__glmessage__get_packed_size(&m);
     uint8_t *buf = malloc(n);
-    if (!buf)
-        return -1;
-    gltrace__glmessage__pack(&m, buf);
-    int rc = emit(o, tid, buf, n);
+    int rc = -1;
+    if (buf) {
+        gltrace__glmessage__pack(&m, buf);
+        rc = emit(o, tid, buf, n);
+    }
     free(buf);
+    free(kvp);
     return rc;
 }
 
@@ -204,6 +215,8 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
     int rc, started = 0;
     uint64_t frame = plan->start_frame;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
+        if (rec.seq == 0 && !o->first)
+            o->first = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (rec.seq < plan->first_kept) {
             if (rp_trim_dropped(plan, rec.seq))
                 continue;
@@ -276,6 +289,8 @@ int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, c
     for (size_t i = 0; i < o.n; i++)
         free(o.c[i].data);
     free(o.c);
+    if (o.first)
+        gltrace__glmessage__free_unpacked(o.first, NULL);
     gt_reader_stats rst;
     gt_reader_stats_get(rd, &rst);
     sum->in_records = rst.records;
