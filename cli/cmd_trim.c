@@ -22,7 +22,10 @@ static void usage(FILE *f)
                "  --keep-gone-contexts  keep the calls of share groups destroyed before A\n"
                "  --keep-window-draws  keep the draws into window surfaces before A too (and those frames)\n"
                "  --no-verify          do not replay the result to check it\n"
-               "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n");
+               "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
+               "  replay --loop N of a trim replays its last frame N more times, as of any trace; the whole\n"
+               "  range is not looped (that needs a reset of what its frames change, which is not written).\n"
+               "  More: replay/TRIM.md\n");
 }
 
 static void default_out(char *buf, size_t n, const char *in, const char *what, uint64_t a, uint64_t b)
