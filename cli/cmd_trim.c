@@ -12,16 +12,16 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gltrace trim TRACE --frames A-B [--calls A-B] [-o OUT] [--keep-repeated-frames]\n"
+    fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
                "       [--keep-gone-contexts] [--keep-window-draws] [--no-verify]\n"
                "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
-               "  the end; or of calls A..B, as dump numbers them) that replays on its own: the calls before them that\n"
-               "  built their state, then their records as recorded, snapshots included.\n"
-               "  -o OUT               the trimmed trace (default TRACE's name with -frames-A-B)\n"
+               "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
+               "  before them that built their state, then their records as recorded, snapshots included.\n"
+               "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
                "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
-               "  --keep-gone-contexts  keep the calls of share groups destroyed before A\n"
-               "  --keep-window-draws  keep the draws into window surfaces before A too (and those frames)\n"
-               "  --no-verify          do not replay the result to check it\n"
+               "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
+               "  --keep-window-draws     keep the draws into window surfaces before A (and the above)\n"
+               "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
                "  replay --loop N of a trim replays its last frame N more times, as of any trace; the whole\n"
                "  range is not looped (that needs a reset of what its frames change, which is not written).\n"
