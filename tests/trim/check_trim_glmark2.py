@@ -7,7 +7,7 @@ snapshots the original's of those frames, its setup under a tenth of the
 calls before them (the setup of a three-frame trim is the state those
 frames start from, not the run before them) and its size under half the
 original's (a trim's bytes are mostly its scene's assets and its own
-snapshots). An --off-screen run (no swaps: a
+snapshots). The same of es2gears_x11 (mesa-utils), stopped by SIGTERM. An --off-screen run (no swaps: a
 snapshot at each glFinish) is cut by calls. Exit 77 (skipped) when Xvfb or
 glmark2-es2 is not installed.
 
@@ -89,6 +89,14 @@ def main():
                  '-b', 'shading:shading=phong:duration=1'], env=xenv)
         ok_off = ck.check('glmark2-es2 --off-screen recorded', r.returncode == 0 and os.path.exists(off),
                           r.stderr[-500:])
+        gears = os.path.join(work, 'gears.gltrace')
+        ok_gears = False
+        if shutil.which('es2gears_x11') and shutil.which('timeout'):
+            # timeout signals its process group: gltrace record and the app, as a user's ^C would.
+            r = run(['timeout', '-s', 'TERM', '4', gltrace, 'record', '-o', gears, '--', 'es2gears_x11'], env=xenv)
+            ok_gears = ck.check('es2gears_x11 recorded until stopped by SIGTERM', os.path.exists(gears), r.stderr[-500:])
+        else:
+            print('note: es2gears_x11 (mesa-utils) not installed: no es2gears trim')
     finally:
         xvfb.terminate()
         xvfb.wait()
@@ -98,6 +106,11 @@ def main():
         ck.check(f'a long run ({frames} frames)', frames > 200, obj)
         for k in (frames // 8, frames // 2, frames * 7 // 8):
             check_trim('mix', long_run, '--frames', k, k + 2)
+    if ok_gears:
+        _, obj = gt.info(gltrace, gears)
+        frames = obj.get('frames', 0) if obj else 0
+        if ck.check(f'es2gears_x11: {frames} frames', frames > 20, obj):
+            check_trim('gears', gears, '--frames', frames // 2, frames // 2 + 2)
     if ok_off:
         d = gt.dump(gltrace, off).objects()
         finishes = [r.get('seq') for r in d if r.get('fn') == 'glFinish']
