@@ -15,6 +15,7 @@
 
 #include "gt_cli.h"
 #include "gt_settings.h"
+#include "gt_trim.h"
 #include "cap_timing_file.h"
 
 /* The help, from the settings table (proto/gt_settings.h): a flag that
@@ -69,6 +70,8 @@ static void usage(FILE *f)
             line += n + (line[n] == '\n');
         }
     }
+    fprintf(f, "  %-*s  keep frames N.. only: the run is recorded in full, then trimmed (gltrace trim)\n"
+               "  %-*s  and only K frames from N\n", HELP_COLUMN - 4, "--start-frame N", HELP_COLUMN - 4, "--frames K");
     fputs("Exits with PROGRAM's exit status.\n", f);
 }
 
@@ -164,6 +167,8 @@ typedef struct record_run {
     char list[32];                 /* the files the run made (cap_out_announce) */
     int list_fd;
     pid_t pid;
+    const char *start_frame, *frames; /* --start-frame N [--frames K]: trimmed at the end */
+    gt_trim_options trim;
 } record_run;
 
 /* Whether argv[*i] is a flag of the table; sets its value (taking the
@@ -204,6 +209,11 @@ static int parse_args(int argc, char **argv, record_run *r)
         }
         if (argv[i][0] != '-')
             break; /* the program, without a '--' */
+        if ((!strcmp(argv[i], "--start-frame") || !strcmp(argv[i], "--frames")) && i + 1 < argc) {
+            *(argv[i][2] == 's' ? &r->start_frame : &r->frames) = argv[i + 1];
+            i++;
+            continue;
+        }
         int id = take_flag(argv, argc, &i, r);
         if (id < 0) {
             fprintf(stderr, "gltrace record: unknown option '%s'\n", argv[i]);
@@ -226,6 +236,32 @@ static int parse_args(int argc, char **argv, record_run *r)
     return -1;
 }
 
+/* --start-frame N [--frames K]: the frames a trim of the whole run keeps
+ * (recorded in full and trimmed once the program is gone: capture has no
+ * tracking of the state with writing off yet). -1: go on; else 2. */
+static int check_trim_args(record_run *r)
+{
+    char *end;
+    gt_trim_options_init(&r->trim);
+    unsigned long long n = r->start_frame ? strtoull(r->start_frame, &end, 10) : 0, k = 0;
+    if (!r->start_frame || !*r->start_frame || *end || r->start_frame[0] == '-') {
+        fprintf(stderr, "gltrace record: %s\n", r->start_frame ? "--start-frame takes a frame number"
+                                                                 : "--frames needs --start-frame");
+        return 2;
+    }
+    if (r->frames && (!*r->frames || r->frames[0] == '-' || (k = strtoull(r->frames, &end, 10)) == 0 || *end)) {
+        fprintf(stderr, "gltrace record: --frames takes a number of frames (1 or more), not '%s'\n", r->frames);
+        return 2;
+    }
+    if (!r->full) {
+        fprintf(stderr, "gltrace record: --start-frame needs a trace file (--mode=full, no --listen)\n");
+        return 2;
+    }
+    r->trim.frame_first = n;
+    r->trim.frame_last = k ? n + k - 1 : UINT64_MAX;
+    return -1;
+}
+
 /* Flags that only make sense together. -1: go on; else the exit status. */
 static int check_args(record_run *r)
 {
@@ -241,6 +277,8 @@ static int check_args(record_run *r)
     }
     /* Listening, the trace is the host's: no file here. */
     r->full = strcmp(mode, "full") == 0 && !r->val[GT_SET_LISTEN];
+    if (r->start_frame || r->frames)
+        return check_trim_args(r);
     r->timed = strcmp(mode, "timing") == 0;
     return -1;
 }
@@ -434,6 +472,25 @@ static char *announced_files(record_run *r, int *out_announced)
     return names;
 }
 
+/* --start-frame: the run's trace replaced by its trim (the whole one is
+ * left as it is when the trim fails or does not replay exactly). */
+static void trim_file(const record_run *r, const char *name)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s.trimming", name);
+    gt_trim_summary s;
+    int rc = gt_trim_run(name, tmp, &r->trim, &s);
+    if (rc == 0 && rename(tmp, name) == 0) {
+        fprintf(stderr, "gltrace record: kept %llu frames from frame %s (calls %llu-%llu of the run), %llu bytes of "
+                "the whole run's %llu\n", (unsigned long long)s.frames, r->start_frame, (unsigned long long)s.first_call,
+                (unsigned long long)s.last_call, (unsigned long long)s.out_bytes, (unsigned long long)s.in_bytes);
+        return;
+    }
+    remove(tmp);
+    fprintf(stderr, "gltrace record: %s left whole: %s\n", name,
+            rc == 2 ? s.error : "its trim at --start-frame did not replay exactly (gltrace trim says more)");
+}
+
 /* One file of the run, its process gone: a trace compacted, a timing
  * file's JSON closed if it was cut short. */
 static void finish_file(const record_run *r, const char *name, int level, double deadline)
@@ -450,6 +507,8 @@ static void finish_file(const record_run *r, const char *name, int level, double
     char err[512];
     if (r->full && !r->val[GT_SET_NO_COMPACT] && gt_compact_in_place(name, level, err, sizeof err) == -1)
         fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
+    if (r->start_frame)
+        trim_file(r, name);
     int closed = r->timed ? cap_timing_file_close(name) : CAP_TIMING_FILE_WHOLE;
     if (closed != CAP_TIMING_FILE_WHOLE)
         fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", name,

@@ -21,6 +21,7 @@ static const cmd cmds[] = {
     {"diff", gt_cmd_diff, "compare PNG images or folders of them"},
     {"extract", gt_cmd_extract, "write the recorded snapshots of a trace as PNG files"},
     {"compact", gt_cmd_compact, "rewrite a trace in large chunks (record does it itself)"},
+    {"trim", gt_cmd_trim, "a standalone trace of some frames of a longer one"},
     {"connect", gt_cmd_connect, "drive a running app's trace server (GLTRACE_LISTEN)"},
     {"suite", gt_cmd_suite, "replay a corpus of traces against expectations per device"},
 };

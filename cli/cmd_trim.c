@@ -1,0 +1,132 @@
+/* gltrace trim: a standalone trace of some frames of a longer one
+ * (gt_trim.h; replay/TRIM.md). */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gt_callset.h"
+#include "gt_cli.h"
+#include "gt_trim.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
+               "       [--keep-gone-contexts] [--keep-window-draws] [--no-verify]\n"
+               "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
+               "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
+               "  before them that built their state, then their records as recorded, snapshots included.\n"
+               "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
+               "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
+               "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
+               "  --keep-window-draws     keep the draws into window surfaces before A (and the above)\n"
+               "  --no-verify             do not replay the result to check it\n"
+               "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
+               "  replay --loop N of a trim replays its last frame N more times, as of any trace; the whole\n"
+               "  range is not looped (that needs a reset of what its frames change, which is not written).\n"
+               "  More: replay/TRIM.md\n");
+}
+
+static void default_out(char *buf, size_t n, const char *in, const char *what, uint64_t a, uint64_t b)
+{
+    size_t len = strlen(in);
+    if (len > 8 && !strcmp(in + len - 8, ".gltrace"))
+        len -= 8;
+    if (b == UINT64_MAX)
+        snprintf(buf, n, "%.*s-%s-%" PRIu64 "-end.gltrace", (int)len, in, what, a);
+    else
+        snprintf(buf, n, "%.*s-%s-%" PRIu64 "-%" PRIu64 ".gltrace", (int)len, in, what, a, b);
+}
+
+int gt_cmd_trim(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    gt_trim_options o;
+    gt_trim_options_init(&o);
+    int have_range = 0;
+    char err[256];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--calls")) && i + 1 < argc) {
+            int calls = !strcmp(a, "--calls");
+            uint64_t *first = calls ? &o.call_first : &o.frame_first, *last = calls ? &o.call_last : &o.frame_last;
+            if (gt_callset_parse_range(a, argv[++i], first, last, err, sizeof err) != 0) {
+                fprintf(stderr, "gltrace trim: %s\n", err);
+                return 2;
+            }
+            if (have_range) {
+                fprintf(stderr, "gltrace trim: give one of --frames and --calls\n");
+                return 2;
+            }
+            o.by_calls = calls;
+            have_range = 1;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--keep-window-draws")) {
+            o.keep_window_draws = 1;
+        } else if (!strcmp(a, "--keep-gone-contexts")) {
+            o.keep_gone_contexts = 1;
+        } else if (!strcmp(a, "--keep-repeated-frames")) {
+            o.keep_repeated_frames = 1;
+        } else if (!strcmp(a, "--no-verify")) {
+            o.verify = 0;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] == '-' || in) {
+            fprintf(stderr, "gltrace trim: unexpected argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in || !have_range) {
+        usage(stderr);
+        return 2;
+    }
+    uint64_t *last = o.by_calls ? &o.call_last : &o.frame_last;
+    char def[PATH_MAX];
+    if (!out) {
+        default_out(def, sizeof def, in, o.by_calls ? "calls" : "frames", o.by_calls ? o.call_first : o.frame_first,
+                    *last);
+        out = def;
+    }
+    gt_trim_summary s;
+    int rc = gt_trim_run(in, out, &o, &s);
+    if (rc == 2) {
+        fprintf(stderr, "gltrace trim: %s\n", s.error);
+        return 2;
+    }
+    printf("%s: calls %" PRIu64 "-%" PRIu64 " of %s (%" PRIu64 " frames), after a setup of %" PRIu64
+           " of the %" PRIu64 " calls before them\n",
+           out, s.first_call, s.last_call, in, s.frames, s.setup_records, s.first_call);
+    printf("size: %" PRIu64 " bytes, %.2f%% of the original's %" PRIu64 " (%" PRIu64 " of %" PRIu64 " records)\n",
+           s.out_bytes, s.in_bytes ? 100.0 * (double)s.out_bytes / (double)s.in_bytes : 0.0, s.in_bytes,
+           s.out_records, s.in_records);
+    if (s.gone_contexts)
+        printf("left out of the setup: %" PRIu64 " contexts destroyed with their share group before the start (%" PRIu64
+               " calls)\n", s.gone_contexts, s.dropped_gone);
+    printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
+           " draws into window surfaces, %" PRIu64 " queries, reads, snapshots and swaps\n",
+           s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);
+    if (s.note[0])
+        printf("note: %s\n", s.note);
+    if (s.verified && s.matched == s.snapshots)
+        printf("checked: its replay matches %" PRIu64 " of %" PRIu64 " snapshots and reads\n", s.matched, s.snapshots);
+    else if (s.verified)
+        fprintf(stderr, "gltrace trim: %s does not replay exactly: %" PRIu64 " of %" PRIu64
+                " snapshots and reads match (gltrace replay %s --out DIR shows where)\n",
+                out, s.matched, s.snapshots, out);
+    if (s.verified && s.state_compared && !s.state_differences)
+        printf("checked: the state at the start, as gltrace inspect reads it, is the original's\n");
+    else if (s.verified && s.state_compared)
+        fprintf(stderr, "gltrace trim: the state at the start differs from the original's in %" PRIu64
+                " places (first: %s)\n", s.state_differences, s.state_first);
+    else if (s.verified)
+        printf("note: the state at the start was not compared: %s\n", s.state_not_compared);
+    if (s.verified && rc == 0 && s.snapshots == 0)
+        printf("note: the kept frames hold no snapshot or pixel read: the check compared nothing\n");
+    return rc;
+}

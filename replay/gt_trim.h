@@ -1,0 +1,81 @@
+/* gt_trim.h: a standalone trace of some frames (or calls) of a longer one.
+ *
+ * The trimmed trace is the original's records of the frames kept, copied
+ * verbatim (snapshots included), behind a setup: the records before them
+ * that built the state those frames start from, less what leaves no state
+ * behind. Which records those are is decided by replaying the original up
+ * to the start (replay/TRIM.md says what is left out and why), and the
+ * result is checked by replaying it. Nothing here prints or exits.
+ *
+ * Error style: gt_trim_run returns 0 (written, and when checked, replaying
+ * exactly), 1 (written, but its replay differs from the recording), 2
+ * (nothing usable written; summary->error says why, naming the file). */
+#ifndef GT_TRIM_H
+#define GT_TRIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gt_trim_options {
+    /* What is kept: frames frame_first..frame_last (0-based, as `gltrace
+     * replay --frames` counts them), or, with by_calls, the calls
+     * call_first..call_last (as `gltrace dump` numbers them). */
+    uint64_t frame_first, frame_last;
+    int by_calls;
+    uint64_t call_first, call_last;
+    /* Keep every draw of the setup, also those into a window surface,
+     * whose pixels the next swap throws away (see TRIM.md): a trim whose
+     * first frame reads what an earlier one drew into the window needs it.
+     * Without it, a trim that fails its check is made again with it. */
+    int keep_window_draws;
+    /* Keep the setup's frames that the next frame repeats with other
+     * floating-point values (see TRIM.md). Without it, a trim that fails
+     * its check is made again with it first. */
+    int keep_repeated_frames;
+    /* Keep the records of share groups all of whose contexts were
+     * destroyed before the start (see TRIM.md). */
+    int keep_gone_contexts;
+    int verify;      /* replay the result and compare its snapshots (default on) */
+    int level;       /* zstd level of the output (default 3, as record compacts) */
+} gt_trim_options;
+
+/* Defaults: frames 0..0, checked, level 3. */
+void gt_trim_options_init(gt_trim_options *o);
+
+typedef struct gt_trim_summary {
+    uint64_t in_bytes, out_bytes;       /* file sizes */
+    uint64_t in_records, out_records;
+    uint64_t setup_records;             /* of out_records: the setup's */
+    uint64_t dropped_window_draws;      /* setup draws into a window surface left out */
+    uint64_t dropped_queries;           /* setup queries, reads, snapshots, swaps left out */
+    uint64_t dropped_frames, dropped_repeated; /* setup frames the next repeats, and their records */
+    uint64_t gone_contexts, dropped_gone;      /* contexts gone with their share group, their records */
+    uint64_t first_call, last_call;     /* the original calls kept */
+    uint64_t frames;                    /* frames kept */
+    int window_draws_kept;              /* the result keeps setup draws into windows */
+    int repeated_frames_kept;           /* and the frames the next one repeats */
+    int verified;                       /* its replay was compared */
+    uint64_t snapshots, matched;        /* that replay's snapshots, and matched */
+    /* The state at the start, as gltrace inspect reads it, against the
+     * original's (see TRIM.md): compared, how many differences, the first;
+     * or why it was not compared. */
+    int state_compared;
+    uint64_t state_differences;
+    char state_first[160];
+    char state_not_compared[192];
+    uint64_t start_marker;              /* the trim's number of the start marker */
+    char note[256];                     /* what was done beyond the plain case, or "" */
+    char error[512];
+} gt_trim_summary;
+
+/* Writes the trim of `in` to `out`. See the top of this file. */
+int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *summary);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

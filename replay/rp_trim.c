@@ -1,0 +1,174 @@
+/* rp_trim.c: gltrace trim (gt_trim.h): plan, write, and check the result by
+ * replaying it. A result that differs is made again keeping first the
+ * setup frames the next one repeats (state that accumulates), then also
+ * the share groups destroyed before the start, then the setup's draws into
+ * window surfaces (what an earlier frame drew, read
+ * by an app that does not clear): the plain copy of every state-changing
+ * call is the last resort, and replays as the original does. */
+#include "rp_internal.h"
+#include "rp_trim_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gt_replay.h"
+
+/* The two dumps of the state at the start (rp_trim_state.c). */
+typedef struct dumps {
+    char orig[256], trim[256];
+    int made;
+    uint64_t tid;          /* the thread whose context is dumped */
+    int orig_done, trim_done;
+    char err[160];
+} dumps;
+
+void gt_trim_options_init(gt_trim_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->verify = 1;
+    o->level = 3; /* as gltrace record compacts */
+}
+
+static int make(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *sum, dumps *d)
+{
+    rp_trim_plan plan;
+    plan.state_dir = d->made ? d->orig : NULL;
+    if (rp_trim_plan_make(in, opt, &plan, sum) != 0)
+        return -1;
+    d->orig_done = plan.state_dumped;
+    d->tid = plan.last_tid;
+    snprintf(d->err, sizeof d->err, "%s", plan.state_err);
+    sum->dropped_window_draws = plan.dropped_draws;
+    sum->dropped_queries = plan.dropped_other;
+    sum->dropped_frames = plan.dropped_frames;
+    sum->dropped_repeated = plan.dropped_repeated;
+    sum->gone_contexts = plan.gone_contexts;
+    sum->dropped_gone = plan.dropped_gone;
+    sum->window_draws_kept = opt->keep_window_draws;
+    sum->repeated_frames_kept = opt->keep_repeated_frames;
+    int rc = rp_trim_write(in, out, opt, &plan, sum);
+    rp_trim_plan_free(&plan);
+    return rc;
+}
+
+typedef struct checking {
+    dumps *d;
+    uint64_t marker;
+} checking;
+
+/* The trim's state is dumped after its setup: at the start marker. */
+static int after_call(void *user, struct rp *r, uint64_t tid)
+{
+    checking *c = user;
+    (void)tid;
+    if (r->seq == c->marker && c->d->orig_done)
+        c->d->trim_done = rp_trim_state_dump(r, c->d->tid, c->d->trim, c->d->err, sizeof c->d->err) == 0;
+    return 0;
+}
+
+/* The state dumps compared: 0 the same, 1 not (sum says how). */
+static int compare_state(dumps *d, gt_trim_summary *sum)
+{
+    if (!d->orig_done || !d->trim_done) {
+        snprintf(sum->state_not_compared, sizeof sum->state_not_compared, "%s",
+                 !d->made ? "no temporary folder for the dumps" : d->err[0] ? d->err : "the trim has no setup");
+        return 0;
+    }
+    int n = rp_trim_state_compare(d->orig, d->trim, sum->state_first, sizeof sum->state_first);
+    if (n < 0) {
+        snprintf(sum->state_not_compared, sizeof sum->state_not_compared, "%s", sum->state_first);
+        sum->state_first[0] = 0;
+        return 0;
+    }
+    sum->state_compared = 1;
+    sum->state_differences = (uint64_t)n;
+    return n > 0;
+}
+
+/* Replays the trim: 0 when every snapshot and pixel read matched and the
+ * state at the start is the original's, 1 not. */
+static int check(const char *out, gt_trim_summary *sum, dumps *d)
+{
+    gt_replay_options ro;
+    gt_replay_options_init(&ro);
+    ro.quiet = 1;
+    checking c = {.d = d, .marker = sum->start_marker};
+    d->trim_done = 0;
+    ro.after_call = after_call;
+    ro.after_call_user = &c;
+    gt_replay_summary rs;
+    int rc = gt_replay_run(out, &ro, &rs);
+    if (rc == 0 && compare_state(d, sum))
+        rc = 1;
+    sum->verified = 1;
+    sum->snapshots = rs.snapshots + rs.reads;
+    sum->matched = rs.matched + rs.reads_matched;
+    if (rc == 2)
+        snprintf(sum->error, sizeof sum->error, "%.200s: its replay stopped: %.280s", out, rs.error);
+    gt_replay_summary_free(&rs);
+    return rc;
+}
+
+/* Makes the trim with `opt`, checked when asked, and with less left out
+ * while the check fails. */
+static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *sum, dumps *d)
+{
+    if (make(in, out, opt, sum, d) != 0)
+        return 2;
+    if (!opt->verify)
+        return 0;
+    int rc = check(out, sum, d);
+    gt_trim_options again = *opt;
+    for (int step = 0; rc == 1 && step < 3; step++) {
+        const char *what;
+        uint64_t n;
+        if (!again.keep_repeated_frames && sum->dropped_frames) {
+            again.keep_repeated_frames = 1;
+            what = "setup frames the next one repeats";
+            n = sum->dropped_frames;
+        } else if (!again.keep_gone_contexts && sum->gone_contexts) {
+            again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            what = "contexts destroyed before the start";
+            n = sum->gone_contexts;
+        } else if (!again.keep_window_draws && sum->dropped_window_draws) {
+            again.keep_window_draws = again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            what = "draws into window surfaces before the start";
+            n = sum->dropped_window_draws;
+        } else {
+            break;
+        }
+        memset(sum, 0, sizeof *sum);
+        if (make(in, out, &again, sum, d) != 0)
+            return 2;
+        snprintf(sum->note, sizeof sum->note,
+                 "without the %llu %s the trim did not replay exactly: they are kept", (unsigned long long)n, what);
+        rp_trim_state_remove(d->trim); /* no file of the last try may pass for this one's */
+        if (d->made && mkdir(d->trim, 0700) != 0)
+            d->orig_done = 0;
+        rc = check(out, sum, d);
+    }
+    return rc;
+}
+
+int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    if (opt->by_calls ? opt->call_first > opt->call_last : opt->frame_first > opt->frame_last) {
+        snprintf(sum->error, sizeof sum->error, "the range to keep is empty (its first is past its last)");
+        return 2;
+    }
+    dumps d = {0};
+    if (opt->verify && rp_trim_state_dir(d.orig, sizeof d.orig, "original") == 0) {
+        if (rp_trim_state_dir(d.trim, sizeof d.trim, "trim") == 0)
+            d.made = 1;
+        else
+            rp_trim_state_remove(d.orig);
+    }
+    int rc = trim(in, out, opt, sum, &d);
+    if (d.made) {
+        rp_trim_state_remove(d.orig);
+        rp_trim_state_remove(d.trim);
+    }
+    return rc;
+}

@@ -1,0 +1,74 @@
+/* rp_trim_internal.h: what the parts of the trim share (gt_trim.h is the
+ * public side): the plan, one bit per original record of the setup saying
+ * whether it is left out, made by replaying up to the start
+ * (rp_trim_plan.c), and the writing of the trimmed trace from it
+ * (rp_trim_write.c). */
+#ifndef RP_TRIM_INTERNAL_H
+#define RP_TRIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gt_trim.h"
+
+struct rp;
+struct Gltrace__GLMessage;
+
+typedef struct rp_trim_plan {
+    uint8_t *drop;          /* bit per seq below first_kept: left out of the setup */
+    uint64_t first_kept;    /* seq of the first record kept verbatim */
+    uint64_t start_frame;   /* the frame it lies in */
+    uint64_t dropped_draws, dropped_other;
+    uint64_t dropped_frames, dropped_repeated; /* frames set again by the next, their records */
+    uint64_t gone_contexts, dropped_gone;      /* contexts destroyed with their group, their records */
+    uint64_t last_tid;      /* the thread of the last record before the start */
+    const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
+    int state_dumped;       /* it was */
+    char state_err[160];    /* why not */
+} rp_trim_plan;
+
+static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
+{
+    return seq < p->first_kept && (p->drop[seq >> 3] >> (seq & 7) & 1);
+}
+
+/* Replays `in` up to the start `opt` asks for and fills the plan (set
+ * plan->state_dir first, or NULL). 0, or -1 with sum->error set. */
+int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum);
+void rp_trim_plan_free(rp_trim_plan *plan);
+
+/* The contexts of the setup and the records of each (rp_trim_contexts.c). */
+#define RP_TRIM_MAX_CTX 256 /* RP_MAX_CTX */
+typedef struct rp_trim_ctxs {
+    struct { uint64_t first, last; int32_t id; } *runs; /* consecutive records of one context */
+    size_t nruns, capruns;
+    uint64_t handle[RP_TRIM_MAX_CTX * 2]; /* recorded EGLContext -> id, latest last */
+    int32_t handle_id[RP_TRIM_MAX_CTX * 2];
+    int nhandles;
+    int32_t group[RP_TRIM_MAX_CTX];
+    uint8_t made[RP_TRIM_MAX_CTX], destroyed[RP_TRIM_MAX_CTX], pinned[RP_TRIM_MAX_CTX];
+    uint64_t create_seq;  /* an eglCreateContext waiting for its gltraceContext */
+    int create_seq_valid;
+} rp_trim_ctxs;
+/* Notes a setup record (after replay took it); -1: out of memory. */
+int rp_trim_ctx_note(rp_trim_ctxs *c, const struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+/* Marks the records of the groups gone in the plan (nbytes: its bitmap's). */
+void rp_trim_ctx_finish(rp_trim_ctxs *c, rp_trim_plan *plan, size_t nbytes);
+
+/* The state at the start (rp_trim_state.c): a temporary folder made
+ * (0, or -1), removed with its files; a dump of the context current on
+ * thread tid (0, or -1 with err); the number of differences between the
+ * original's dump and the trim's, the first one named in `first` (-1: the
+ * dumps could not be read). */
+int rp_trim_state_dir(char *dir, size_t n, const char *what);
+void rp_trim_state_remove(const char *dir);
+int rp_trim_state_dump(struct rp *r, uint64_t tid, const char *dir, char *err, size_t errlen);
+int rp_trim_state_compare(const char *orig, const char *trim, char *first, size_t n);
+
+/* Writes `out`: the setup records the plan keeps, a marker, and the records
+ * of the kept frames or calls, renumbered from 0. 0, or -1 with sum->error
+ * set (`out` is then removed). */
+int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, const rp_trim_plan *plan,
+                  gt_trim_summary *sum);
+
+#endif

@@ -1,0 +1,407 @@
+/* rp_trim_plan.c: which records before the start of a trim are left out.
+ *
+ * The original is replayed up to the start; after each record the replay's
+ * own state says what the record did. Kept: everything that leaves state
+ * behind (objects, their contents, bindings and settings, EGL set-up,
+ * mapped data). Left out: queries and the app's reads into its memory
+ * (their results are the driver's, nothing stays), the EGL calls replay
+ * takes without doing anything (api/annotations.txt `replay ... egl` with
+ * no handler: the window system is replay's own), snapshots and swaps
+ * (nothing of the setup is compared, and the kept frames then number from
+ * 0), and draws into a window surface in frames before the start's: a swap
+ * discards what they drew (unless the trim is asked to keep them, for an
+ * app whose frame reads its predecessor's). A draw into a framebuffer
+ * object, or with transform feedback or shader stores active, is kept: its
+ * results outlive the frame.
+ *
+ * Then whole frames: a frame whose kept records are, one for one, the
+ * next frame's with only floating-point values (arguments, float arrays
+ * such as matrices) differing is left out, since the next one sets every
+ * piece of state it set again, with the same objects bound (an app that
+ * animates its uniforms writes thousands of such frames; the frames of
+ * an app that has not swapped yet end at its snapshots, taken where its
+ * output becomes observable, at glFinish for one). What this
+ * misses (state that accumulates: a GLES 1 glTranslatef without a reset, a
+ * blended draw into a framebuffer object that is not cleared) the check of
+ * the result finds, and the trim is then made again without it. */
+#include "rp_internal.h"
+#include "rp_trim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <GLES3/gl32.h>
+
+#include "gt_api.h"
+#include "gt_enums.h"
+#include "gt_trace.h"
+
+#define TRIM_PENDING 32 /* client array records before one draw */
+
+typedef struct planner {
+    const gt_trim_options *opt;
+    rp_trim_plan *plan;
+    size_t nbytes;
+    uint64_t frame;             /* swaps replayed so far */
+    int done;
+    struct { uint64_t tid; uint64_t seq[TRIM_PENDING], sig[TRIM_PENDING]; int n; } pend[RP_MAX_THREADS];
+    int npend;
+    /* The kept records of the frame before and of this one, and their
+     * signatures (sig_record). */
+    struct { uint64_t *seq; size_t n, cap; uint64_t sig; } fr[2];
+    int cur;
+    rp_trim_ctxs ctxs;
+} planner;
+
+static void drop(planner *p, uint64_t seq)
+{
+    if ((seq >> 3) < p->nbytes)
+        p->plan->drop[seq >> 3] |= (uint8_t)(1u << (seq & 7));
+}
+
+static int dropped(const planner *p, uint64_t seq)
+{
+    return (seq >> 3) < p->nbytes && (p->plan->drop[seq >> 3] >> (seq & 7) & 1);
+}
+
+static int grow(planner *p, uint64_t seq)
+{
+    if ((seq >> 3) < p->nbytes)
+        return 0;
+    size_t n = p->nbytes ? p->nbytes : 1 << 16;
+    while ((seq >> 3) >= n)
+        n *= 2;
+    uint8_t *d = realloc(p->plan->drop, n);
+    if (!d)
+        return -1;
+    memset(d + p->nbytes, 0, n - p->nbytes);
+    p->plan->drop = d;
+    p->nbytes = n;
+    return 0;
+}
+
+/* The client array records (glVertexAttribPointerData) waiting for the draw
+ * of thread tid that reads them. */
+static int pending_of(planner *p, uint64_t tid)
+{
+    for (int i = 0; i < p->npend; i++)
+        if (p->pend[i].tid == tid)
+            return i;
+    if (p->npend == RP_MAX_THREADS)
+        return -1;
+    p->pend[p->npend].tid = tid;
+    p->pend[p->npend].n = 0;
+    return p->npend++;
+}
+
+static const rp_entry *entry_of(const rp *r, const rp_msg *m)
+{
+    if (m->function < 0 || (size_t)m->function > r->max_number)
+        return NULL;
+    if (!m->has_alias || !m->alias)
+        return r->by_number[m->function];
+    for (size_t i = 0; i < rp_nentries; i++)
+        if (rp_entries[i].number == m->function && rp_entries[i].alias == m->alias)
+            return &rp_entries[i];
+    return NULL;
+}
+
+/* A call that writes into the app's memory what it read from GL (a pixel
+ * read): a `void *` out parameter whose bytes the record holds. With a pixel
+ * pack buffer bound the pointer is an offset, nothing is recorded behind it,
+ * and the call, which writes the buffer, is kept. */
+static int reads_into_memory(const rp_msg *m)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    if (!f)
+        return 0;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        const gt_api_param *pa = &f->params[i];
+        size_t len;
+        if (pa->kind == GT_K_POINTER && pa->dir == GT_DIR_OUT && strstr(pa->ctype, "void") &&
+            rp_arg_bytes(m, i, &len))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the draw just replayed left nothing behind but pixels of the
+ * window surface: the default framebuffer bound, no transform feedback,
+ * and (GLES 3.1) no storage block or atomic counter in the program. A
+ * command without a `mode` (compute dispatch) always leaves something. */
+static int window_only_draw(rp *r, const rp_msg *m)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    if (!f || !f->nparams || strcmp(f->params[0].name, "mode") != 0)
+        return 0;
+    GLint fb = -1, major = 0, minor = 0, prog = 0, ssbo = 0, atomics = 0;
+    GLboolean xfb = GL_FALSE;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &fb);
+    if (r->cur_ctx >= 0 && r->ctx[r->cur_ctx].version >= 3) {
+        glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &xfb);
+        glGetIntegerv(GL_MAJOR_VERSION, &major);
+        glGetIntegerv(GL_MINOR_VERSION, &minor);
+        if (major * 10 + minor >= 31) {
+            glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
+            if (prog) {
+                glGetProgramiv((GLuint)prog, GL_ACTIVE_ATOMIC_COUNTER_BUFFERS, &atomics);
+                glGetProgramInterfaceiv((GLuint)prog, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &ssbo);
+            }
+        }
+    }
+    /* A GLES 1 context without framebuffer objects refuses the pname (fb
+     * stays -1: kept); the error is not the app's, which nothing reads in
+     * this replay. */
+    for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++)
+        ;
+    return fb == 0 && !xfb && !ssbo && !atomics;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t mix_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    uint64_t f = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        f = (f ^ p[i]) * 1099511628211ull;
+    return mix(mix(h, n), f);
+}
+
+/* One argument (or the return value) into the frame's signature: all but
+ * floating-point values, which are what changes between frames that set
+ * the same state; addresses only where no data is recorded behind them
+ * (offsets into buffers). */
+static uint64_t sig_value(uint64_t h, const Gltrace__GLMessage__DataType *d, const gt_api_param *pa)
+{
+    int floats = pa && (pa->kind == GT_K_FLOAT || pa->kind == GT_K_DOUBLE ||
+                        (pa->kind == GT_K_POINTER && pa->dir == GT_DIR_IN && strstr(pa->ctype, "GLfloat")));
+    h = mix(h, (uint64_t)d->type);
+    if (floats)
+        return h;
+    for (size_t i = 0; i < d->n_intvalue; i++)
+        h = mix(h, (uint64_t)(uint32_t)d->intvalue[i]);
+    for (size_t i = 0; i < d->n_boolvalue; i++)
+        h = mix(h, d->boolvalue[i]);
+    for (size_t i = 0; i < d->n_rawbytes; i++)
+        h = mix_bytes(h, d->rawbytes[i].data, d->rawbytes[i].len);
+    for (size_t i = 0; i < d->n_charvalue; i++)
+        h = mix_bytes(h, d->charvalue[i].data, d->charvalue[i].len);
+    if (!d->n_rawbytes && !d->n_charvalue)
+        for (size_t i = 0; i < d->n_int64value; i++)
+            h = mix(h, (uint64_t)d->int64value[i]);
+    return h;
+}
+
+static uint64_t sig_record(uint64_t h, const rp_msg *m, uint64_t tid)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    h = mix(mix(mix(h, tid), (uint64_t)m->function), (uint64_t)(m->has_alias ? m->alias : 0));
+    h = mix(h, (uint64_t)(uint32_t)m->context_id);
+    for (size_t i = 0; i < m->n_args; i++)
+        h = sig_value(h, m->args[i], f && i < f->nparams ? &f->params[i] : NULL);
+    if (m->returnvalue)
+        h = sig_value(h, m->returnvalue, NULL);
+    if (m->fb)
+        h = mix(h, 0x5eed);
+    return h;
+}
+
+static int frame_keep(planner *p, uint64_t seq, uint64_t sig)
+{
+    typeof(p->fr[0]) *f = &p->fr[p->cur];
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 256;
+        uint64_t *v = realloc(f->seq, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->seq = v, f->cap = cap;
+    }
+    f->seq[f->n++] = seq;
+    f->sig = mix(f->sig, sig);
+    return 0;
+}
+
+/* At a swap: the frame before the one ending is left out when the two
+ * have one signature. */
+static void frame_end(planner *p)
+{
+    typeof(p->fr[0]) *now = &p->fr[p->cur], *before = &p->fr[!p->cur];
+    if (!p->opt->keep_repeated_frames && before->n == now->n && before->sig == now->sig && before->n) {
+        for (size_t i = 0; i < before->n; i++)
+            drop(p, before->seq[i]);
+        p->plan->dropped_frames++;
+        p->plan->dropped_repeated += before->n;
+    }
+    before->n = 0;
+    before->sig = 0;
+    p->cur = !p->cur;
+}
+
+/* Marks the record left out, or adds it to its frame; -1: out of memory.
+ * Client array records wait for their draw's verdict. */
+static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
+{
+    int slot = pending_of(p, tid);
+    if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
+        if (m->function == GT_FN_SNAPSHOT) {
+            drop(p, seq);
+            p->plan->dropped_other++;
+            return 0;
+        } else if (m->function == GT_FN_VERTEX_ATTRIB_POINTER_DATA && slot >= 0 &&
+                   p->pend[slot].n < TRIM_PENDING) {
+            p->pend[slot].sig[p->pend[slot].n] = sig_record(0, m, tid);
+            p->pend[slot].seq[p->pend[slot].n++] = seq;
+            return 0;
+        }
+        return frame_keep(p, seq, sig_record(0, m, tid));
+    }
+    const rp_entry *e = entry_of(r, m);
+    int is_draw = e && e->cls == GT_CLASS_DRAW;
+    if (!e || e->how == RP_SKIP || (e->how == RP_EGL && (e->cls == GT_CLASS_FRAME || !e->egl)) ||
+        (e->how == RP_CALL && reads_into_memory(m))) {
+        drop(p, seq);
+        p->plan->dropped_other++;
+    } else if (is_draw && !p->opt->keep_window_draws && p->frame < p->plan->start_frame && r->cur_ctx >= 0 &&
+               r->cur_ctx == r->bound_ctx && window_only_draw(r, m)) {
+        drop(p, seq);
+        p->plan->dropped_draws++;
+        for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
+            drop(p, p->pend[slot].seq[i]);
+    }
+    int rc = 0;
+    if (!dropped(p, seq)) {
+        for (int i = 0; is_draw && slot >= 0 && i < p->pend[slot].n; i++)
+            rc |= frame_keep(p, p->pend[slot].seq[i], p->pend[slot].sig[i]);
+        rc |= frame_keep(p, seq, sig_record(0, m, tid));
+    }
+    if (is_draw && slot >= 0)
+        p->pend[slot].n = 0;
+    return rc;
+}
+
+/* After each record of the replay up to the start. */
+static int after_call(void *user, rp *r, uint64_t tid)
+{
+    planner *p = user;
+    const rp_msg *m = r->cur;
+    uint64_t seq = r->seq;
+    if (p->opt->by_calls && seq >= p->opt->call_first) {
+        p->done = 1;
+        return 1; /* replayed one too far: harmless, nothing is written here */
+    }
+    if (grow(p, seq) != 0) {
+        snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
+        return 1;
+    }
+    const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
+    if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0)) {
+        snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
+        return 1;
+    }
+    if (e && e->cls == GT_CLASS_FRAME) {
+        p->frame++;
+        frame_end(p);
+    } else if (m->function == GT_FN_SNAPSHOT && p->frame == 0) {
+        frame_end(p); /* an app that never swaps: its snapshots (at glFinish) end its frames */
+    }
+    p->plan->first_kept = seq + 1;
+    p->plan->last_tid = tid;
+    if (p->opt->by_calls ? seq + 1 >= p->opt->call_first : p->frame == p->opt->frame_first) {
+        p->done = 1;
+        if (p->plan->state_dir)
+            p->plan->state_dumped = rp_trim_state_dump(r, tid, p->plan->state_dir, p->plan->state_err,
+                                                       sizeof p->plan->state_err) == 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The frame call `call` lies in: the swaps before it, read off the records
+ * without replaying them. */
+static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, gt_trim_summary *sum)
+{
+    char err[GT_ERRLEN];
+    gt_reader *rd = gt_reader_open(in, err, sizeof err);
+    if (!rd) {
+        snprintf(sum->error, sizeof sum->error, "%s", err);
+        return -1;
+    }
+    gt_record rec;
+    int rc;
+    *frame = 0;
+    while ((rc = gt_reader_next(rd, &rec)) == 1 && rec.seq < call) {
+        uint64_t fn, alias = 0;
+        if (gt_wire_find_varint(rec.data, rec.size, 4, &fn) != 1)
+            continue;
+        gt_wire_find_varint(rec.data, rec.size, 12, &alias);
+        const gt_api_fn *f = gt_api_find_number((int32_t)fn, (uint32_t)alias);
+        if (f && f->cls == GT_CLASS_FRAME)
+            ++*frame;
+    }
+    if (rc < 0)
+        snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
+    gt_reader_close(rd);
+    return rc < 0 ? -1 : 0;
+}
+
+int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
+{
+    const char *state_dir = plan->state_dir;
+    memset(plan, 0, sizeof *plan);
+    plan->state_dir = state_dir;
+    planner *pp = calloc(1, sizeof *pp); /* the context tables are large for a stack */
+    if (!pp) {
+        snprintf(sum->error, sizeof sum->error, "out of memory");
+        return -1;
+    }
+    pp->opt = opt, pp->plan = plan;
+#define p (*pp)
+    if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0))
+        return 0; /* from the first record: no setup */
+    plan->start_frame = opt->frame_first;
+    if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0)
+        return -1;
+    gt_replay_options ro;
+    gt_replay_options_init(&ro);
+    ro.quiet = 1;
+    ro.benchmark = 1; /* nothing compared on the way */
+    ro.after_call = after_call;
+    ro.after_call_user = &p;
+    gt_replay_summary rs;
+    gt_replay_run(in, &ro, &rs);
+    if (rs.error[0] && !p.done) {
+        snprintf(sum->error, sizeof sum->error, "%s", rs.error);
+    } else if (!p.done) {
+        if (opt->by_calls)
+            snprintf(sum->error, sizeof sum->error, "%s: has no call %llu (it ends at call %llu)", in,
+                     (unsigned long long)opt->call_first, (unsigned long long)(plan->first_kept - 1));
+        else
+            snprintf(sum->error, sizeof sum->error, "%s: has no frame %llu (it has %llu)", in,
+                     (unsigned long long)opt->frame_first, (unsigned long long)p.frame);
+    }
+    gt_replay_summary_free(&rs);
+    free(p.fr[0].seq);
+    free(p.fr[1].seq);
+    if (!sum->error[0] && !opt->keep_gone_contexts)
+        rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
+    free(p.ctxs.runs);
+#undef p
+    free(pp);
+    if (sum->error[0]) {
+        rp_trim_plan_free(plan);
+        return -1;
+    }
+    if (opt->by_calls)
+        plan->first_kept = opt->call_first;
+    return 0;
+}
+
+void rp_trim_plan_free(rp_trim_plan *plan)
+{
+    free(plan->drop);
+    plan->drop = NULL;
+}

@@ -1,0 +1,314 @@
+/* rp_trim_write.c: writes the trimmed trace. The records are the
+ * original's bytes, each thread's in chunks of its own as gltrace compact
+ * writes them, but numbered again from 0 (the original's seq field is taken
+ * out and put back where the new numbers need it, FORMAT.md `seq`), so the
+ * trim reads as a trace of its own; the kept calls keep their order, and
+ * their original numbers are those of the marker plus a constant it gives. */
+#include "rp_internal.h"
+#include "rp_trim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gt_api.h"
+#include "gt_trace.h"
+
+#define TRIM_CHUNK_BYTES (4u << 20)
+
+typedef struct tchunk {
+    uint64_t tid;
+    uint8_t *data;
+    size_t len, cap;
+    gt_chunk_info info;
+} tchunk;
+
+typedef struct tout {
+    gt_writer *w;
+    tchunk *c;
+    size_t n, cap;
+    uint64_t seq;     /* the next record's number */
+    uint64_t frame;   /* swaps written */
+    gt_trim_summary *sum;
+    Gltrace__GLMessage *first; /* the original's first record (its metadata), or NULL */
+} tout;
+
+static tchunk *chunk_of(tout *o, uint64_t tid)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (o->c[i].tid == tid)
+            return &o->c[i];
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 8;
+        tchunk *c = realloc(o->c, cap * sizeof *c);
+        if (!c)
+            return NULL;
+        o->c = c, o->cap = cap;
+    }
+    tchunk *c = &o->c[o->n++];
+    memset(c, 0, sizeof *c);
+    c->tid = tid;
+    return c;
+}
+
+static int flush(tout *o, tchunk *c)
+{
+    if (!c->info.record_count)
+        return 0;
+    c->info.thread_id = c->tid;
+    int rc = gt_writer_chunk(o->w, &c->info, c->data, c->len);
+    c->len = 0;
+    c->info.record_count = 0;
+    return rc;
+}
+
+static int varint(const uint8_t *p, size_t n, size_t *at, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; *at < n && shift < 64; shift += 7) {
+        uint8_t b = p[(*at)++];
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+/* Copies the top-level fields of a GLMessage but its seq into dst (room
+ * for n bytes); the length copied, or -1 for a malformed record. */
+static long strip_seq(const uint8_t *src, size_t n, uint8_t *dst)
+{
+    size_t at = 0, out = 0;
+    while (at < n) {
+        size_t start = at;
+        uint64_t key, v;
+        if (varint(src, n, &at, &key) != 0)
+            return -1;
+        switch (key & 7) {
+        case 0: if (varint(src, n, &at, &v) != 0) return -1; break;
+        case 1: at += 8; break;
+        case 5: at += 4; break;
+        case 2:
+            if (varint(src, n, &at, &v) != 0 || v > n - at)
+                return -1;
+            at += v;
+            break;
+        default: return -1;
+        }
+        if (at > n)
+            return -1;
+        if ((key >> 3) != GT_FIELD_SEQ) {
+            memcpy(dst + out, src + start, at - start);
+            out += at - start;
+        }
+    }
+    return (long)out;
+}
+
+/* Adds one record (the bytes of a GLMessage) of thread tid, numbered next. */
+static int emit(tout *o, uint64_t tid, const uint8_t *msg, size_t n)
+{
+    tchunk *c = chunk_of(o, tid);
+    if (!c || (c->len >= TRIM_CHUNK_BYTES && flush(o, c) != 0))
+        return -1;
+    if (c->len + 4 + n + 11 > c->cap) {
+        size_t cap = c->cap ? c->cap : 1 << 20;
+        while (cap < c->len + 4 + n + 11)
+            cap *= 2;
+        uint8_t *d = realloc(c->data, cap);
+        if (!d)
+            return -1;
+        c->data = d, c->cap = cap;
+    }
+    uint8_t *q = c->data + c->len + 4;
+    long len = strip_seq(msg, n, q);
+    if (len < 0)
+        return -1;
+    uint64_t seq = o->seq++;
+    uint8_t *e = q + len;
+    if (c->info.record_count && seq != c->info.last_seq + 1) {
+        *e++ = (uint8_t)(GT_FIELD_SEQ << 3);
+        uint64_t v = seq;
+        for (; v >= 0x80; v >>= 7)
+            *e++ = (uint8_t)(v | 0x80);
+        *e++ = (uint8_t)v;
+    }
+    size_t total = (size_t)(e - q);
+    uint8_t *h = c->data + c->len;
+    h[0] = (uint8_t)(total >> 24), h[1] = (uint8_t)(total >> 16), h[2] = (uint8_t)(total >> 8), h[3] = (uint8_t)total;
+    if (!c->info.record_count) {
+        c->info.first_seq = seq;
+        c->info.first_frame = o->frame;
+    }
+    c->info.last_seq = seq;
+    c->info.record_count++;
+    c->len += 4 + total;
+    o->sum->out_records++;
+    return 0;
+}
+
+/* A gltraceMetadata record whose options say where the trim's parts are
+ * (FORMAT.md, trimmed traces): `trim` says what follows, in words. The
+ * original's first record's options come first: readers that merge
+ * metadata take a later record's options for all of them. */
+static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_options *opt, const char *what,
+                       uint64_t first_kept)
+{
+    const Gltrace__TraceMetadata *om = o->first && o->first->metadata ? o->first->metadata : NULL;
+    size_t nold = om ? om->n_options : 0;
+    char frames[64], offset[32];
+    if (opt->by_calls)
+        snprintf(frames, sizeof frames, "calls %llu-%llu", (unsigned long long)opt->call_first,
+                 (unsigned long long)opt->call_last);
+    else
+        snprintf(frames, sizeof frames, "frames %llu-%llu", (unsigned long long)opt->frame_first,
+                 (unsigned long long)opt->frame_last);
+    Gltrace__TraceMetadata__Option kv[4];
+    Gltrace__TraceMetadata__Option **kvp = malloc((nold + 4) * sizeof *kvp);
+    if (!kvp)
+        return -1;
+    for (size_t i = 0; i < nold; i++)
+        kvp[i] = om->options[i];
+    const char *keys[4] = {"trim", "trim_source", "trim_range", "trim_call_offset"};
+    /* The first kept call is numbered o->seq + 1 (after this marker). */
+    snprintf(offset, sizeof offset, "%lld", (long long)first_kept - (long long)(o->seq + 1));
+    const char *vals[4] = {what, in, frames, offset};
+    for (int i = 0; i < 4; i++) {
+        gltrace__trace_metadata__option__init(&kv[i]);
+        kv[i].key = (char *)keys[i];
+        kv[i].value = (char *)vals[i];
+        kvp[nold + i] = &kv[i];
+    }
+    Gltrace__TraceMetadata md = GLTRACE__TRACE_METADATA__INIT;
+    md.options = kvp;
+    md.n_options = nold + (first_kept ? 4 : 3); /* the offset holds from the start marker on */
+    Gltrace__GLMessage m = GLTRACE__GLMESSAGE__INIT;
+    m.context_id = -1;
+    m.function = GT_FN_METADATA;
+    m.metadata = &md;
+    size_t n = gltrace__glmessage__get_packed_size(&m);
+    uint8_t *buf = malloc(n);
+    int rc = -1;
+    if (buf) {
+        gltrace__glmessage__pack(&m, buf);
+        rc = emit(o, tid, buf, n);
+    }
+    free(buf);
+    free(kvp);
+    return rc;
+}
+
+static int frame_call(const gt_record *rec)
+{
+    uint64_t fn, alias = 0;
+    if (gt_wire_find_varint(rec->data, rec->size, 4, &fn) != 1)
+        return 0;
+    gt_wire_find_varint(rec->data, rec->size, 12, &alias);
+    const gt_api_fn *f = gt_api_find_number((int32_t)fn, (uint32_t)alias);
+    return f && f->cls == GT_CLASS_FRAME;
+}
+
+static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_options *opt,
+                        const rp_trim_plan *plan, gt_trim_summary *sum)
+{
+    gt_record rec;
+    int rc, started = 0;
+    uint64_t frame = plan->start_frame;
+    while ((rc = gt_reader_next(rd, &rec)) == 1) {
+        if (rec.seq == 0 && !o->first)
+            o->first = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
+        if (rec.seq < plan->first_kept) {
+            if (rp_trim_dropped(plan, rec.seq))
+                continue;
+            if (emit(o, rec.thread_id, rec.data, rec.size) != 0)
+                return -1;
+            sum->setup_records++;
+            if (rec.seq == 0 &&
+                emit_marker(o, rec.thread_id, in, opt, "setup: the state the kept calls start from", 0) != 0)
+                return -1;
+            continue;
+        }
+        if (opt->by_calls ? rec.seq > opt->call_last : frame > opt->frame_last)
+            break;
+        if (!started) {
+            started = 1;
+            sum->first_call = rec.seq;
+            sum->start_marker = o->seq;
+            if (plan->first_kept &&
+                emit_marker(o, rec.thread_id, in, opt, "start: the kept calls follow", plan->first_kept) != 0)
+                return -1;
+        }
+        if (emit(o, rec.thread_id, rec.data, rec.size) != 0)
+            return -1;
+        sum->last_call = rec.seq;
+        if (frame_call(&rec)) {
+            frame++;
+            o->frame++;
+            sum->frames++;
+        }
+    }
+    if (rc < 0) {
+        snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
+        return -1;
+    }
+    if (!started) {
+        snprintf(sum->error, sizeof sum->error, "%s: nothing to keep: the trace ends before the start", in);
+        return -1;
+    }
+    if (!opt->by_calls && sum->frames == 0)
+        sum->frames = 1; /* a last frame the trace ends without swapping */
+    return 0;
+}
+
+int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, const rp_trim_plan *plan,
+                  gt_trim_summary *sum)
+{
+    char err[GT_ERRLEN];
+    gt_reader *rd = gt_reader_open(in, err, sizeof err);
+    if (!rd) {
+        snprintf(sum->error, sizeof sum->error, "%s", err);
+        return -1;
+    }
+    tout o = {.sum = sum};
+    o.w = gt_writer_open(out, opt->level, err, sizeof err);
+    if (!o.w) {
+        snprintf(sum->error, sizeof sum->error, "%s", err);
+        gt_reader_close(rd);
+        return -1;
+    }
+    sum->in_records = sum->out_records = sum->setup_records = sum->frames = 0;
+    int rc = copy_records(rd, &o, in, opt, plan, sum);
+    if (rc != 0 && !sum->error[0])
+        snprintf(sum->error, sizeof sum->error, "%s: %s", out,
+                 gt_writer_error(o.w)[0] ? gt_writer_error(o.w) : "out of memory or a malformed record");
+    for (size_t i = 0; rc == 0 && i < o.n; i++)
+        if (flush(&o, &o.c[i]) != 0) {
+            snprintf(sum->error, sizeof sum->error, "%s", gt_writer_error(o.w));
+            rc = -1;
+        }
+    for (size_t i = 0; i < o.n; i++)
+        free(o.c[i].data);
+    free(o.c);
+    if (o.first)
+        gltrace__glmessage__free_unpacked(o.first, NULL);
+    gt_reader_stats rst;
+    gt_reader_stats_get(rd, &rst);
+    sum->in_records = rst.records;
+    gt_reader_close(rd);
+    if (rc != 0) {
+        gt_writer_abandon(o.w);
+        remove(out);
+        return -1;
+    }
+    if (gt_writer_close(o.w, err, sizeof err) != 0) {
+        snprintf(sum->error, sizeof sum->error, "%s", err);
+        remove(out);
+        return -1;
+    }
+    struct stat st;
+    if (stat(in, &st) == 0)
+        sum->in_bytes = (uint64_t)st.st_size;
+    if (stat(out, &st) == 0)
+        sum->out_bytes = (uint64_t)st.st_size;
+    return 0;
+}

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""gltrace trim as a user checks it: each sample app (tests/apps) recorded,
+a few frames cut out of the middle (frames [k, k+2], or for an app of one
+frame or none, its last calls with --calls), trim saying the state at the
+start (as gltrace inspect reads it) is the original's, and the trim
+replayed on its own: `gltrace replay` exits 0 with every snapshot matched, its snapshots
+are the original's of those frames (same pictures, same order), and the
+dump shows where the setup ends (a gltraceMetadata marker). trim_app's
+hard starts: a buffer mapped across the start (kept as it is: the trim
+replays without help), frames drawing over what earlier frames drew into
+the window, and a texture accumulated over frames with the same calls: the
+trim's own check finds the last two and keeps what they need, while the
+same trims made without the check (--no-verify) do not replay exactly.
+Bad ranges and files exit 2 naming them. --loop replays a trim. `gltrace
+record --start-frame N --frames K` leaves a trace of those frames.
+
+usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR"""
+import os
+import re
+import sys
+
+import gltest as gt
+
+gltrace, apps, trim_app, work = sys.argv[1:5]
+ENV = gt.gl_env(headless=True)
+ck = gt.Checker('trim.apps')
+APPS = ['es2_triangle', 'es3_scene', 'gles1_scene', 'two_threads', 'shared_contexts', 'arrays_maps', 'uploads',
+        'egl_images', 'es2_render_texture', 'fbo_snapshots', 'depth_stencil', 'offscreen_readback', 'es2_subimage',
+        'locations']
+FRAME_FNS = re.compile(r'^eglSwapBuffers')
+
+
+def run(argv):
+    return gt.run(argv, env=ENV, timeout=600)
+
+
+def record(name, argv):
+    trace = os.path.join(work, name + '.gltrace')
+    if os.path.exists(trace):
+        os.remove(trace)
+    r = run([gltrace, 'record', '-o', trace, '--', *argv])
+    ok = ck.check(f'{name}: recorded', r.returncode == 0 and os.path.exists(trace), r.stderr[-500:])
+    return trace if ok else None
+
+
+def snapshots(trace, frames=None, calls=None):
+    """The snapshot records of trace as (width, height, attachment, fnv1a),
+    those inside frames (first, last) or calls (first, last) only."""
+    d = gt.dump(gltrace, trace)
+    out, frame = [], 0
+    for r in d.objects():
+        fn = r.get('fn', '')
+        if fn == 'gltraceSnapshot':
+            inside = ((frames is None or frames[0] <= frame <= frames[1]) and
+                      (calls is None or calls[0] <= r.get('seq', -1) <= calls[1]))
+            if inside:
+                fb = r.get('fb', {})
+                out.append((fb.get('width'), fb.get('height'), fb.get('attachment'), fb.get('fnv1a')))
+        elif FRAME_FNS.match(fn):
+            frame += 1
+    return out, d.objects()
+
+
+def check_trim(name, trace, how, first, last, *extra, expect_note=None):
+    """Trims trace (how: --frames or --calls), checks the trim: exit 0,
+    replay exact, snapshots the original's."""
+    label = f'{name} {how} {first}-{last}'
+    out = os.path.join(work, f'{name}-{how[2:]}-{first}-{last}.gltrace')
+    if os.path.exists(out):
+        os.remove(out)
+    r = run([gltrace, 'trim', trace, how, f'{first}-{last}', '-o', out, *extra])
+    if not ck.check(f'{label}: trim exits 0 saying its replay was checked',
+                    r.returncode == 0 and 'checked: its replay matches' in r.stdout, (r.returncode, r.stdout, r.stderr)):
+        return None
+    if how == '--frames' and first:
+        ck.check(f'{label}: the state at the start, as inspect reads it, is the original\'s',
+                 'checked: the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout,
+                 r.stdout)
+    if expect_note is not None:
+        ck.check(f'{label}: says what it had to keep ({expect_note})', expect_note in r.stdout, r.stdout)
+    m = re.search(r'size: (\d+) bytes, [\d.]+% of the original\'s (\d+)', r.stdout)
+    ck.check(f'{label}: reports its size against the original\'s', m and int(m.group(2)) == os.path.getsize(trace)
+             and int(m.group(1)) == os.path.getsize(out), r.stdout)
+    rp = run([gltrace, 'replay', out])
+    s = gt.replay_summary(rp.stderr)
+    want, _ = snapshots(trace, frames=(first, last) if how == '--frames' else None,
+                        calls=(first, last) if how == '--calls' else None)
+    got, recs = snapshots(out)
+    ck.check(f'{label}: the trim replays on its own, every snapshot matched (replay exit 0)',
+             rp.returncode == 0 and s and s[0] == len(got) and s[1] == s[0] and s[0] > 0, (rp.returncode, rp.stderr[-600:]))
+    ck.check(f'{label}: its snapshots are the original\'s of those {how[2:]} ({len(want)})', got == want and want,
+             (got, want))
+    marks = [r.get('metadata', {}).get('options', {}).get('trim', '') for r in recs if r.get('fn') == 'gltraceMetadata']
+    if first:
+        ck.check(f'{label}: the dump marks the setup and where the kept calls start',
+                 any(x.startswith('setup') for x in marks) and any(x.startswith('start') for x in marks), marks)
+    return out
+
+
+def sample_apps():
+    for app in APPS:
+        trace = record(app, [os.path.join(apps, app)])
+        if not trace:
+            continue
+        _, obj = gt.info(gltrace, trace)
+        frames = obj.get('frames', 0) if obj else 0
+        if frames >= 2:
+            for k in range(1, min(frames, 3)):
+                check_trim(app, trace, '--frames', k, min(k + 2, frames - 1))
+        else:
+            d = gt.dump(gltrace, trace)
+            last = max(r.get('seq', 0) for r in d.objects())
+            check_trim(app, trace, '--calls', last * 2 // 3, last)
+
+
+def hard_starts():
+    traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('map', 'accumulate', 'feedback')}
+    if traces['map']:
+        for k in (1, 3, 6):
+            out = check_trim('map', traces['map'], '--frames', k, k + 2)
+            if out:
+                d = gt.dump(gltrace, out)
+                fns = [r.get('fn') for r in d.objects()]
+                start = next((i for i, r in enumerate(d.objects()) if r.get('fn') == 'gltraceMetadata' and
+                              r.get('metadata', {}).get('options', {}).get('trim', '').startswith('start')), -1)
+                ck.check(f'map {k}: the buffer is mapped in the setup and written and unmapped after the start',
+                         [f for f in fns[:start] if f in ('glMapBufferRange', 'glUnmapBuffer')][-1:] ==
+                         ['glMapBufferRange'] and
+                         fns[start + 1:].index('gltraceMappedData') < fns[start + 1:].index('glUnmapBuffer'),
+                         fns[start - 3:start + 8])
+    for mode, note in (('accumulate', 'draws into window surfaces'), ('feedback', 'setup frames the next one repeats')):
+        if not traces[mode]:
+            continue
+        check_trim(mode, traces[mode], '--frames', 4, 6, expect_note=note)
+        # The same without the check: the trim then leaves out what the
+        # frames read, and its replay differs (the check is what saves it).
+        out = os.path.join(work, f'{mode}-unchecked.gltrace')
+        r = run([gltrace, 'trim', traces[mode], '--frames', '4-6', '--no-verify', '-o', out])
+        rp = run([gltrace, 'replay', out])
+        ck.check(f'{mode}: unchecked, the trim leaving out what the frames read does not replay exactly (exit 1)',
+                 r.returncode == 0 and rp.returncode == 1, (r.returncode, rp.returncode, rp.stderr[-300:]))
+    if traces['map']:
+        trace = traces['map']
+        out = os.path.join(work, 'map-frames-1-3.gltrace')
+        rp = run([gltrace, 'replay', out, '--benchmark', '--loop', '3'])
+        ck.check('a trim replays with --benchmark --loop 3 (exit 0)', rp.returncode == 0, rp.stderr[-300:])
+        for args, why in ((['--frames', '20-22'], 'has no frame 20'),                           (['--frames', '5-4'], 'runs backwards'), (['--frames', 'x'], '--frames')):
+            r = run([gltrace, 'trim', trace, *args, '-o', os.path.join(work, 'bad.gltrace')])
+            ck.check(f'trim {" ".join(args)}: exit 2 saying {why!r}', r.returncode == 2 and why in r.stderr,
+                     (r.returncode, r.stderr))
+        r = run([gltrace, 'trim', trace, '--frames', '7-'])
+        ck.check('--frames 7- keeps frames 7 to the end (two of nine), written beside the trace by default',
+                 r.returncode == 0 and os.path.exists(os.path.join(work, 'trim_app_map-frames-7-end.gltrace')) and
+                 '(2 frames)' in r.stdout, (r.returncode, r.stdout, r.stderr))
+        # gltrace record --start-frame N --frames K: the run recorded in full, then trimmed.
+        out = os.path.join(work, 'start-frame.gltrace')
+        r = run([gltrace, 'record', '--start-frame', '3', '--frames', '2', '-o', out, '--', trim_app, 'map'])
+        want, _ = snapshots(trace, frames=(3, 4))
+        got, _ = snapshots(out) if os.path.exists(out) else ([], [])
+        rp = run([gltrace, 'replay', out])
+        ck.check('record --start-frame 3 --frames 2: a trace of frames 3-4 (the original\'s snapshots), replaying exactly',
+                 r.returncode == 0 and 'kept 2 frames from frame 3' in r.stderr and got == want and want and
+                 rp.returncode == 0, (r.returncode, r.stderr[-400:], got, want, rp.stderr[-300:]))
+        r = run([gltrace, 'record', '--start-frame', '30', '-o', out, '--', trim_app, 'map'])
+        ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why',
+                 r.returncode == 0 and 'left whole' in r.stderr and 'has no frame 30 (it has 9)' in r.stderr, r.stderr)
+        r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
+        ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
+                 r.stderr)
+        missing = os.path.join(work, 'no-such.gltrace')
+        r = run([gltrace, 'trim', missing, '--frames', '1-2', '-o', os.path.join(work, 'bad.gltrace')])
+        ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
+
+
+def main():
+    os.makedirs(work, exist_ok=True)
+    sample_apps()
+    hard_starts()
+
+
+main()
+ck.exit()

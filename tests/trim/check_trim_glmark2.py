@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""gltrace trim on a real program's long run: glmark2-es2 (four scenes in
+one process, a new context per scene, thousands of frames) recorded under
+an Xvfb of the test's own, three frames cut out at a few points, each trim
+replayed headless on its own: exit 0, every snapshot matched, its
+snapshots the original's of those frames, its setup under a tenth of the
+calls before them (the setup of a three-frame trim is the state those
+frames start from, not the run before them) and its size under half the
+original's (a trim's bytes are mostly its scene's assets and its own
+snapshots). The same of es2gears_x11 (mesa-utils), stopped by SIGTERM. An --off-screen run (no swaps: a
+snapshot at each glFinish) is cut by calls. Exit 77 (skipped) when Xvfb or
+glmark2-es2 is not installed.
+
+usage: check_trim_glmark2.py GLTRACE WORK_DIR"""
+import os
+import re
+import shutil
+import sys
+
+import gltest as gt
+
+gltrace, work = sys.argv[1:3]
+HEADLESS = gt.gl_env(headless=True)
+ck = gt.Checker('trim.glmark2')
+SCENES = ['build:use-vbo=true', 'texture', 'effect2d', 'jellyfish']
+
+
+def run(argv, env=HEADLESS):
+    return gt.run(argv, env=env, timeout=600)
+
+
+def snapshots(trace, frames=None, calls=None):
+    out, frame = [], 0
+    for r in gt.dump(gltrace, trace).objects():
+        fn = r.get('fn', '')
+        if fn == 'gltraceSnapshot':
+            if ((frames is None or frames[0] <= frame <= frames[1]) and
+                    (calls is None or calls[0] <= r.get('seq', -1) <= calls[1])):
+                fb = r.get('fb', {})
+                out.append((fb.get('width'), fb.get('height'), fb.get('fnv1a')))
+        elif fn.startswith('eglSwapBuffers'):
+            frame += 1
+    return out
+
+
+def check_trim(name, trace, how, first, last):
+    label = f'{name} {how} {first}-{last}'
+    out = os.path.join(work, f'{name}-{first}-{last}.gltrace')
+    r = run([gltrace, 'trim', trace, how, f'{first}-{last}', '-o', out])
+    if not ck.check(f'{label}: trim exits 0, its replay checked', r.returncode == 0 and 'checked:' in r.stdout,
+                    (r.returncode, r.stdout, r.stderr[-500:])):
+        return
+    print('   ' + r.stdout.replace('\n', '\n   '))
+    rp = run([gltrace, 'replay', out])
+    s = gt.replay_summary(rp.stderr)
+    ck.check(f'{label}: replays on its own, every snapshot matched', rp.returncode == 0 and s and s[0] > 0 and
+             s[1] == s[0], (rp.returncode, rp.stderr[-500:]))
+    want = snapshots(trace, frames=(first, last) if how == '--frames' else None,
+                     calls=(first, last) if how == '--calls' else None)
+    ck.check(f'{label}: its snapshots are the original\'s ({len(want)})', want and snapshots(out) == want)
+    m = re.search(r'after a setup of (\d+) of the (\d+) calls before them', r.stdout)
+    ck.check(f'{label}: a setup of under a tenth of the calls before the start', m and
+             int(m.group(1)) * 10 < int(m.group(2)), r.stdout)
+    size, orig = os.path.getsize(out), os.path.getsize(trace)
+    # The bytes are mostly the scene's own assets (a model, a texture: up to
+    # a few MB in jellyfish) and the three snapshots, which do not shrink
+    # with the run; the setup's calls above are what a trim must not carry.
+    if how == '--frames':  # (the --off-screen run is short: its own snapshots weigh most)
+        ck.check(f'{label}: {size} bytes, under half the original\'s {orig}', size * 2 < orig)
+
+
+def main():
+    os.makedirs(work, exist_ok=True)
+    tools = {t: shutil.which(t) for t in ('Xvfb', 'glmark2-es2')}
+    if not all(tools.values()):
+        print(f'skipped: not installed: {[t for t, p in tools.items() if not p]} (ci/setup.sh installs them)')
+        sys.exit(77)
+    xvfb, display, _ = gt.start_xvfb()
+    if not ck.check('Xvfb started', display):
+        return
+    xenv = gt.gl_env(headless=True, DISPLAY=display)
+    long_run = os.path.join(work, 'mix.gltrace')
+    off = os.path.join(work, 'offscreen.gltrace')
+    try:
+        args = [x for s in SCENES for x in ('-b', f'{s}:duration=1')]
+        r = run([gltrace, 'record', '-o', long_run, '--', tools['glmark2-es2'], '--size', '160x120', *args], env=xenv)
+        ok = ck.check('glmark2-es2 scene mix recorded', r.returncode == 0 and os.path.exists(long_run), r.stderr[-500:])
+        r = run([gltrace, 'record', '-o', off, '--', tools['glmark2-es2'], '--off-screen', '--size', '160x120',
+                 '-b', 'shading:shading=phong:duration=1'], env=xenv)
+        ok_off = ck.check('glmark2-es2 --off-screen recorded', r.returncode == 0 and os.path.exists(off),
+                          r.stderr[-500:])
+        gears = os.path.join(work, 'gears.gltrace')
+        ok_gears = False
+        if shutil.which('es2gears_x11') and shutil.which('timeout'):
+            # timeout signals its process group: gltrace record and the app, as a user's ^C would.
+            r = run(['timeout', '-s', 'TERM', '4', gltrace, 'record', '-o', gears, '--', 'es2gears_x11'], env=xenv)
+            ok_gears = ck.check('es2gears_x11 recorded until stopped by SIGTERM', os.path.exists(gears), r.stderr[-500:])
+        else:
+            print('note: es2gears_x11 (mesa-utils) not installed: no es2gears trim')
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+    if ok:
+        _, obj = gt.info(gltrace, long_run)
+        frames = obj.get('frames', 0) if obj else 0
+        ck.check(f'a long run ({frames} frames)', frames > 200, obj)
+        for k in (frames // 8, frames // 2, frames * 7 // 8):
+            check_trim('mix', long_run, '--frames', k, k + 2)
+    if ok_gears:
+        _, obj = gt.info(gltrace, gears)
+        frames = obj.get('frames', 0) if obj else 0
+        if ck.check(f'es2gears_x11: {frames} frames', frames > 20, obj):
+            check_trim('gears', gears, '--frames', frames // 2, frames // 2 + 2)
+    if ok_off:
+        d = gt.dump(gltrace, off).objects()
+        finishes = [r.get('seq') for r in d if r.get('fn') == 'glFinish']
+        if ck.check('the --off-screen run ends frames with glFinish', len(finishes) > 20, len(finishes)):
+            mid = len(finishes) // 2
+            check_trim('offscreen', off, '--calls', finishes[mid] + 1, finishes[mid + 3] + 1)
+
+
+main()
+ck.exit()

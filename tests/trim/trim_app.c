@@ -1,0 +1,155 @@
+/* trim_app: frames whose start is hard to cut at, for gltrace trim's tests
+ * (check_trim.py). Nine frames on a 64x64 pbuffer, OpenGL ES 3.0; the
+ * argument says which case:
+ *   map         a vertex buffer mapped at the end of each frame, written
+ *               and unmapped in the next: every frame starts inside a
+ *               mapping;
+ *   accumulate  no clear after the first frame: each frame draws over what
+ *               the earlier ones drew into the window;
+ *   feedback    a texture drawn into, blended, every frame (never cleared),
+ *               its state set by the same calls each frame with other
+ *               float values, then drawn into the window.
+ * Exits 0 only if GL reported no error. */
+#include <GLES3/gl3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sample_egl.h"
+#include "sample_shader.h"
+
+#define APP "trim_app"
+#define W 64
+#define H 64
+#define FRAMES 9
+
+static const char vs_src[] = "#version 300 es\n"
+                             "layout(location = 0) in vec2 a_pos;\n"
+                             "uniform vec2 u_offset;\n"
+                             "out vec2 v_uv;\n"
+                             "void main() { v_uv = a_pos * 0.5 + 0.5; gl_Position = vec4(a_pos + u_offset, 0.0, 1.0); }\n";
+static const char fs_src[] = "#version 300 es\n"
+                             "precision mediump float;\n"
+                             "uniform vec4 u_color;\n"
+                             "uniform sampler2D u_tex;\n"
+                             "uniform float u_textured;\n"
+                             "in vec2 v_uv;\n"
+                             "out vec4 o;\n"
+                             "void main() { o = mix(u_color, texture(u_tex, v_uv), u_textured); }\n";
+
+static const GLfloat quad[] = {-0.25f, -0.25f, 0.25f, -0.25f, -0.25f, 0.25f, 0.25f, 0.25f};
+static const GLfloat full[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
+
+typedef struct app {
+    GLuint prog, vbo, tex, fbo;
+    GLint u_offset, u_color, u_tex, u_textured;
+} app;
+
+static void draw_quad(const app *a, float x, float y, float r, float g, float b, float alpha, float textured)
+{
+    glUniform2f(a->u_offset, x, y);
+    glUniform4f(a->u_color, r, g, b, alpha);
+    glUniform1f(a->u_textured, textured);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+static void frame_map(app *a, int f, void **mapped)
+{
+    glClearColor(0.1f * (float)f, 0.2f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (*mapped) { /* mapped in the frame before */
+        GLfloat v[8];
+        for (int i = 0; i < 8; i++)
+            v[i] = quad[i] * (1.0f + 0.2f * (float)f);
+        memcpy(*mapped, v, sizeof v);
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+        *mapped = NULL;
+    }
+    draw_quad(a, 0.05f * (float)f, 0.0f, 1.0f, 0.5f, 0.0f, 1.0f, 0.0f);
+    *mapped = glMapBufferRange(GL_ARRAY_BUFFER, 0, sizeof quad, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+}
+
+static void frame_accumulate(app *a, int f)
+{
+    if (f == 0) {
+        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+    }
+    draw_quad(a, -0.75f + 0.18f * (float)f, -0.75f + 0.18f * (float)f, 0.2f + 0.1f * (float)f, 0.9f, 0.3f, 1.0f, 0.0f);
+}
+
+static void frame_feedback(app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 0.1f, 0.05f, 0.02f * (float)f, 1.0f, 0.0f);
+    glDisable(GL_BLEND);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc == 2 ? argv[1] : "";
+    if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback\n");
+        return 2;
+    }
+    sample_egl e;
+    sample_egl_open(&e, APP, sample_egl_display(APP), 3, W, H);
+    app a;
+    GLuint vs, fs;
+    a.prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
+    a.u_offset = glGetUniformLocation(a.prog, "u_offset");
+    a.u_color = glGetUniformLocation(a.prog, "u_color");
+    a.u_tex = glGetUniformLocation(a.prog, "u_tex");
+    a.u_textured = glGetUniformLocation(a.prog, "u_textured");
+    glUseProgram(a.prog);
+    glUniform1i(a.u_tex, 0);
+    glGenBuffers(1, &a.vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, a.vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    glEnableVertexAttribArray(0);
+    glGenTextures(1, &a.tex);
+    glBindTexture(GL_TEXTURE_2D, a.tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &a.fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, a.fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a.tex, 0);
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, W, H);
+
+    void *mapped = NULL;
+    for (int f = 0; f < FRAMES; f++) {
+        if (!strcmp(mode, "map"))
+            frame_map(&a, f, &mapped);
+        else if (!strcmp(mode, "accumulate"))
+            frame_accumulate(&a, f);
+        else
+            frame_feedback(&a, f);
+        sample_egl_swap(&e);
+    }
+    if (mapped)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+    GLenum err = glGetError();
+    sample_egl_close(&e);
+    if (err != GL_NO_ERROR) {
+        fprintf(stderr, APP ": GL error 0x%x\n", err);
+        return 1;
+    }
+    printf(APP ": %s, %d frames\n", mode, FRAMES);
+    return 0;
+}
