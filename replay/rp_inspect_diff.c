@@ -212,8 +212,10 @@ int gt_inspect_diff(const char *before, const char *after, FILE *out, char *err,
         flat_free(&b);
         return -1;
     }
-    qsort(a.l, a.n, sizeof *a.l, by_path);
-    qsort(b.l, b.n, sizeof *b.l, by_path);
+    if (a.n) /* qsort of a NULL array (an empty document) is undefined, even of 0 items */
+        qsort(a.l, a.n, sizeof *a.l, by_path);
+    if (b.n)
+        qsort(b.l, b.n, sizeof *b.l, by_path);
     const leaf *ca = find(&a, "/call"), *cb = find(&b, "/call");
     fprintf(out, "{\"from\": %.*s, \"to\": %.*s, \"changes\": [", ca ? (int)ca->n : 4, ca ? ca->v : "null",
             cb ? (int)cb->n : 4, cb ? cb->v : "null");
