@@ -23,6 +23,7 @@ static const cmd cmds[] = {
     {"compact", gt_cmd_compact, "rewrite a trace in large chunks (record does it itself)"},
     {"connect", gt_cmd_connect, "drive a running app's trace server (GLTRACE_LISTEN)"},
     {"suite", gt_cmd_suite, "replay a corpus of traces against expectations per device"},
+    {"view", gt_cmd_view, "browse a trace in a web page (local server, or --export DIR)"},
 };
 
 static void usage(FILE *f)
