@@ -44,10 +44,10 @@ int view_api_frames(view_buf *b, const gt_view_index *ix, uint64_t from, uint64_
     view_buf_printf(b, "{\"total\":%" PRIu64 ",\"from\":%" PRIu64 ",\"frames\":[", ix->nframes, from);
     for (uint64_t i = from; i < from + count; i++) {
         const gt_view_frame *f = &ix->frames[i];
-        view_buf_printf(b, "%s{\"n\":%" PRIu64 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"calls\":%" PRIu64
+        view_buf_printf(b, "%s{\"n\":%" PRIu64 ",\"pos\":%" PRIu64 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"calls\":%" PRIu64
                            ",\"draws\":%u,\"snapshots\":%u,\"t0\":%" PRId64 ",\"t1\":%" PRId64 ",\"wall\":%" PRIu64
                            ",\"cpu\":%" PRIu64,
-                        i > from ? "," : "", i, ix->calls[f->first].seq, ix->calls[f->first + f->count - 1].seq,
+                        i > from ? "," : "", i, f->first, ix->calls[f->first].seq, ix->calls[f->first + f->count - 1].seq,
                         f->count, f->draws, f->snapshots, f->t0, f->t1, f->wall, f->cpu);
         if (f->thumb != UINT64_MAX)
             view_buf_printf(b, ",\"thumb\":%" PRIu64, ix->calls[f->thumb].seq);

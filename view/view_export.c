@@ -187,9 +187,11 @@ static int export_all(exporter *e, uint64_t f0, uint64_t f1)
         return -1;
     }
     view_buf b = {0};
-    view_buf_printf(&b, "{\"page\":%u,\"detail\":%u,\"f0\":%" PRIu64 ",\"f1\":%" PRIu64 "}", EXPORT_PAGE,
-                    DETAIL_CHUNK, f0, f1);
-    if (write_chunk(e, "export", &b) != 0)
+    view_buf_printf(&b, "window.GT_EXPORT_INFO = {\"page\":%u,\"detail\":%u,\"f0\":%" PRIu64 ",\"f1\":%" PRIu64 "};\n",
+                    EXPORT_PAGE, DETAIL_CHUNK, f0, f1);
+    int w = b.failed ? -1 : write_file(e, "data/export.js", b.data, b.len);
+    view_buf_free(&b);
+    if (w != 0)
         return -1;
     view_api_info(&b, e->trace, e->ix, 0);
     if (write_chunk(e, "info", &b) != 0)

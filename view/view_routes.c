@@ -67,6 +67,13 @@ static void route_asset(const char *name, view_answer *a)
     view_buf_put(&a->body, as->data, as->size);
 }
 
+static void route_locate(view_server *s, void *conn, view_arg_fn arg, view_answer *a)
+{
+    uint64_t pos;
+    if (call_arg(s, conn, arg, "n", &pos, a) == 0)
+        view_buf_printf(&a->body, "{\"pos\":%" PRIu64 ",\"frame\":%u}", pos, s->ix->calls[pos].frame);
+}
+
 static void route_calls(view_server *s, void *conn, view_arg_fn arg, view_answer *a)
 {
     uint64_t from, count, find;
@@ -222,10 +229,15 @@ void view_route(view_server *s, const char *path, void *conn, view_arg_fn arg, v
 {
     uint64_t x, y;
     char err[GT_ERRLEN];
-    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0)
+    if (strcmp(path, "/") == 0)
         route_asset("index.html", a);
-    else if (strncmp(path, "/static/", 8) == 0)
-        route_asset(path + 8, a);
+    else if (strcmp(path, "/data/export.js") == 0) { /* what tells an exported page apart */
+        a->type = "text/javascript";
+        view_buf_printf(&a->body, "window.GT_EXPORT_INFO = null;\n");
+    } else if (strchr(path + 1, '/') == NULL && view_asset_find(path + 1))
+        route_asset(path + 1, a);
+    else if (strcmp(path, "/api/locate") == 0)
+        route_locate(s, conn, arg, a);
     else if (strcmp(path, "/api/info") == 0)
         view_api_info(&a->body, s->trace, s->ix, s->report != NULL);
     else if (strcmp(path, "/api/frames") == 0) {
@@ -278,7 +290,7 @@ void view_route(view_server *s, const char *path, void *conn, view_arg_fn arg, v
             pthread_mutex_unlock(&s->lock);
         }
     } else
-        view_fail(a, 404, "no such page or API: the viewer serves /, /static/FILE and /api/...");
+        view_fail(a, 404, "no such page or API: the viewer serves /, its page files and /api/...");
     if (!a->type)
         a->type = "application/json";
 }
