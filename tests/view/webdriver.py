@@ -90,7 +90,16 @@ class Browser:
         return self._s('POST', '/element', {'using': 'css selector', 'value': css})[ELEMENT]
 
     def click(self, css):
-        self._s('POST', f'/element/{self.find(css)}/click', {})
+        """Clicks the element; found again when the page re-rendered it
+        between the find and the click (a virtual list does)."""
+        for attempt in range(10):
+            try:
+                self._s('POST', f'/element/{self.find(css)}/click', {})
+                return
+            except WebDriverError as e:
+                if 'stale element' not in str(e) or attempt == 9:
+                    raise
+                time.sleep(0.2)
 
     def type(self, css, text):
         e = self.find(css)

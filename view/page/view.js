@@ -217,7 +217,7 @@ async function selectFrame(n, jump) {
   writeHash();
   const f = await frameInfo(n);
   if (jump && f) {
-    if (S.filterId === null && !(EXPORT && S.filter)) await scrollToSeq(f.first);
+    if (!filtered()) await scrollToSeq(f.first);
     await selectCall(f.first);
   }
   refreshTab();
@@ -242,16 +242,17 @@ function scrollToPos(pos) {
   else l.scrollTop = top / Math.max(1, listTotal() - rows) * (h - l.clientHeight);
   drawList();
 }
-function pageKey(k) { return (S.filterId !== null ? 'f' + S.filterId : 'a') + ':' + k; }
+function filtered() { return S.filterId !== null || !!(EXPORT && S.filter); }
+function pageKey(k) { return (S.filterId !== null ? 'f' + S.filterId : filtered() ? 'x' + S.filter : 'a') + ':' + k; }
 function loadPage(k) {
   const key = pageKey(k);
   if (S.pages.has(key)) return S.pages.get(key);
   const ctl = new AbortController();
   const params = { from: k * PAGE, count: PAGE };
-  if (S.filterId !== null) params.find = S.filterId;
+  if (filtered()) params.find = EXPORT ? 'export' : S.filterId;
   const p = api('calls', params, ctl.signal).then((j) => {
     S.pending.delete(key);
-    if (S.filterId !== null || (EXPORT && S.filter)) S.total = j.total; // grows while the search runs
+    if (filtered()) S.total = j.total; // grows while the search runs
     return j;
   }, (e) => { S.pending.delete(key); S.pages.delete(key); throw e; });
   S.pages.set(key, p);
@@ -308,7 +309,7 @@ async function locate(seq) {
   return api('locate', { n: seq });
 }
 async function scrollToSeq(seq) {
-  if (S.filterId !== null || (EXPORT && S.filter)) { drawList(); return; }
+  if (filtered()) { drawList(); return; }
   const at = await locate(seq);
   scrollToPos(at.pos);
 }
@@ -547,9 +548,10 @@ async function loadState(d) {
   const tex = el('div');
   tex.id = 'state-textures';
   tex.appendChild(el('h4', '', 'Bound textures'));
+  const objName = (n) => (n && typeof n === 'object' ? n.recorded + (n.replayed !== n.recorded ? ' (replay ' + n.replayed + ')' : '') : n);
   (st.textures || []).forEach((t) => {
     const fig = el('figure');
-    fig.appendChild(el('figcaption', '', 'texture ' + t.name + ' ' + (t.target || '') + ' unit ' + t.unit));
+    fig.appendChild(el('figcaption', '', 'texture ' + objName(t.name) + ' ' + (t.target || '') + ' unit ' + t.unit));
     (t.levels || []).forEach((lv) => (lv.images || []).forEach((im) => {
       if (im.file && /\.png$/.test(im.file)) {
         const img = el('img', 'state-img');
@@ -574,7 +576,7 @@ async function loadState(d) {
       const img = el('img', 'state-img');
       img.src = stateFile(d.seq, a.file);
       fig.appendChild(img);
-      fig.appendChild(el('figcaption', '', which + ' ' + fb.name + ' ' + att));
+      fig.appendChild(el('figcaption', '', which + ' framebuffer ' + objName(fb.name) + ' ' + att));
       fbs.appendChild(fig);
     }
   }
@@ -582,13 +584,20 @@ async function loadState(d) {
   // buffers, program
   const bufs = el('details');
   bufs.appendChild(el('summary', '', 'Buffers (' + (st.buffers || []).length + ')'));
-  (st.buffers || []).forEach((b) => bufs.appendChild(el('div', 'kv', 'buffer ' + b.name + ' ' + (b.bound_as || '') +
+  (st.buffers || []).forEach((b) => bufs.appendChild(el('div', 'kv', 'buffer ' + objName(b.name) + ' ' + (b.bound_as || '') +
     ' ' + (b.GL_BUFFER_SIZE !== undefined ? b.GL_BUFFER_SIZE + ' bytes' : ''))));
   box.appendChild(bufs);
   if (st.program) {
     const pr = el('details');
-    pr.appendChild(el('summary', '', 'Program ' + st.program.name));
-    (st.program.shaders || []).forEach((s) => pr.appendChild(el('div', 'kv', 'shader ' + s.name + ' ' + s.type + ' ' + (s.source || ''))));
+    pr.appendChild(el('summary', '', 'Program ' + objName(st.program.name)));
+    (st.program.shaders || []).forEach((s) => {
+      pr.appendChild(el('div', 'kv', 'shader ' + objName(s.name) + ' ' + s.type));
+      if (s.source) {
+        const src = el('pre', 'src', '...');
+        fetch(stateFile(d.seq, s.source)).then((r) => r.text()).then((t) => { src.textContent = t; });
+        pr.appendChild(src);
+      }
+    });
     (st.program.uniforms || []).forEach((u) => {
       const row = el('div', 'kv', u.name + ' = ' + JSON.stringify(u.value));
       pr.appendChild(row);
