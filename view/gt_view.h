@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gltrace.pb-c.h"
+#include "gt_diff.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -116,6 +119,11 @@ void gt_view_stop(void);
  * and images (bounds as gt_callset's, NULL/0: every frame). */
 int gt_view_export(const char *trace, const char *report, const char *dir, const uint64_t *frames, size_t nframes,
                    char *err, size_t errlen);
+
+/* A recorded snapshot as 8-bit RGBA, rows top first (what `gltrace
+ * extract` writes and the viewer shows): float snapshots clamped to 0..1,
+ * integer ones to 0..255. 0, or -1 when the record's sizes disagree. */
+int gt_view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img);
 
 #ifdef __cplusplus
 }

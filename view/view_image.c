@@ -11,9 +11,9 @@
 #include "gt_enums.h"
 #include "view_internal.h"
 
-/* Also what `gltrace extract` writes: rows top first, floats clamped to
- * 0..1 and integers to 0..255. */
-int view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img)
+/* Moved here from cli/cmd_extract.c: extract and the viewer show the same
+ * pixels. */
+int gt_view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img)
 {
     if (fb->width <= 0 || fb->height <= 0 || !fb->n_contents)
         return -1;
@@ -83,7 +83,7 @@ int view_image_file(const char *cache_dir, view_cursor *c, const gt_view_index *
         return -1;
     gt_diff_image img = {0}, small = {0};
     int rc = -1;
-    if (!m->fb || view_snapshot_image(m->fb, &img) != 0) {
+    if (!m->fb || gt_view_snapshot_image(m->fb, &img) != 0) {
         snprintf(err, errlen, "snapshot record %" PRIu64 " (chunk at byte %" PRIu64 ") is malformed", rec.seq,
                  rec.offset);
         goto done;

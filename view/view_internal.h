@@ -40,8 +40,6 @@ Gltrace__GLMessage *view_cursor_get(view_cursor *c, uint64_t pos, gt_record *rec
 void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full);
 
 /* ---- images (view_image.c) */
-/* A snapshot as 8-bit RGBA rows top first (what `gltrace extract` writes). */
-int view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img);
 /* A copy at most `max` pixels on its longer side (box filter). */
 int view_thumbnail(const gt_diff_image *src, uint32_t max, gt_diff_image *dst);
 /* The PNG of the snapshot at position pos in cache_dir (made when
