@@ -12,7 +12,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gltrace view TRACE [--port N] [--open] [--report R.json]\n"
+    fprintf(f, "usage: gltrace view TRACE [--port N] [--open] [--report R.json [--images DIR]]\n"
                "       gltrace view TRACE --export DIR [--frames SET]\n"
                "       gltrace view TRACE --index\n"
                "  Serves the trace viewer on 127.0.0.1 and prints its URL (with its access token);\n"
@@ -20,13 +20,14 @@ static void usage(FILE *f)
                "  --port N        listen on port N (default: a free one)\n"
                "  --open          open the URL in the browser ($BROWSER, else xdg-open)\n"
                "  --report R      a `gltrace replay --json` report: expected, actual, diff images\n"
+               "  --images DIR    where the report's PNGs are (replay's --out; default: beside R)\n"
                "  --export DIR    write a folder that opens from disk (DIR/index.html), no server\n"
                "  --frames SET    with --export: only these frames (3, 10-20, ...)\n"
                "  --index         build (or check) the index and print its numbers, no server\n");
 }
 
 typedef struct view_args {
-    const char *trace, *report, *export_dir;
+    const char *trace, *report, *images, *export_dir;
     int port, open, index_only;
     gt_callset frames;
 } view_args;
@@ -53,6 +54,8 @@ static int parse(int argc, char **argv, view_args *a)
             a->port = (int)p;
         } else if (!strcmp(o, "--report") && i + 1 < argc) {
             a->report = argv[++i];
+        } else if (!strcmp(o, "--images") && i + 1 < argc) {
+            a->images = argv[++i];
         } else if (!strcmp(o, "--export") && i + 1 < argc) {
             a->export_dir = argv[++i];
         } else if (!strcmp(o, "--frames") && i + 1 < argc) {
@@ -74,6 +77,10 @@ static int parse(int argc, char **argv, view_args *a)
     }
     if (a->frames.n && !a->export_dir) {
         fprintf(stderr, "gltrace view: --frames goes with --export\n");
+        return 2;
+    }
+    if (a->images && !a->report) {
+        fprintf(stderr, "gltrace view: --images goes with --report\n");
         return 2;
     }
     if (a->report && access(a->report, R_OK) != 0) {
@@ -149,7 +156,7 @@ int gt_cmd_view(int argc, char **argv)
         char exe[4096];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = 0;
-        gt_view_options o = {.trace = a.trace, .report = a.report, .host_exe = n > 0 ? exe : NULL,
+        gt_view_options o = {.trace = a.trace, .report = a.report, .report_images = a.images, .host_exe = n > 0 ? exe : NULL,
                              .port = a.port, .ready = ready, .ctx = &a};
         if (gt_view_serve(&o, err, sizeof err) != 0)
             fprintf(stderr, "gltrace view: %s\n", err);

@@ -100,6 +100,7 @@ void gt_view_index_path(const char *trace, char *out, size_t len);
 typedef struct gt_view_options {
     const char *trace;
     const char *report;    /* a `gltrace replay --json` report, or NULL */
+    const char *report_images; /* where its PNGs are (replay's --out); NULL: beside it */
     const char *host_exe;  /* the gltrace program: inspect and replay run as its children */
     int port;              /* 0: a free one */
     const char *token;     /* NULL: a random one */

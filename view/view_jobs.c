@@ -238,14 +238,17 @@ int view_jobs_report_image(view_server *s, uint64_t k, const char *which, char *
         snprintf(err, errlen, "result %" PRIu64 " of the report has no %s image", k, which);
     else {
         const char *slash = strrchr(s->report, '/');
-        if (name[0] != '/' && slash)
+        if (name[0] == '/')
+            snprintf(path, len, "%s", name);
+        else if (s->report_images && s->report != s->report_buf)
+            snprintf(path, len, "%s/%s", s->report_images, name);
+        else if (slash)
             snprintf(path, len, "%.*s/%s", (int)(slash - s->report), s->report, name);
         else
             snprintf(path, len, "%s", name);
         if (access(path, R_OK) != 0)
-            snprintf(path, len, "%s", name);
-        if (access(path, R_OK) != 0)
-            snprintf(err, errlen, "%s: %s", name, strerror(errno));
+            snprintf(err, errlen, "%s: %s (the report's images are looked up beside it, or in --images DIR)", path,
+                     strerror(errno));
         else
             rc = 0;
     }

@@ -267,6 +267,7 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
     struct MHD_Daemon *d = NULL;
     s->trace = opt->trace;
     s->report = opt->report;
+    s->report_images = opt->report_images;
     s->host_exe = opt->host_exe;
     pthread_mutex_init(&s->lock, NULL);
     if (opt->token)

@@ -22,6 +22,7 @@ typedef struct view_server {
     const char *trace;
     const char *report;          /* --report, or the replay's own once it ran */
     char report_buf[4500];
+    const char *report_images;   /* NULL: the report's own folder */
     const char *host_exe;
     gt_view_index *ix;
     char cache[4300];

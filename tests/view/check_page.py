@@ -8,7 +8,8 @@
     patterns) leaves only the matching calls; find next lands on a match;
     the URL (deep link) opened again shows the same frame, call and
     filter; the state panel at a draw shows the bound texture's image;
-    stats sort; the timeline draws and zooms with W;
+    stats sort; the timeline draws and zooms with W; a replay asked from
+    the page shows expected and actual images side by side;
   - the folder written by --export, opened from file://, shows the same
     call with the same arguments and snapshot, and filters;
   - a glmark2-es2 recording (when glmark2-es2 and Xvfb are installed):
@@ -177,6 +178,19 @@ try:
     b.keys('w')
     ck.check('the timeline draws a frame and W zooms in', b.js('return TL.b - TL.a;') < span, span)
     shot(b, 'timeline')
+    # replay on request: expected and actual side by side, flicker
+    b.click('#tabs button[data-tab="report"]')
+    b.wait('document.getElementById("replay-btn")', what='the report tab')
+    b.click('#replay-btn')
+    n = b.wait('document.querySelectorAll("#tab-report tr").length', timeout=180, what='the replay\'s results')
+    ck.check('replay from the page: one row per compared snapshot', n == len([x for x in full if 'fb' in x]), n)
+    b.click('#tab-report tr')
+    shown = b.wait('(() => { const f = [...document.querySelectorAll("#v-images figcaption")].map((x) => x.textContent);'
+                   ' return f.length >= 2 ? f : null; })()', what='expected and actual images')
+    ck.check('a result shows expected and actual side by side, with a flicker toggle',
+             shown[0].startswith('expected') and shown[1].startswith('actual') and
+             b.js('return !document.getElementById("v-flicker-l").classList.contains("hidden");'), shown)
+    shot(b, 'report')
     b.click('#tabs button[data-tab="calls"]')
 finally:
     s.stop()

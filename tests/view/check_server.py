@@ -204,4 +204,23 @@ try:
 finally:
     rc, err = s.stop()
 ck.check('the server stops on SIGTERM with exit 0', rc == 0, (rc, err[-500:]))
+
+# ---- a replay report given on the command line, its images in replay's --out
+rdir = os.path.join(work, 'replay')
+r = gt.run([gltrace, 'replay', trace, '--json', os.path.join(work, 'r.json'), '--out', rdir, '--save-all'],
+           env=gt.gl_env(headless=True))
+s = Server(gltrace, trace, '--report', os.path.join(work, 'r.json'), '--images', rdir)
+try:
+    rep = s.api('/api/report')
+    want = json.load(open(os.path.join(work, 'r.json')))
+    ck.check('/api/report: the report as replay wrote it', rep['status'] == 'done' and rep['report'] == want,
+             rep.get('status'))
+    st, hdr, body = s.raw('/api/report/image?k=0&which=expected')
+    ck.check('/api/report/image: result 0\'s expected PNG, byte for byte', st == 200 and
+             body == open(os.path.join(rdir, want['results'][0]['expected_png']), 'rb').read(), (st, body[:200]))
+    st, _, body = s.raw('/api/report/image?k=99999&which=actual')
+    ck.check('a result the report does not have: 404 with a message', st == 404 and b'result 99999' in body, body)
+finally:
+    rc, err = s.stop()
+ck.check('the server stops on SIGTERM with exit 0', rc == 0, (rc, err[-500:]))
 ck.exit()

@@ -195,7 +195,9 @@ async function drawStrip() {
         img.src = imageUrl(f.thumb, true);
         cell.appendChild(img);
       } else cell.appendChild(el('div', 'hint', '(no snapshot)'));
-      cell.appendChild(el('div', '', 'frame ' + n + ' · ' + f.calls + ' calls · ' + f.draws + ' draws'));
+      const label = el('div', 'label', 'frame ' + n + ' · ' + f.draws + ' draws');
+      label.title = f.calls + ' calls, ' + f.draws + ' draws, ' + ns(f.t1 - f.t0);
+      cell.appendChild(label);
     });
     cell.onclick = () => selectFrame(n, true);
   }
@@ -410,7 +412,7 @@ function showDetail(d) {
   if (rec.ret !== undefined) add('return', valueNode(rec.ret));
   if (d.error) add('GL error', el('span', 'fail', d.error));
   add('frame', d.frame);
-  add('context', d.ctx);
+  add('context', d.ctx === 65535 ? 'none' : d.ctx);
   add('thread', d.tid);
   add('wall time', ns(d.dur));
   if (d.cpu !== undefined) add('thread time', ns(d.cpu));
@@ -441,6 +443,13 @@ async function showImages(list) {
     try { V.images.push({ label: it.label, img: await loadImage(it.url) }); } catch (e) { status(e.message); }
   }
   $('v-flicker-l').classList.toggle('hidden', V.images.length < 2);
+  // a small snapshot starts enlarged, a big one fits the panel
+  const first = V.images[0] && V.images[0].img, room = Math.max(200, ($('right').clientWidth - 40) / Math.max(1, V.images.length));
+  if (first) {
+    V.zoom = 1;
+    while (first.naturalWidth * V.zoom * 2 <= room && V.zoom < 16) V.zoom *= 2;
+    while (first.naturalWidth * V.zoom > room && V.zoom > 0.25) V.zoom /= 2;
+  }
   renderImages();
 }
 function pixels(img) {
@@ -808,9 +817,9 @@ function timelineKeys(ev) {
   else return;
   drawTimeline();
 }
-function timelineClick(ev) {
+function timelineAt(ev) {
   const c = $('tl'), d = TL.data;
-  if (!d) return;
+  if (!d) return -1;
   const r = c.getBoundingClientRect();
   const t = TL.a + (ev.clientX - r.left) / c.width * (TL.b - TL.a);
   const lane = Math.floor((ev.clientY - r.top - 24) / 28);
@@ -820,7 +829,16 @@ function timelineClick(ev) {
     const dist = t < d.t[i] ? d.t[i] - t : t > d.t[i] + d.dur[i] ? t - d.t[i] - d.dur[i] : 0;
     if (dist < bestd) { bestd = dist; best = i; }
   }
-  if (best >= 0) { const seq = d.first + best; scrollToSeq(seq); selectCall(seq); }
+  return best;
+}
+function timelineClick(ev) {
+  const i = timelineAt(ev);
+  if (i >= 0) { const seq = TL.data.first + i; scrollToSeq(seq); selectCall(seq); }
+}
+function timelineHover(ev) {
+  const i = timelineAt(ev), d = TL.data;
+  $('tl-help').textContent = i < 0 ? 'W/S zoom, A/D pan, click a call' :
+    (d.first + i) + ' ' + d.names[d.fn[i]] + ' at ' + ns(d.t[i]) + ', ' + ns(d.dur[i]);
 }
 
 async function showReport(start) {
@@ -895,6 +913,7 @@ async function main() {
   $('find-next').onclick = () => findStep(false);
   $('find-prev').onclick = () => findStep(true);
   $('tl').onclick = timelineClick;
+  $('tl').onmousemove = timelineHover;
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'F3') { ev.preventDefault(); findStep(ev.shiftKey); return; }
     timelineKeys(ev);
