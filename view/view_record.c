@@ -50,7 +50,11 @@ static int reposition(view_cursor *c, uint32_t frame, char *err, size_t errlen)
     c->r = gt_reader_open(c->trace, err, errlen);
     if (!c->r)
         return -1;
-    if (frame && gt_reader_seek_frame(c->r, frame) != 0) {
+    /* gt_reader_seek_frame(F) starts at the last chunk whose first record
+     * is in frame F or before; when that first record is in F itself, F
+     * may have begun in the chunk before. Every record of F comes after
+     * the start of the chunk found for F - 1. */
+    if (frame > 1 && gt_reader_seek_frame(c->r, frame - 1) != 0) {
         snprintf(err, errlen, "%s", gt_reader_error(c->r));
         return -1;
     }
