@@ -1,6 +1,6 @@
-/* view_record.c: records read back by their index position. The index
- * knows each record's frame; the reader seeks to the first chunk of that
- * frame (its seek index) and reads on to the record. A cursor remembers
+/* view_record.c: records read back by their index position. The reader
+ * seeks to the record's call number (the trace's seek index says which
+ * chunk holds it) and decompresses from that chunk on. A cursor remembers
  * where it is, so the rows of one page are read in one pass. */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +42,10 @@ void view_cursor_close(view_cursor *c)
     free(c);
 }
 
-static int reposition(view_cursor *c, uint32_t frame, char *err, size_t errlen)
+/* Reopens the reader at call `seq` (the chunk holding it is the first one
+ * decompressed); a legacy trace, which has no chunk index, is read from
+ * its start. */
+static int reposition(view_cursor *c, uint64_t seq, char *err, size_t errlen)
 {
     if (c->r)
         gt_reader_close(c->r);
@@ -50,11 +53,9 @@ static int reposition(view_cursor *c, uint32_t frame, char *err, size_t errlen)
     c->r = gt_reader_open(c->trace, err, errlen);
     if (!c->r)
         return -1;
-    /* gt_reader_seek_frame(F) starts at the last chunk whose first record
-     * is in frame F or before; when that first record is in F itself, F
-     * may have begun in the chunk before. Every record of F comes after
-     * the start of the chunk found for F - 1. */
-    if (frame > 1 && gt_reader_seek_frame(c->r, frame - 1) != 0) {
+    gt_reader_stats st;
+    gt_reader_stats_get(c->r, &st);
+    if (st.format != GT_FORMAT_LEGACY && gt_reader_seek_seq(c->r, seq) != 0) {
         snprintf(err, errlen, "%s", gt_reader_error(c->r));
         return -1;
     }
@@ -72,10 +73,9 @@ Gltrace__GLMessage *view_cursor_get(view_cursor *c, uint64_t pos, gt_record *rec
         gltrace__glmessage__free_unpacked(c->m, NULL);
         c->m = NULL;
     }
-    /* read on from here when the record is ahead in this frame or the
-     * next, else seek to its frame */
-    if (!c->r || !c->have || c->pos > pos || want->frame > c->ix->calls[c->pos].frame + 1) {
-        if (reposition(c, want->frame, err, errlen) != 0)
+    /* read on from here when the record is a little ahead, else seek */
+    if (!c->r || !c->have || c->pos > pos || pos - c->pos > 4096) {
+        if (reposition(c, want->seq, err, errlen) != 0)
             return NULL;
     }
     if (c->have && c->rec.seq == want->seq)

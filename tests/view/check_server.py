@@ -205,6 +205,19 @@ finally:
     rc, err = s.stop()
 ck.check('the server stops on SIGTERM with exit 0', rc == 0, (rc, err[-500:]))
 
+# ---- a trace of many chunks (as capture wrote it), read back in reverse:
+# every call found by seeking to its frame
+raw = os.path.join(work, 'raw.gltrace')
+r = gt.run([gltrace, 'record', '--no-compact', '--fb=draw', '-o', raw, '--', app], env=gt.gl_env(headless=True))
+rfull = [json.loads(x) for x in gt.run([gltrace, 'dump', '--json', '--full', raw]).stdout.splitlines()]
+s = Server(gltrace, raw)
+try:
+    bad = [x['seq'] for x in reversed(rfull) if s.api(f'/api/call?n={x["seq"]}')['record'] != x]
+    ck.check('a trace as capture wrote it (a chunk per swap): every call read back in reverse order is dump\'s',
+             r.returncode == 0 and rfull and not bad, (r.returncode, bad[:5]))
+finally:
+    s.stop()
+
 # ---- a replay report given on the command line, its images in replay's --out
 rdir = os.path.join(work, 'replay')
 r = gt.run([gltrace, 'replay', trace, '--json', os.path.join(work, 'r.json'), '--out', rdir, '--save-all'],
