@@ -205,6 +205,26 @@ finally:
     rc, err = s.stop()
 ck.check('the server stops on SIGTERM with exit 0', rc == 0, (rc, err[-500:]))
 
+# ---- --open: $BROWSER gets the URL; with no browser at all, a clear message
+opened = os.path.join(work, 'opened.txt')
+fake = os.path.join(work, 'browser.sh')
+with open(fake, 'w') as f:
+    f.write(f'#!/bin/sh\necho "$1" > {opened}\n')
+os.chmod(fake, 0o755)
+env = dict(os.environ, BROWSER=fake)
+s = Server(gltrace, trace, '--open', env=env)
+try:
+    ck.check('--open runs $BROWSER with the URL (token included)',
+             wait_for(lambda: os.path.exists(opened) and open(opened).read().strip() == s.url, 20), s.url)
+finally:
+    s.stop()
+env = {k: v for k, v in os.environ.items() if k != 'BROWSER'}
+env['PATH'] = os.path.join(work, 'empty-path')
+s = Server(gltrace, trace, '--open', env=env)
+rc, err = s.stop()
+ck.check('--open with no browser to run: says so and keeps serving', s.ok() and 'no browser' in err and rc == 0,
+         (s.url, rc, err))
+
 # ---- a trace of many chunks (as capture wrote it), read back in reverse:
 # every call found by seeking to its frame
 raw = os.path.join(work, 'raw.gltrace')

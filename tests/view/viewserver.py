@@ -10,9 +10,9 @@ import time
 
 
 class Server:
-    def __init__(self, gltrace, trace, *args):
+    def __init__(self, gltrace, trace, *args, env=None):
         self.proc = subprocess.Popen([gltrace, 'view', trace, *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True, env=env)
         self.url = self.proc.stdout.readline().strip()  # printed once listening
         m = re.match(r'http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]+)$', self.url)
         self.port, self.token = (int(m.group(1)), m.group(2)) if m else (None, None)
