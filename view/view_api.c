@@ -198,57 +198,6 @@ int view_api_stats(view_buf *b, const gt_view_index *ix, int64_t frame)
     return 0;
 }
 
-/* The label of a debug group: the first string among its arguments. */
-static void marker_label(view_buf *b, const Gltrace__GLMessage *m)
-{
-    for (size_t i = 0; i < m->n_args; i++)
-        if (m->args[i] && m->args[i]->n_charvalue) {
-            view_buf_strn(b, (const char *)m->args[i]->charvalue[0].data, m->args[i]->charvalue[0].len);
-            return;
-        }
-    view_buf_str(b, "(group)");
-}
-
-int view_api_tree(view_buf *b, const gt_view_index *ix, view_cursor *c, uint64_t frame, char *err, size_t errlen)
-{
-    if (frame >= ix->nframes) {
-        snprintf(err, errlen, "no frame %" PRIu64, frame);
-        return -1;
-    }
-    const gt_view_frame *f = &ix->frames[frame];
-    uint64_t end = f->first + f->count;
-    view_buf_printf(b, "{\"frame\":%" PRIu64 ",\"groups\":[", frame);
-    int first = 1;
-    for (uint64_t i = f->first; i < end; i++) {
-        const gt_view_call *p = &ix->calls[i];
-        if (!(p->flags & GT_VIEW_PUSH))
-            continue;
-        /* its pop: the next pop of the context back at its depth */
-        uint64_t j = i + 1, draws = 0;
-        for (; j < ix->ncalls; j++) {
-            const gt_view_call *q = &ix->calls[j];
-            if (q->ctx != p->ctx)
-                continue;
-            draws += !!(q->flags & GT_VIEW_DRAW);
-            if (q->flags & GT_VIEW_POP && q->depth == p->depth)
-                break;
-        }
-        gt_record rec;
-        Gltrace__GLMessage *m = view_cursor_get(c, i, &rec, err, errlen);
-        if (!m)
-            return -1;
-        view_buf_printf(b, "%s{\"seq\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"ctx\":%u,\"draws\":%" PRIu64
-                           ",\"label\":",
-                        first ? "" : ",", p->seq, ix->calls[j < ix->ncalls ? j : ix->ncalls - 1].seq, p->depth,
-                        p->ctx, draws);
-        marker_label(b, m);
-        view_buf_put(b, "}", 1);
-        first = 0;
-    }
-    view_buf_put(b, "]}", 2);
-    return 0;
-}
-
 #define TIMELINE_MAX 200000u
 
 int view_api_timeline(view_buf *b, const gt_view_index *ix, uint64_t f0, uint64_t f1)

@@ -131,9 +131,6 @@ static int export_frame(exporter *e, uint64_t f, const char *cache)
     snprintf(key, sizeof key, "stats-%" PRIu64, f);
     if (view_api_stats(&b, e->ix, (int64_t)f) != 0 || write_chunk(e, key, &b) != 0)
         return -1;
-    snprintf(key, sizeof key, "tree-%" PRIu64, f);
-    if (view_api_tree(&b, e->ix, e->cur, f, e->err, sizeof e->err) != 0 || write_chunk(e, key, &b) != 0)
-        return -1;
     snprintf(key, sizeof key, "timeline-%" PRIu64, f);
     if (view_api_timeline(&b, e->ix, f, f) != 0 || write_chunk(e, key, &b) != 0)
         return -1;

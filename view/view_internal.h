@@ -55,7 +55,6 @@ int view_api_calls(view_buf *b, const gt_view_index *ix, view_cursor *c, const u
                    uint64_t total, uint64_t from, char *err, size_t errlen);
 int view_api_call(view_buf *b, const gt_view_index *ix, view_cursor *c, uint64_t pos, char *err, size_t errlen);
 int view_api_stats(view_buf *b, const gt_view_index *ix, int64_t frame);
-int view_api_tree(view_buf *b, const gt_view_index *ix, view_cursor *c, uint64_t frame, char *err, size_t errlen);
 int view_api_timeline(view_buf *b, const gt_view_index *ix, uint64_t f0, uint64_t f1);
 
 /* ---- the page's files, embedded at build time (view_assets.c, generated) */

@@ -61,6 +61,8 @@ static void stop_job(view_job *j)
     kill(j->pid, SIGTERM);
     waitpid(j->pid, NULL, 0);
     j->pid = 0;
+    j->what = 0; /* stopped, not failed: asked for again, it runs again */
+    j->status = 0;
 }
 
 void view_jobs_stop(view_server *s)

@@ -253,13 +253,6 @@ void view_route(view_server *s, const char *path, void *conn, view_arg_fn arg, v
         if (!num_arg(conn, arg, "frame", UINT64_MAX, &x, a) &&
             view_api_stats(&a->body, s->ix, x == UINT64_MAX ? -1 : (int64_t)x) != 0)
             view_fail(a, 404, "no frame %" PRIu64 " (the trace has %" PRIu64 ")", x, s->ix->nframes);
-    } else if (strcmp(path, "/api/tree") == 0) {
-        if (!num_arg(conn, arg, "frame", 0, &x, a)) {
-            pthread_mutex_lock(&s->lock);
-            if (view_api_tree(&a->body, s->ix, s->cursor, x, err, sizeof err) != 0)
-                view_fail(a, 404, "%s", err);
-            pthread_mutex_unlock(&s->lock);
-        }
     } else if (strcmp(path, "/api/timeline") == 0) {
         if (!num_arg(conn, arg, "f0", 0, &x, a) && !num_arg(conn, arg, "f1", x, &y, a) &&
             view_api_timeline(&a->body, s->ix, x, y) != 0)

@@ -17,7 +17,10 @@
 Screenshots are kept in WORK_DIR as test artifacts. Exit 77 (skipped)
 when chromium or chromedriver is missing, saying so.
 
-usage: check_page.py GLTRACE APP WORK_DIR"""
+  - a trace with debug groups: the Tree tab nests the draws under them
+    and marks the app's GL error.
+
+usage: check_page.py GLTRACE APP WORK_DIR MARKER_APP"""
 import os
 import shutil
 import sys
@@ -26,7 +29,7 @@ import gltest as gt
 import webdriver as wd
 from viewserver import Server
 
-gltrace, app, work = sys.argv[1:4]
+gltrace, app, work, marker_app = sys.argv[1:5]
 chromium, driver, why = wd.find_browser()
 if why:
     print('skipped: ' + why)
@@ -218,6 +221,28 @@ try:
     shot(b, 'export-filter')
 except wd.WebDriverError as e:
     ck.check('the exported folder opens from file://', False, str(e))
+
+# ---- debug groups in the call tree
+mtrace = os.path.join(work, 'marker.gltrace')
+r = gt.run([gltrace, 'record', '-o', mtrace, '--', marker_app], env=gt.gl_env(headless=True))
+if ck.check('marker_app recorded', r.returncode == 0, r.stderr[-800:]):
+    s = Server(gltrace, mtrace)
+    try:
+        b.get(s.url + '#frame=0&tab=tree')
+        b.wait('document.body.dataset.ready', what='the marker trace')
+        tree = b.wait('(() => { const d = [...document.querySelectorAll("#tab-tree li.draw")];'
+                      ' return d.length ? d.map((li) => { const up = []; let p = li.parentElement.closest("li");'
+                      ' while (p) { up.push(p.firstChild.textContent); p = p.parentElement.closest("li"); }'
+                      ' return up.map((t) => t.replace(/^\\d+ /, "").slice(0, 30)); }) : null; })()', what='the tree')
+        ck.check('the tree nests the first draw under "opaque" under "scene", the second under "scene"',
+                 len(tree) == 2 and tree[0][0].startswith('▾ opaque') and tree[0][1].startswith('▾ scene') and
+                 tree[1][0].startswith('▾ scene') and tree[0][-1].startswith('context'), tree)
+        err = b.js('return [...document.querySelectorAll("#tab-tree li.error")].map((x) => x.textContent);')
+        ck.check('the glGetError that returned an error is marked in the tree', len(err) == 1 and 'glGetError' in err[0],
+                 err)
+        shot(b, 'tree')
+    finally:
+        s.stop()
 
 # ---- glmark2-es2
 glmark2 = shutil.which('glmark2-es2')

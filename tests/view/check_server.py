@@ -16,7 +16,11 @@ with `gltrace view` and checks:
   - the index: built beside the trace, reused when fresh, rebuilt when
     the trace changes.
 
-usage: check_server.py GLTRACE APP WORK_DIR"""
+  - debug groups and errors: calls inside glPushDebugGroup groups have
+    their depth, the app's glGetError that returned GL_INVALID_ENUM is
+    marked with it.
+
+usage: check_server.py GLTRACE APP WORK_DIR MARKER_APP"""
 import json
 import os
 import re
@@ -29,7 +33,7 @@ import time
 import gltest as gt
 from viewserver import Server, non_loopback_address, wait_for
 
-gltrace, app, work = sys.argv[1:4]
+gltrace, app, work, marker_app = sys.argv[1:5]
 ck = gt.Checker('view.server')
 gt.fresh_dir(work)
 trace = os.path.join(work, 'app.gltrace')
@@ -237,6 +241,29 @@ try:
              r.returncode == 0 and rfull and not bad, (r.returncode, bad[:5]))
 finally:
     s.stop()
+
+# ---- debug groups and the app's GL errors
+mtrace = os.path.join(work, 'marker.gltrace')
+r = gt.run([gltrace, 'record', '-o', mtrace, '--', marker_app], env=gt.gl_env(headless=True))
+if ck.check('marker_app recorded', r.returncode == 0, r.stderr[-800:]):
+    s = Server(gltrace, mtrace)
+    try:
+        calls = s.api('/api/calls?from=0&count=1000')['calls']
+        depth = {}
+        for c in calls:
+            if c['fn'] in ('glClear', 'glDrawArrays', 'glPushDebugGroup', 'glPopDebugGroup', 'glGetError'):
+                depth.setdefault(c['fn'], []).append(c['depth'])
+        ck.check('debug-group depth: pushes at 0 and 1, clear and first draw at 2, second draw at 1, pops at 1 and 0',
+                 depth == {'glPushDebugGroup': [0, 1] * 2, 'glClear': [2, 2], 'glDrawArrays': [2, 1] * 2,
+                           'glPopDebugGroup': [1, 0] * 2, 'glGetError': [0, 0]}, depth)
+        errs = [(c['fn'], c.get('error')) for c in calls if c.get('error')]
+        ck.check('the glGetError calls that returned GL_INVALID_ENUM are marked with it',
+                 errs == [('glGetError', 'GL_INVALID_ENUM')] * 2, errs)
+        pushes = [c for c in calls if c.get('push')]
+        ck.check('the pushes are flagged, their labels in the text', len(pushes) == 4 and
+                 '"scene"' in pushes[0]['text'] and '"opaque"' in pushes[1]['text'], [p['text'] for p in pushes])
+    finally:
+        s.stop()
 
 # ---- a replay report given on the command line, its images in replay's --out
 rdir = os.path.join(work, 'replay')

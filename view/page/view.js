@@ -734,7 +734,9 @@ async function showTree() {
     const stack = byCtx.get(c.ctx);
     if (c.pop) { if (stack.length > 1) stack.pop(); continue; }
     if (!(c.push || c.draw || c.error || c.swap)) continue;
-    const li = el('li', c.draw ? 'draw' : c.error ? 'error' : '', c.seq + ' ' + c.text.replace(/^\d+ /, ''));
+    const label = c.push ? '▾ ' + ((c.text.match(/"((?:[^"\\]|\\.)*)"/) || [, '(group)'])[1]) + '  (' + c.fn + ' ' + c.seq + ')'
+      : c.seq + ' ' + c.text.replace(/^\d+ /, '') + (c.error ? '  -> ' + c.error : '');
+    const li = el('li', c.draw ? 'draw' : c.error ? 'error' : '', label);
     li.dataset.seq = c.seq;
     li.onclick = (ev) => { ev.stopPropagation(); scrollToSeq(c.seq); selectCall(c.seq); };
     stack[stack.length - 1].appendChild(li);
