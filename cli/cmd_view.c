@@ -79,6 +79,10 @@ static int parse(int argc, char **argv, view_args *a)
         fprintf(stderr, "gltrace view: --frames goes with --export\n");
         return 2;
     }
+    if (a->report && a->export_dir) {
+        fprintf(stderr, "gltrace view: --report goes with the server, not --export\n");
+        return 2;
+    }
     if (a->images && !a->report) {
         fprintf(stderr, "gltrace view: --images goes with --report\n");
         return 2;
@@ -146,7 +150,7 @@ int gt_cmd_view(int argc, char **argv)
     if (a.index_only) {
         status = 0;
     } else if (a.export_dir) {
-        if (gt_view_export(a.trace, a.report, a.export_dir, a.frames.bounds, a.frames.n, err, sizeof err) != 0)
+        if (gt_view_export(a.trace, a.export_dir, a.frames.bounds, a.frames.n, err, sizeof err) != 0)
             fprintf(stderr, "gltrace view: %s\n", err);
         else {
             printf("%s/index.html\n", a.export_dir);

@@ -116,10 +116,11 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen);
 void gt_view_stop(void);
 
 /* Writes a folder that shows the trace from file://: the page, its data
- * as script chunks, snapshot images. `frames`: only those frames' calls
+ * as script chunks, snapshot images (not the state panel or a replay
+ * report: they need the server). `frames`: only those frames' calls
  * and images (bounds as gt_callset's, NULL/0: every frame). */
-int gt_view_export(const char *trace, const char *report, const char *dir, const uint64_t *frames, size_t nframes,
-                   char *err, size_t errlen);
+int gt_view_export(const char *trace, const char *dir, const uint64_t *frames, size_t nframes, char *err,
+                   size_t errlen);
 
 /* A recorded snapshot as 8-bit RGBA, rows top first (what `gltrace
  * extract` writes and the viewer shows): float snapshots clamped to 0..1,

@@ -205,10 +205,9 @@ static int export_all(exporter *e, uint64_t f0, uint64_t f1)
     return export_calls(e, first, end) != 0 || export_details(e, first, end) != 0 ? -1 : 0;
 }
 
-int gt_view_export(const char *trace, const char *report, const char *dir, const uint64_t *frames, size_t nframes,
-                   char *err, size_t errlen)
+int gt_view_export(const char *trace, const char *dir, const uint64_t *frames, size_t nframes, char *err,
+                   size_t errlen)
 {
-    (void)report;
     exporter e = {.dir = dir, .trace = trace};
     e.ix = gt_view_index_open(trace, NULL, NULL, err, errlen);
     if (!e.ix)

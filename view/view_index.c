@@ -536,21 +536,27 @@ gt_view_index *gt_view_index_open(const char *trace, void (*progress)(void *, ui
         snprintf(ix->path, sizeof ix->path, "%s", alt);
         return ix;
     }
-    char first[GT_ERRLEN] = "";
-    if (build(trace, ix->path, &st, progress, ctx, first, sizeof first) != 0) {
-        /* beside the trace failed: the folder may be read-only */
-        if (errno != EACCES && errno != EROFS && errno != EPERM) {
-            snprintf(err, errlen, "%s", first);
-            free(ix);
-            return NULL;
-        }
-        if (cache_path(trace, alt, sizeof alt) != 0 || build(trace, alt, &st, progress, ctx, err, errlen) != 0) {
+    /* beside the trace when its folder is writable, else in the cache */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", trace);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) != 0) {
+        if (cache_path(trace, alt, sizeof alt) != 0) {
+            snprintf(err, errlen, "%s: its folder is not writable and there is no cache folder for its index "
+                     "($XDG_CACHE_HOME or $HOME)", trace);
             free(ix);
             return NULL;
         }
         snprintf(ix->path, sizeof ix->path, "%s", alt);
     }
-    ix->built = 1;
+    if (build(trace, ix->path, &st, progress, ctx, err, errlen) != 0) {
+        free(ix);
+        return NULL;
+    }
     if (load(ix, ix->path, &st) != 1) {
         snprintf(err, errlen, "%s: the index just written does not read back", ix->path);
         free(ix);

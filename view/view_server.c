@@ -304,9 +304,11 @@ done:
         MHD_stop_daemon(d);
     pthread_mutex_lock(&s->lock);
     view_jobs_stop(s);
-    if (s->find)
-        view_find_free(s->find);
+    view_find *f = s->find;
+    s->find = NULL;
     pthread_mutex_unlock(&s->lock);
+    if (f) /* its thread takes the lock to add a match: joined without it */
+        view_find_free(f);
     view_cursor_close(s->cursor);
     gt_view_index_close(s->ix);
     pthread_mutex_destroy(&s->lock);

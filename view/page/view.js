@@ -721,7 +721,8 @@ async function showTree() {
   const byCtx = new Map();
   const root = el('div', 'tree');
   for (const c of calls) {
-    if (c.synthetic && !c.snapshot) continue;
+    if (c.synthetic || c.ctx === 65535) continue;
+    if (!(c.push || c.pop || c.draw || c.error || c.swap)) continue;
     if (!byCtx.has(c.ctx)) {
       const li = el('li', '', 'context ' + c.ctx);
       const ul = el('ul');
@@ -733,7 +734,6 @@ async function showTree() {
     }
     const stack = byCtx.get(c.ctx);
     if (c.pop) { if (stack.length > 1) stack.pop(); continue; }
-    if (!(c.push || c.draw || c.error || c.swap)) continue;
     const label = c.push ? '▾ ' + ((c.text.match(/"((?:[^"\\]|\\.)*)"/) || [, '(group)'])[1]) + '  (' + c.fn + ' ' + c.seq + ')'
       : c.seq + ' ' + c.text.replace(/^\d+ /, '') + (c.error ? '  -> ' + c.error : '');
     const li = el('li', c.draw ? 'draw' : c.error ? 'error' : '', label);
