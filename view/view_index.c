@@ -465,11 +465,17 @@ static int load(gt_view_index *ix, const char *path, const struct stat *st)
              h.threads_off == h.frames_off + h.nframes * sizeof(gt_view_frame) &&
              h.stats_off == h.threads_off + (uint64_t)h.nthreads * 8 &&
              h.stats_off + (uint64_t)h.nstats * sizeof(gt_view_stat) == size;
+    const char *base = map;
+    /* frames index calls: checked, so a damaged file is rebuilt rather
+     * than read out of bounds (calls themselves index nothing unchecked) */
+    const gt_view_frame *fr = (const gt_view_frame *)(base + h.frames_off);
+    for (uint64_t i = 0; ok && i < h.nframes; i++)
+        ok = fr[i].count && fr[i].first < h.ncalls && fr[i].count <= h.ncalls - fr[i].first &&
+             (fr[i].thumb == UINT64_MAX || fr[i].thumb < h.ncalls);
     if (!ok) {
         munmap(map, (size_t)is.st_size);
         return 0;
     }
-    const char *base = map;
     ix->calls = (const gt_view_call *)(base + h.calls_off);
     ix->ncalls = h.ncalls;
     ix->frames = (const gt_view_frame *)(base + h.frames_off);
