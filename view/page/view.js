@@ -254,8 +254,7 @@ function loadPage(k) {
   if (filtered()) params.find = EXPORT ? 'export' : S.filterId;
   const p = api('calls', params, ctl.signal).then((j) => {
     S.pending.delete(key);
-    if (filtered()) S.total = j.total; // grows while the search runs
-    return j;
+    return j; // the length of a filtered list comes from the search's status, not from a page
   }, (e) => { S.pending.delete(key); S.pages.delete(key); throw e; });
   S.pages.set(key, p);
   S.pending.set(key, ctl);
@@ -810,10 +809,12 @@ function drawTimeline() {
 }
 function timelineKeys(ev) {
   if (S.tab !== 'timeline' || !TL.data || ev.target.tagName === 'INPUT') return;
-  const span = TL.b - TL.a, mid = (TL.a + TL.b) / 2;
+  // zoom about the time under the mouse, as Perfetto does
+  const span = TL.b - TL.a, mid = TL.mouse !== undefined && TL.mouse >= TL.a && TL.mouse <= TL.b ? TL.mouse : (TL.a + TL.b) / 2;
+  const f = (mid - TL.a) / span;
   const k = ev.key.toLowerCase();
-  if (k === 'w') { TL.a = mid - span / 4; TL.b = mid + span / 4; }
-  else if (k === 's') { TL.a = mid - span; TL.b = mid + span; }
+  if (k === 'w') { TL.a = mid - f * span / 2; TL.b = TL.a + span / 2; }
+  else if (k === 's') { TL.a = mid - f * span * 2; TL.b = TL.a + span * 2; }
   else if (k === 'a') { TL.a -= span / 5; TL.b -= span / 5; }
   else if (k === 'd') { TL.a += span / 5; TL.b += span / 5; }
   else return;
@@ -838,6 +839,8 @@ function timelineClick(ev) {
   if (i >= 0) { const seq = TL.data.first + i; scrollToSeq(seq); selectCall(seq); }
 }
 function timelineHover(ev) {
+  const c = $('tl'), r = c.getBoundingClientRect();
+  TL.mouse = TL.a + (ev.clientX - r.left) / c.width * (TL.b - TL.a);
   const i = timelineAt(ev), d = TL.data;
   $('tl-help').textContent = i < 0 ? 'W/S zoom, A/D pan, click a call' :
     (d.first + i) + ' ' + d.names[d.fn[i]] + ' at ' + ns(d.t[i]) + ', ' + ns(d.dur[i]);
