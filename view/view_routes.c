@@ -126,13 +126,13 @@ static void route_image(view_server *s, void *conn, view_arg_fn arg, view_answer
         view_fail(a, 404, "call %" PRIu64 " has no image (not a snapshot record)", s->ix->calls[pos].seq);
         return;
     }
-    pthread_mutex_lock(&s->lock);
-    if (view_image_file(s->cache, s->cursor, s->ix, pos, thumb != 0, a->file_buf, sizeof a->file_buf, err,
+    pthread_mutex_lock(&s->image_lock);
+    if (view_image_file(s->cache, s->image_cursor, s->ix, pos, thumb != 0, a->file_buf, sizeof a->file_buf, err,
                         sizeof err) != 0)
         view_fail(a, 500, "%s", err);
     else
         a->file = a->file_buf, a->type = "image/png";
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->image_lock);
 }
 
 static void route_find(view_server *s, void *conn, view_arg_fn arg, view_args_fn args, view_answer *a)

@@ -270,6 +270,7 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
     s->report_images = opt->report_images;
     s->host_exe = opt->host_exe;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->image_lock, NULL);
     if (opt->token)
         snprintf(s->token, sizeof s->token, "%s", opt->token);
     else if (random_token(s->token) != 0) {
@@ -280,7 +281,8 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
     if (!s->ix || view_cache_dir(s->ix, s->cache, sizeof s->cache, err, errlen) != 0)
         goto done;
     s->cursor = view_cursor_open(opt->trace, s->ix, err, errlen);
-    if (!s->cursor)
+    s->image_cursor = s->cursor ? view_cursor_open(opt->trace, s->ix, err, errlen) : NULL;
+    if (!s->image_cursor)
         goto done;
     d = start_daemon(s, opt->port, err, errlen);
     if (!d)
@@ -310,8 +312,10 @@ done:
     if (f) /* its thread takes the lock to add a match: joined without it */
         view_find_free(f);
     view_cursor_close(s->cursor);
+    view_cursor_close(s->image_cursor);
     gt_view_index_close(s->ix);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->image_lock);
     free(s);
     return rc;
 }

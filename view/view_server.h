@@ -31,6 +31,10 @@ typedef struct view_server {
     unsigned port;
     pthread_mutex_t lock;        /* cursor, find, jobs */
     view_cursor *cursor;
+    /* images have a reader of their own: making thumbnails does not hold
+     * up the call list */
+    pthread_mutex_t image_lock;
+    view_cursor *image_cursor;
     view_find *find;
     int next_find_id;
     view_job inspect, replay;
