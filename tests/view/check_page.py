@@ -150,7 +150,8 @@ try:
 
     # deep link: the same view again
     b.type('#filter', 'glDraw\ue007')
-    b.wait(f'S.total === {len(draws)}', what='filter glDraw')
+    b.wait(f'S.total === {len(draws)} && document.querySelector(\'.row[data-seq="{draws[-1]["seq"]}"]\')',
+           what='filter glDraw')
     b.click(f'.row[data-seq="{draws[-1]["seq"]}"]')
     wait_detail(b, draws[-1]['seq'])
     link = b.js('return location.href;')
