@@ -21,6 +21,7 @@ when chromium or chromedriver is missing, saying so.
     and marks the app's GL error.
 
 usage: check_page.py GLTRACE APP WORK_DIR MARKER_APP"""
+import atexit
 import os
 import shutil
 import sys
@@ -90,6 +91,7 @@ def check_draw(b, where, draw):
 
 full_of = {'server': full, 'export': full}
 b = wd.Browser(chromium, driver)
+atexit.register(b.quit)  # a failure that raises must not leave the browser running
 s = Server(gltrace, trace)
 try:
     ck.check('server started', s.ok(), s.url)
@@ -276,5 +278,4 @@ else:
             shot(b, 'glmark2-draw')
         finally:
             s.stop()
-b.quit()
 ck.exit()

@@ -116,6 +116,8 @@ class Browser:
             f.write(base64.b64decode(self._s('GET', '/screenshot')))
 
     def quit(self):
+        if self.proc.poll() is not None:
+            return
         try:
             self._req('DELETE', f'/session/{self.session}')
         except Exception:
