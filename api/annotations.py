@@ -6,7 +6,7 @@ import fnmatch
 import re
 
 DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
-CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context')
+CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
 DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount')

@@ -33,7 +33,9 @@ typedef enum gt_class {
     GT_CLASS_CURRENT,  /* changes the thread's current context */
     GT_CLASS_TEARDOWN, /* releases what a frame needs: --loop replays before it */
     GT_CLASS_ARRAYS,   /* sets a vertex array (client arrays are recorded after it) */
-    GT_CLASS_CONTEXT   /* creates a context */
+    GT_CLASS_CONTEXT,  /* creates a context */
+    GT_CLASS_PUSH,     /* opens a debug group or marker (the viewer's call tree) */
+    GT_CLASS_POP       /* closes one */
 } gt_class;
 
 typedef struct gt_api_param {

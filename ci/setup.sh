@@ -20,6 +20,8 @@ packages=(
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
+  # gltrace view: its server and JSON; its page checked through chromedriver
+  libmicrohttpd-dev libjansson-dev chromium-driver
   # fuzz targets under libFuzzer (tests/fuzz, -DGLTRACE_FUZZ=ON)
   clang libclang-rt-14-dev
   # misc used by tests

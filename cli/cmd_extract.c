@@ -2,7 +2,6 @@
  * replaying anything. */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "gt_enums.h"
 #include "gt_diff.h"
 #include "gt_trace.h"
+#include "gt_view.h"
 
 static void usage(FILE *f)
 {
@@ -23,40 +23,6 @@ static void usage(FILE *f)
                "  --frames SET: only those frames, as 3, 10-20, 10- or -20, or a list: 0,5-9\n"
                "  Float snapshots are clamped to 0..1 and integer ones to 0..255 for the PNG.\n"
                "  Prints one line per file; exit 0, or 2 with a message for an unusable trace.\n");
-}
-
-/* 8-bit RGBA, rows top first, from the recorded rows (bottom first). */
-static int to_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img)
-{
-    if (fb->width <= 0 || fb->height <= 0 || !fb->n_contents)
-        return -1;
-    uint32_t type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
-    size_t bpp = type == GL_UNSIGNED_BYTE ? 4 : 16;
-    size_t w = (size_t)fb->width, h = (size_t)fb->height;
-    if (fb->contents[0].len != w * h * bpp || gt_diff_image_alloc(img, (uint32_t)w, (uint32_t)h) != 0)
-        return -1;
-    for (size_t y = 0; y < h; y++) {
-        const uint8_t *src = fb->contents[0].data + (h - 1 - y) * w * bpp;
-        uint8_t *dst = img->rgba + y * w * 4;
-        for (size_t i = 0; i < w * 4; i++) {
-            if (bpp == 4) {
-                dst[i] = src[i];
-            } else if (type == GL_FLOAT) {
-                float v;
-                memcpy(&v, src + i * 4, 4);
-                dst[i] = (uint8_t)(isnan(v) ? 0 : v <= 0 ? 0 : v >= 1 ? 255 : lrintf(v * 255.0f));
-            } else { /* GL_INT, GL_UNSIGNED_INT */
-                int32_t v;
-                memcpy(&v, src + i * 4, 4);
-                uint32_t u = (uint32_t)v;
-                if (type == GL_INT)
-                    dst[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-                else
-                    dst[i] = (uint8_t)(u > 255 ? 255 : u);
-            }
-        }
-    }
-    return 0;
 }
 
 typedef struct extract_args {
@@ -102,7 +68,7 @@ static int write_snapshot(const extract_args *a, const gt_record *rec, uint64_t 
     Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec->size, rec->data);
     gt_diff_image img = {0};
     int rc = 0;
-    if (!m || !m->fb || to_image(m->fb, &img) != 0) {
+    if (!m || !m->fb || gt_view_snapshot_image(m->fb, &img) != 0) {
         fprintf(stderr, "gltrace extract: %s: snapshot record %" PRIu64 " (chunk at byte %" PRIu64
                         ") is malformed\n", a->path, rec->seq, rec->offset);
         rc = -1;

@@ -24,6 +24,7 @@ static const cmd cmds[] = {
     {"trim", gt_cmd_trim, "a standalone trace of some frames of a longer one"},
     {"connect", gt_cmd_connect, "drive a running app's trace server (GLTRACE_LISTEN)"},
     {"suite", gt_cmd_suite, "replay a corpus of traces against expectations per device"},
+    {"view", gt_cmd_view, "browse a trace in a web page (local server, or --export DIR)"},
 };
 
 static void usage(FILE *f)

@@ -19,6 +19,7 @@ int gt_cmd_connect(int argc, char **argv);
 int gt_cmd_suite(int argc, char **argv);
 int gt_cmd_diverge(int argc, char **argv);
 int gt_cmd_trim(int argc, char **argv);
+int gt_cmd_view(int argc, char **argv);
 
 /* The numbers of the functions that end a frame (eglSwapBuffers and kin);
  * returns how many were written to out (cmd_compact.c). */

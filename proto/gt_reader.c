@@ -650,13 +650,22 @@ int gt_reader_seek_frame(gt_reader *r, uint64_t frame)
             any = 1;
         }
     }
+    return gt_reader_seek_seq(r, start);
+}
+
+int gt_reader_seek_seq(gt_reader *r, uint64_t seq)
+{
+    if (r->fmt == GT_FORMAT_LEGACY) {
+        snprintf(r->err, sizeof r->err, "%s: a legacy trace has no chunk index", r->path);
+        return -1;
+    }
     while (r->nheap)
         free(heap_pop(r).data);
     free(r->retired);
     r->retired = NULL;
     r->next = 0;
     r->fast_below = 0;
-    r->skip_below = start;
+    r->skip_below = seq;
     return 0;
 }
 

@@ -137,6 +137,10 @@ void gt_reader_set_scanner(gt_reader *r, gt_record_scanner scan, void *ctx);
  * seek index, or the chunk headers walked at open). Returns 0 or -1. */
 int gt_reader_seek_frame(gt_reader *r, uint64_t frame);
 
+/* Positions the reader at call `seq`: the next record delivered is the
+ * first with seq >= `seq`; chunks wholly before it are not decompressed. */
+int gt_reader_seek_seq(gt_reader *r, uint64_t seq);
+
 const char *gt_reader_error(const gt_reader *r);
 void gt_reader_stats_get(const gt_reader *r, gt_reader_stats *st);
 void gt_reader_close(gt_reader *r);
