@@ -70,7 +70,7 @@ int view_image_file(const char *cache_dir, view_cursor *c, const gt_view_index *
                     char *out, size_t outlen, char *err, size_t errlen)
 {
     const gt_view_call *call = &ix->calls[pos];
-    if (!(call->flags & GT_VIEW_SNAPSHOT)) {
+    if (!view_has_picture(call)) {
         snprintf(err, errlen, "call %" PRIu64 " is not a snapshot", call->seq);
         return -1;
     }

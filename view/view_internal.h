@@ -72,4 +72,12 @@ const view_asset *view_asset_find(const char *name);
 int view_cache_dir(const gt_view_index *ix, char *out, size_t len, char *err, size_t errlen);
 int view_mkdirs(const char *path);
 
+/* Whether a call's record holds a picture: a snapshot, or a new surface's
+ * first contents (gltraceSurfaceContents: a picture, not one of the film
+ * strip's snapshots). */
+static inline int view_has_picture(const gt_view_call *c)
+{
+    return (c->flags & GT_VIEW_SNAPSHOT) || c->fn == GT_FN_SURFACE_CONTENTS;
+}
+
 #endif

@@ -122,7 +122,7 @@ static void route_image(view_server *s, void *conn, view_arg_fn arg, view_answer
     char err[GT_ERRLEN];
     if (call_arg(s, conn, arg, "n", &pos, a) != 0 || num_arg(conn, arg, "thumb", 0, &thumb, a) != 0)
         return;
-    if (!(s->ix->calls[pos].flags & GT_VIEW_SNAPSHOT)) {
+    if (!view_has_picture(&s->ix->calls[pos])) {
         view_fail(a, 404, "call %" PRIu64 " has no image (not a snapshot record)", s->ix->calls[pos].seq);
         return;
     }
