@@ -67,31 +67,40 @@ static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const u
     return (rp_varint){NULL, 0};
 }
 
-/* Varints up to 8 bytes, where 8 bytes can be read (up to lim, the end of
- * the record, which may be past end, the end of the field's own bytes: a
- * DataType's last value ends it): the end found by the first byte without
- * the top bit, the 7-bit groups joined pairwise. A varint found running
- * past end is malformed. */
+/* Varints up to 8 bytes, read as one 64-bit word from the bytes up to lim
+ * (the end of the record, which may be past end, the end of the field's own
+ * bytes: a DataType's last value ends it): the end found by the first byte
+ * without the top bit, the 7-bit groups joined pairwise. With 4 to 7 bytes
+ * left (an address ending its record), two overlapping 4-byte loads, the
+ * bytes past lim zero. A varint found running past end is malformed. */
 static inline int varint_word(const uint8_t **p, const uint8_t *end, const uint8_t *lim, uint64_t *v)
 {
     const uint8_t *q = *p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    int have = 1;
     if (lim - q >= 8) {
-        uint64_t w;
         memcpy(&w, q, 8);
-        uint64_t stop = ~w & 0x8080808080808080ull;
-        if (stop) {
-            unsigned last = (unsigned)__builtin_ctzll(stop); /* the top bit of the last byte */
-            if ((size_t)(last >> 3) >= (size_t)(end - q))
-                return -1;
-            uint64_t x = w & (~0ull >> (63 - last)) & 0x7f7f7f7f7f7f7f7full;
-            x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-            x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-            x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-            *v = x;
-            *p = q + (last >> 3) + 1;
-            return 0;
-        }
+    } else if (lim - q >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, q, 4);
+        memcpy(&hi, lim - 4, 4);
+        w = lo | (uint64_t)hi << (8 * (unsigned)(lim - q - 4));
+    } else {
+        have = 0;
+    }
+    uint64_t stop = have ? ~w & 0x8080808080808080ull : 0;
+    if (stop) {
+        unsigned last = (unsigned)__builtin_ctzll(stop); /* the top bit of the last byte */
+        if ((size_t)(last >> 3) >= (size_t)(end - q))
+            return -1;
+        uint64_t x = w & (~0ull >> (63 - last)) & 0x7f7f7f7f7f7f7f7full;
+        x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+        x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+        x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+        *v = x;
+        *p = q + (last >> 3) + 1;
+        return 0;
     }
 #else
     (void)lim;
