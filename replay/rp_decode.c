@@ -73,7 +73,8 @@ static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const u
  * without the top bit, the 7-bit groups joined pairwise. With 4 to 7 bytes
  * left (an address ending its record), two overlapping 4-byte loads, the
  * bytes past lim zero. A varint found running past end is malformed. */
-static inline int varint_word(const uint8_t **p, const uint8_t *end, const uint8_t *lim, uint64_t *v)
+static inline __attribute__((always_inline)) int varint_word(const uint8_t **p, const uint8_t *end, const uint8_t *lim,
+                                                            uint64_t *v)
 {
     const uint8_t *q = *p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -116,7 +117,8 @@ static inline int varint_word(const uint8_t **p, const uint8_t *end, const uint8
 /* Most varints of a call record are one byte (keys, types, lengths, small
  * values): those without a loop, then two-byte ones (function numbers,
  * durations), then the longer ones. */
-static inline int varint_lim(const uint8_t **p, const uint8_t *end, const uint8_t *lim, uint64_t *v)
+#define RP_INLINE static inline __attribute__((always_inline)) /* -O2 too: called once per field */
+RP_INLINE int varint_lim(const uint8_t **p, const uint8_t *end, const uint8_t *lim, uint64_t *v)
 {
     const uint8_t *q = *p;
     if (__builtin_expect(q < end && *q < 0x80, 1)) {
@@ -140,13 +142,13 @@ static inline int varint_lim(const uint8_t **p, const uint8_t *end, const uint8_
     return varint_word(p, end, lim, v);
 }
 
-static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+RP_INLINE int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     return varint_lim(p, end, end, v);
 }
 
 /* The head's start time: nanoseconds, a long varint. */
-static inline int varint_ns(const uint8_t **p, const uint8_t *end, uint64_t *v)
+RP_INLINE int varint_ns(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     return varint_word(p, end, end, v);
 }
