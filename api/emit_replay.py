@@ -160,10 +160,10 @@ def array_setters(cmds):
     for c in setters:
         if c.alias_index:
             raise SystemExit(f'gen_api.py: {c.name}: an array setter is recorded by number alone (alias 0)')
-        fn = f'r->fn[RP_IDX_{c.name}]'
+        fn = f'rp_fn(r, RP_IDX_{c.name})'
         args = ', '.join(ARRAY_PARAMS[p.name] for p in c.params)
         L += [f'static void rp_set_{c.name}(rp *r, const rp_array *a)', '{',
-              f'    if ({fn})', f'        ((rp_pfn_{c.name}){fn})({args});', '}']
+              f'    void *fn = {fn};', '    if (fn)', f'        ((rp_pfn_{c.name})fn)({args});', '}']
     L.append('const rp_array_setter *rp_array_setter_of(int32_t number)')
     L.append('{')
     L.append('    static const rp_array_setter t[] = {')

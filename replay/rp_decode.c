@@ -67,27 +67,44 @@ static __attribute__((noinline)) rp_varint varint_long(const uint8_t *p, const u
     return (rp_varint){NULL, 0};
 }
 
-/* Varints up to 8 bytes, where 8 bytes can be read: the end found by the
- * first byte without the top bit, the 7-bit groups joined pairwise. */
-static inline int varint_word(const uint8_t **p, const uint8_t *end, uint64_t *v)
+/* Varints up to 8 bytes, read as one 64-bit word from the bytes up to lim
+ * (the end of the record, which may be past end, the end of the field's own
+ * bytes: a DataType's last value ends it): the end found by the first byte
+ * without the top bit, the 7-bit groups joined pairwise. With 4 to 7 bytes
+ * left (an address ending its record), two overlapping 4-byte loads, the
+ * bytes past lim zero. A varint found running past end is malformed. */
+static inline __attribute__((always_inline)) int varint_word(const uint8_t **p, const uint8_t *end, const uint8_t *lim,
+                                                            uint64_t *v)
 {
     const uint8_t *q = *p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (end - q >= 8) {
-        uint64_t w;
+    uint64_t w;
+    int have = 1;
+    if (lim - q >= 8) {
         memcpy(&w, q, 8);
-        uint64_t stop = ~w & 0x8080808080808080ull;
-        if (stop) {
-            unsigned last = (unsigned)__builtin_ctzll(stop); /* the top bit of the last byte */
-            uint64_t x = w & (~0ull >> (63 - last)) & 0x7f7f7f7f7f7f7f7full;
-            x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
-            x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
-            x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
-            *v = x;
-            *p = q + (last >> 3) + 1;
-            return 0;
-        }
+    } else if (lim - q >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, q, 4);
+        memcpy(&hi, lim - 4, 4);
+        w = lo | (uint64_t)hi << (8 * (unsigned)(lim - q - 4));
+    } else {
+        have = 0;
     }
+    uint64_t stop = have ? ~w & 0x8080808080808080ull : 0;
+    if (stop) {
+        unsigned last = (unsigned)__builtin_ctzll(stop); /* the top bit of the last byte */
+        if ((size_t)(last >> 3) >= (size_t)(end - q))
+            return -1;
+        uint64_t x = w & (~0ull >> (63 - last)) & 0x7f7f7f7f7f7f7f7full;
+        x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+        x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+        x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+        *v = x;
+        *p = q + (last >> 3) + 1;
+        return 0;
+    }
+#else
+    (void)lim;
 #endif
     rp_varint x = varint_long(q, end);
     if (!x.p)
@@ -100,7 +117,8 @@ static inline int varint_word(const uint8_t **p, const uint8_t *end, uint64_t *v
 /* Most varints of a call record are one byte (keys, types, lengths, small
  * values): those without a loop, then two-byte ones (function numbers,
  * durations), then the longer ones. */
-static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+#define RP_INLINE static inline __attribute__((always_inline)) /* -O2 too: called once per field */
+RP_INLINE int varint_lim(const uint8_t **p, const uint8_t *end, const uint8_t *lim, uint64_t *v)
 {
     const uint8_t *q = *p;
     if (__builtin_expect(q < end && *q < 0x80, 1)) {
@@ -113,7 +131,26 @@ static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
         *p = q + 2;
         return 0;
     }
-    return varint_word(p, end, v);
+    /* Three bytes: GL's enums from 0x4000 up (GL_ARRAY_BUFFER,
+     * GL_TEXTURE0...), which end a DataType, too close to its end for
+     * varint_word's 8-byte load. */
+    if (end - q >= 3 && q[2] < 0x80) {
+        *v = (uint64_t)(q[0] & 0x7f) | (uint64_t)(q[1] & 0x7f) << 7 | (uint64_t)q[2] << 14;
+        *p = q + 3;
+        return 0;
+    }
+    return varint_word(p, end, lim, v);
+}
+
+RP_INLINE int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    return varint_lim(p, end, end, v);
+}
+
+/* The head's start time: nanoseconds, a long varint. */
+RP_INLINE int varint_ns(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    return varint_word(p, end, end, v);
 }
 
 /* One DataType (field 5 or 6) in [p, end). 0, or -1: leave it to protobuf-c.
@@ -124,7 +161,8 @@ static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
  * value array is filled by one DataType at a time, so its values are
  * contiguous; charValue and rawBytes share `bins`, so they must not
  * interleave. */
-static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, const uint8_t *end)
+static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, const uint8_t *end,
+                     const uint8_t *lim)
 {
     unsigned have = 0, last_bin = 0;
     t->n_intvalue = t->n_floatvalue = t->n_charvalue = t->n_rawbytes = t->n_boolvalue = t->n_int64value = 0;
@@ -144,17 +182,17 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
         uint64_t v;
         switch (*p++) {
         case 0x08: /* type */
-            if (varint(&p, end, &v) != 0)
+            if (varint_lim(&p, end, lim, &v) != 0)
                 return -1;
             t->type = (Gltrace__GLMessage__DataType__Type)(int32_t)v, have |= 1;
             break;
         case 0x10: /* isArray */
-            if (varint(&p, end, &v) != 0)
+            if (varint_lim(&p, end, lim, &v) != 0)
                 return -1;
             t->isarray = v != 0, have |= 2;
             break;
         case 0x18: /* intValue */
-            if (varint(&p, end, &v) != 0 || d->nints == RP_DEC_VALUES)
+            if (varint_lim(&p, end, lim, &v) != 0 || d->nints == RP_DEC_VALUES)
                 return -1;
             d->ints[d->nints++] = (int32_t)v, t->n_intvalue++;
             break;
@@ -166,12 +204,12 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
             p += 4;
             break;
         case 0x38: /* boolValue */
-            if (varint(&p, end, &v) != 0 || d->nbools == RP_DEC_VALUES)
+            if (varint_lim(&p, end, lim, &v) != 0 || d->nbools == RP_DEC_VALUES)
                 return -1;
             d->bools[d->nbools++] = v != 0, t->n_boolvalue++;
             break;
         case 0x40: /* int64Value */
-            if (varint(&p, end, &v) != 0 || d->ni64 == RP_DEC_VALUES)
+            if (varint_lim(&p, end, lim, &v) != 0 || d->ni64 == RP_DEC_VALUES)
                 return -1;
             d->i64[d->ni64++] = (int64_t)v, t->n_int64value++;
             break;
@@ -180,7 +218,7 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
             unsigned key = p[-1];
             ProtobufCBinaryData **arr = key == 0x2a ? &t->charvalue : &t->rawbytes;
             size_t *cnt = key == 0x2a ? &t->n_charvalue : &t->n_rawbytes;
-            if (varint(&p, end, &v) != 0 || v > (uint64_t)(end - p) || d->nbins == RP_DEC_VALUES ||
+            if (varint_lim(&p, end, lim, &v) != 0 || v > (uint64_t)(end - p) || d->nbins == RP_DEC_VALUES ||
                 (*cnt && last_bin != key))
                 return -1; /* or the two interleave: one's values would not be contiguous */
             uint8_t *data = (uint8_t *)(uintptr_t)p; /* strings: read as they are */
@@ -208,7 +246,8 @@ static int data_type(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8
 /* Most DataTypes hold one scalar, as capture writes them (gt_dt_i32,
  * gt_dt_float...): type, isArray, one value field, nothing else. Those
  * here, in straight lines: 1 done, 0 data_type must decode it. */
-static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, size_t n)
+static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const uint8_t *p, size_t n,
+                         const uint8_t *lim)
 {
     if (n < 6 || p[0] != 0x08 || p[1] >= 0x80 || p[2] != 0x10 || p[3] >= 0x80)
         return 0;
@@ -217,7 +256,7 @@ static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const u
     t->n_intvalue = t->n_floatvalue = t->n_charvalue = t->n_rawbytes = t->n_boolvalue = t->n_int64value = 0;
     switch (p[4]) {
     case 0x18:
-        if (varint(&q, end, &v) != 0 || q != end || d->nints == RP_DEC_VALUES)
+        if (varint_lim(&q, end, lim, &v) != 0 || q != end || d->nints == RP_DEC_VALUES)
             return 0;
         t->intvalue = d->ints + d->nints;
         d->ints[d->nints++] = (int32_t)v;
@@ -231,14 +270,14 @@ static inline int scalar(rp_decoder *d, Gltrace__GLMessage__DataType *t, const u
         t->n_floatvalue = 1;
         break;
     case 0x38:
-        if (varint(&q, end, &v) != 0 || q != end || d->nbools == RP_DEC_VALUES)
+        if (varint_lim(&q, end, lim, &v) != 0 || q != end || d->nbools == RP_DEC_VALUES)
             return 0;
         t->boolvalue = d->bools + d->nbools;
         d->bools[d->nbools++] = v != 0;
         t->n_boolvalue = 1;
         break;
     case 0x40:
-        if (varint(&q, end, &v) != 0 || q != end || d->ni64 == RP_DEC_VALUES)
+        if (varint_lim(&q, end, lim, &v) != 0 || q != end || d->ni64 == RP_DEC_VALUES)
             return 0;
         t->int64value = d->i64 + d->ni64;
         d->i64[d->ni64++] = (int64_t)v;
@@ -331,7 +370,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
         dst = (type)v, required |= (bit), p = q;            \
     }
     RP_HEAD_FIELD(0x08, 1, m->context_id, int32_t, varint)
-    RP_HEAD_FIELD(0x10, 2, m->start_time, int64_t, varint_word) /* nanoseconds: long */
+    RP_HEAD_FIELD(0x10, 2, m->start_time, int64_t, varint_ns) /* nanoseconds: long */
     RP_HEAD_FIELD(0x18, 4, m->duration, int32_t, varint)
     RP_HEAD_FIELD(0x20, 8, m->function, int32_t, varint)
 #undef RP_HEAD_FIELD
@@ -343,7 +382,7 @@ int rp_decode(rp_decoder *d, const uint8_t *b, size_t n, rp_msg **out)
             if (key == 0x32 && m->returnvalue)
                 return 0; /* twice: protobuf-c's merging rules, not ours */
             Gltrace__GLMessage__DataType *t = &d->dt[ndt++];
-            if (!scalar(d, t, p, (size_t)v) && data_type(d, t, p, p + v) != 0)
+            if (!scalar(d, t, p, (size_t)v, end) && data_type(d, t, p, p + v, end) != 0)
                 return 0;
             if (key == 0x2a)
                 d->argp[nargs++] = t;

@@ -356,7 +356,7 @@ static void client_array(rp *r, const rp_msg *m)
     if (old)
         glBindBuffer(GL_ARRAY_BUFFER, 0);
     /* An array of one texture unit: that unit chosen around the call. */
-    void (*select_unit)(GLenum) = set->select_unit >= 0 ? (void (*)(GLenum))r->fn[set->select_unit] : NULL;
+    void (*select_unit)(GLenum) = set->select_unit >= 0 ? (void (*)(GLenum))rp_fn(r, (size_t)set->select_unit) : NULL;
     GLint was = 0;
     if (select_unit) {
         glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &was);

@@ -133,7 +133,8 @@ struct rp {
     const gt_replay_options *opt;
     gt_replay_summary *sum;
     const char *path;
-    void **fn;                 /* driver functions by entry index */
+    void **fn;                 /* driver functions by entry index, looked up on first use (rp_fn) */
+    uint8_t *fn_tried;         /* by entry index: looked up already (fn NULL then: the driver has none) */
     const rp_entry **by_number; /* alias 0 entries by function number */
     size_t max_number;
     EGLDisplay dpy;
@@ -355,6 +356,9 @@ void rp_hold_errors(rp *r);
 /* rp_run.c: a swap on thread `tid` ends a frame; whether the current
  * record lies inside --frames and --calls. */
 void rp_frame_end(rp *r, uint64_t tid);
+/* The driver's function of entry i (an index of rp_entries), NULL when the
+ * driver has none; looked up the first time it is asked for. */
+void *rp_fn(rp *r, size_t i);
 int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */

@@ -60,7 +60,8 @@ int rp_map_put(rp_map *h, uint64_t key, uint64_t val)
     return 0;
 }
 
-int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val)
+/* Inlined (also at -O2) where replay looks up per call: names, locations. */
+static inline __attribute__((always_inline)) int map_get(const rp_map *h, uint64_t key, uint64_t *val)
 {
     if (!h->cap)
         return 0;
@@ -73,6 +74,11 @@ int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val)
         j = (j + 1) & (h->cap - 1);
     }
     return 0;
+}
+
+int rp_map_get(const rp_map *h, uint64_t key, uint64_t *val)
+{
+    return map_get(h, key, val);
 }
 
 void rp_map_free(rp_map *h)
@@ -98,7 +104,7 @@ static uint64_t name_key(rp *r, int cls, uint32_t name)
 uint32_t rp_name(rp *r, int cls, uint32_t recorded)
 {
     uint64_t v;
-    if (recorded && rp_map_get(&r->names, name_key(r, cls, recorded), &v))
+    if (recorded && map_get(&r->names, name_key(r, cls, recorded), &v))
         return (uint32_t)v;
     return recorded; /* 0, or a name the app used without generating it */
 }
@@ -184,7 +190,7 @@ static uint64_t loc_key(rp *r, uint32_t program, int64_t loc)
 static int64_t map_location(rp *r, uint32_t program, int64_t loc)
 {
     uint64_t v;
-    if (loc < 0 || !rp_map_get(&r->locations, loc_key(r, program, loc), &v))
+    if (loc < 0 || !map_get(&r->locations, loc_key(r, program, loc), &v))
         return loc; /* -1, or a location the app did not ask for: the same driver gives the same */
     return (int64_t)(int32_t)v;
 }
@@ -266,7 +272,7 @@ int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index)
         return index; /* the app asked for no location: nothing to map */
     int32_t c = r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX ? r->cur_ctx : 0;
     uint64_t v;
-    if (r->ctx[c].program && rp_map_get(&r->attribs, attrib_key(r, r->ctx[c].program, index), &v))
+    if (r->ctx[c].program && map_get(&r->attribs, attrib_key(r, r->ctx[c].program, index), &v))
         return (int64_t)(int32_t)v;
     if (r->ctx[c].attrib_program && rp_map_get(&r->attribs, attrib_key(r, r->ctx[c].attrib_program, index), &v))
         return (int64_t)(int32_t)v;
