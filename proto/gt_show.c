@@ -379,7 +379,8 @@ int gt_show_snapshot_pixels(gt_snap_chain *chain, const Gltrace__GLMessage__Fram
         return 0;
     }
     long bpp = gt_texel_bytes(fb->has_format ? fb->format : 0x1908, fb->has_type ? fb->type : 0x1401); /* RGBA8 */
-    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 || !fb->has_hash || !fb->has_slot || fb->n_contents > 1 ||
+    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 || fb->width > GT_SNAP_MAX_SIDE ||
+        fb->height > GT_SNAP_MAX_SIDE || !fb->has_hash || !fb->has_slot || fb->n_contents > 1 ||
         (fb->coding != GT_SNAP_KEY && fb->coding != GT_SNAP_DELTA)) {
         snprintf(err, errlen, "a coded snapshot without its size, format, hash or slot");
         return -1;

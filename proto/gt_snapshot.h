@@ -29,6 +29,10 @@ enum { GT_SNAP_RAW = 0, GT_SNAP_KEY = 1, GT_SNAP_DELTA = 2 };
  * chain a reader keeps pending stays short. */
 #define GT_SNAP_KEY_INTERVAL 64
 
+/* Readers refuse a coded snapshot with a side longer than this (no
+ * framebuffer is): its size would otherwise come from the record alone. */
+#define GT_SNAP_MAX_SIDE 65536
+
 /* The hash a coded snapshot carries: XXH3-64 (seed 0) of its pixels as
  * `contents` held them uncoded (rows bottom first, tightly packed). */
 uint64_t gt_snap_hash(const void *px, size_t n);

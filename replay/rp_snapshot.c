@@ -327,12 +327,16 @@ static int coded(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t tid,
     return 0;
 }
 
-/* Bytes of a snapshot's pixels, 0 when its size or format is not one. */
+/* Bytes of a snapshot's pixels, 0 when its size or format is not one (a
+ * coded one with a side over GT_SNAP_MAX_SIDE: no framebuffer is that
+ * large, and nothing else in the record bounds it). */
 static size_t pixel_bytes(const Gltrace__GLMessage__FrameBuffer *fb)
 {
     GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
     long bpp = gt_texel_bytes(format, type);
-    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0)
+    int coded = fb->has_coding && fb->coding != GT_SNAP_RAW;
+    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 ||
+        (coded && (fb->width > GT_SNAP_MAX_SIDE || fb->height > GT_SNAP_MAX_SIDE)))
         return 0;
     return (size_t)fb->width * (size_t)fb->height * (size_t)bpp;
 }
