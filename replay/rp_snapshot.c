@@ -439,7 +439,7 @@ void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid)
             pictures = 0;
     }
     if (!same && o && !want) {
-        snprintf(o->message, sizeof o->message, "differs; the recorded pixels cannot be shown: %s", why);
+        snprintf(o->message, sizeof o->message, "differs; recorded pixels not decoded: %.50s", why);
     } else if (!same && o) {
         o->max_channel_diff = 0;
         if (rgba8 && e.rgba && a.rgba) {
