@@ -106,6 +106,8 @@ cap_buffer *cap_flusher_take_buffer(size_t min_cap)
     b->flushed_seq = 0;
     b->frame_mark = 0;
     atomic_store(&b->retired, 0);
+    atomic_store(&b->snaps, 0);
+    b->snaps_seen = 0;
     b->next_retired = NULL;
     return b;
 }
@@ -141,12 +143,11 @@ static uint32_t rec_len(const uint8_t *p)
  * trace keeps every record there was room for and stays a prefix of the
  * calls, whatever the flusher's timing made one chunk hold. Only a failed
  * write costs the split. Returns 0, or -1 when some record did not fit. */
-static int put_records(const cap_buffer *b, size_t from, size_t to, uint64_t first, uint64_t last,
+static int put_records(const uint8_t *d, uint64_t tid, size_t from, size_t to, uint64_t first, uint64_t last,
                        uint32_t count, uint64_t frame_mark)
 {
-    const uint8_t *d = b->data;
     gt_chunk_info info = {
-        .thread_id = b->tid, .first_seq = first, .last_seq = last,
+        .thread_id = tid, .first_seq = first, .last_seq = last,
         .first_frame = frame_mark, .record_count = count,
     };
     if (gt_writer_chunk(writer, &info, d + from, to - from) == 0)
@@ -165,9 +166,9 @@ static int put_records(const cap_buffer *b, size_t from, size_t to, uint64_t fir
     }
     uint64_t next = seq + 1;
     gt_wire_find_varint(d + mid + 4, rec_len(d + mid), GT_FIELD_SEQ, &next);
-    if (put_records(b, from, mid, first, seq, half, frame_mark) != 0)
+    if (put_records(d, tid, from, mid, first, seq, half, frame_mark) != 0)
         return -1;
-    return put_records(b, mid, to, next, last, count - half, frame_mark);
+    return put_records(d, tid, mid, to, next, last, count - half, frame_mark);
 }
 
 /* Writes [flushed, commit) of b as one chunk. Flusher thread only. */
@@ -192,10 +193,14 @@ static void flush_buffer(cap_buffer *b, uint64_t frame_now)
     uint64_t last_seq = (first_seq & ~(uint64_t)0xffffffff) | (commit >> 32);
     if (last_seq < first_seq)
         last_seq += (uint64_t)1 << 32;
+    const uint8_t *recs = d + b->flushed;
+    size_t nrecs = end - b->flushed;
+    if (writer && !atomic_load(&broken) && atomic_load_explicit(&b->snaps, memory_order_relaxed) != b->snaps_seen)
+        b->snaps_seen += cap_snapshot_code(b->tid, recs, nrecs, &recs, &nrecs);
     if (!writer) {
         /* Listening, no host (cap_server.c): what was in flight is dropped. */
     } else if (!atomic_load(&broken) &&
-               put_records(b, b->flushed, end, first_seq, last_seq, count, b->frame_mark) != 0) {
+               put_records(recs, b->tid, 0, nrecs, first_seq, last_seq, count, b->frame_mark) != 0) {
         atomic_store(&broken, 1);
         if (serving)
             cap_log("%s; the host is gone", gt_writer_error(writer)); /* the server ends the session */
@@ -302,6 +307,7 @@ static void serve_requests(void)
         gt_writer *old = writer;
         writer = NULL;
         flush_all();
+        cap_snapshot_code_restart(); /* the new trace's reader has seen no snapshot yet */
         writer = w;
         atomic_store(&broken, 0);
         if (old)

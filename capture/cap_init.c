@@ -199,10 +199,12 @@ static long level;
 /* The settings of both ways of tracing (a file, a host). */
 static int parse_trace_options(void)
 {
-    long fb, depth, textures, mb, tt;
+    long fb, depth, textures, mb, tt, delta;
     if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
-        !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level))
+        !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level) ||
+        !setting(GT_SET_SNAPSHOT_DELTA, &delta))
         return 0;
+    cap_snapshot_code_setup((int)delta, (int)level);
     cap_opt_fb = (int)fb;
     cap_opt_fb_depth = (int)depth;
     cap_opt_textures = (int)textures;

@@ -48,6 +48,8 @@ typedef struct cap_buffer {
     uint64_t tid;
     uint64_t frame_mark;        /* flusher only: cap_frame when the next chunk began */
     _Atomic int retired;        /* the thread has moved on to another buffer */
+    _Atomic uint32_t snaps;     /* snapshot records begun in it (counted before their commit) */
+    uint32_t snaps_seen;        /* flusher only: of those, the ones it has coded or passed */
     struct cap_buffer *next_live;    /* list of all buffers in use (flusher lock) */
     struct cap_buffer *next_retired; /* queue to the flusher (flusher lock) */
 } cap_buffer;
@@ -360,6 +362,15 @@ void cap_out_announce(const char *path); /* tells gltrace record the file exists
 
 /* cap_flusher.c */
 int cap_flusher_start(const char *path, int level);
+/* Snapshot coding on the flusher thread (cap_snapshot_code.c): on/off
+ * (GLTRACE_SNAPSHOT_DELTA) and zstd level, set at init. */
+void cap_snapshot_code_setup(int on, int level);
+/* Codes the snapshot records among [d, d+len) of thread tid; *res, *res_len:
+ * d itself, or the coder's buffer (valid until the next call). Returns how
+ * many snapshot records it found. Flusher thread only. */
+/* A new trace (a host attached): every slot starts again with a keyframe. */
+void cap_snapshot_code_restart(void);
+uint32_t cap_snapshot_code(uint64_t tid, const uint8_t *d, size_t len, const uint8_t **res, size_t *res_len);
 /* Memory the buffers in flight may take (GLTRACE_BUFFER_MB; 512 MiB): a
  * thread that would exceed it waits for the writer thread. Before start. */
 void cap_flusher_set_mem_cap(size_t bytes);

@@ -1,8 +1,9 @@
 /* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot).
  *
  * The pixels are read straight into the thread's trace buffer, inside the
- * record, so a snapshot costs one glReadPixels and no copy; compression and
- * writing happen on the flusher thread. Every piece of GL state a read
+ * record, so a snapshot costs one glReadPixels and no copy; coding against
+ * the previous snapshot (cap_snapshot_code.c), compression and writing
+ * happen on the flusher thread. Every piece of GL state a read
  * needs changed (pack state, pixel-pack buffer, read framebuffer and read
  * buffer, renderbuffer and texture bindings) is saved before and restored
  * after, and only calls valid for the context's version are made, so the
@@ -202,6 +203,7 @@ static void read_record_as(cap_tls *t, const snap *d, int32_t fn)
     uint8_t *p = cap_syn_begin(t, fn, body + 16);
     if (!p)
         return;
+    atomic_fetch_add_explicit(&t->buf->snaps, 1, memory_order_relaxed); /* the flusher codes it */
     *p++ = 0x3a; /* fb */
     p = gt_put_varint(p, body);
     *p++ = 0x08, p = gt_put_varint(p, (uint64_t)d->w);

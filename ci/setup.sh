@@ -11,7 +11,7 @@ packages=(
   # Mesa: llvmpipe/softpipe through EGL surfaceless
   libegl-mesa0 libgl1-mesa-dri libglx-mesa0
   # trace format
-  libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler
+  libzstd-dev zstd libprotobuf-c-dev protobuf-c-compiler libxxhash-dev
   # images
   libpng-dev libdeflate-dev libisal-dev
   # suite files (gltrace suite)

@@ -47,6 +47,7 @@ int gt_cmd_dump(int argc, char **argv)
     }
     gt_record rec;
     int rc, status = 0;
+    gt_snap_chain *chain = gt_snap_chain_new(); /* coded snapshots shown by their pixels */
     while ((rc = gt_reader_next(r, &rec)) == 1) {
         Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
@@ -56,7 +57,7 @@ int gt_cmd_dump(int argc, char **argv)
             status = 2;
             break;
         }
-        gt_show_record(stdout, m, &rec, json, full);
+        gt_show_record(stdout, m, &rec, json, full, chain);
         gltrace__glmessage__free_unpacked(m, NULL);
     }
     if (rc < 0) {
@@ -65,6 +66,7 @@ int gt_cmd_dump(int argc, char **argv)
         status = 2;
     }
     gt_reader_close(r);
+    gt_snap_chain_free(chain);
     if (fflush(stdout) != 0)
         status = 2;
     return status;

@@ -12,6 +12,7 @@
 #include "gt_cli.h"
 #include "gt_enums.h"
 #include "gt_diff.h"
+#include "gt_show.h"
 #include "gt_trace.h"
 #include "gt_view.h"
 
@@ -63,16 +64,24 @@ static int parse_args(int argc, char **argv, extract_args *a)
 
 /* DIR/frameNNNNNN-callNNNNNNNNN-WHAT.png of one snapshot record: 0, or -1
  * after saying why. */
-static int write_snapshot(const extract_args *a, const gt_record *rec, uint64_t frame)
+static int write_snapshot(const extract_args *a, gt_snap_chain *chain, const gt_record *rec, uint64_t frame,
+                          int wanted)
 {
     Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec->size, rec->data);
     gt_diff_image img = {0};
     int rc = 0;
-    if (!m || !m->fb || gt_view_snapshot_image(m->fb, &img) != 0) {
-        fprintf(stderr, "gltrace extract: %s: snapshot record %" PRIu64 " (chunk at byte %" PRIu64
-                        ") is malformed\n", a->path, rec->seq, rec->offset);
+    const uint8_t *px = NULL;
+    size_t n = 0;
+    char why[GT_ERRLEN] = "malformed";
+    /* Every snapshot goes through the chain, wanted or not: a coded one
+     * needs the ones before it. */
+    if (!m || !m->fb ||
+        gt_show_snapshot_pixels(chain, m->fb, rec->thread_id, wanted ? &px : NULL, &n, why, sizeof why) != 0 ||
+        (wanted && gt_view_snapshot_image(m->fb, px, n, &img) != 0)) {
+        fprintf(stderr, "gltrace extract: %s: snapshot record %" PRIu64 " (chunk at byte %" PRIu64 "): %s\n", a->path,
+                rec->seq, rec->offset, why);
         rc = -1;
-    } else {
+    } else if (wanted) {
         char what[64], file[4096], perr[GT_DIFF_ERR_MAX];
         const Gltrace__GLMessage__FrameBuffer *f = m->fb;
         uint32_t src = f->has_source ? f->source : 0;
@@ -102,6 +111,11 @@ static int extract(const extract_args *a, gt_reader *r)
     gt_record rec;
     int rc, status = 0;
     uint64_t frame = 0, written = 0;
+    gt_snap_chain *chain = gt_snap_chain_new();
+    if (!chain) {
+        fprintf(stderr, "gltrace extract: out of memory\n");
+        return 2;
+    }
     int32_t swaps[8];
     size_t nswaps = gt_frame_functions(swaps, 8);
     while (status == 0 && (rc = gt_reader_next(r, &rec)) == 1) {
@@ -115,18 +129,20 @@ static int extract(const extract_args *a, gt_reader *r)
             frame++;
             continue;
         }
-        if (fn != GT_FN_SNAPSHOT || (a->frames.n && !gt_callset_contains(&a->frames, frame)))
+        if (fn != GT_FN_SNAPSHOT)
             continue;
-        if (write_snapshot(a, &rec, frame) != 0)
+        int wanted = !a->frames.n || gt_callset_contains(&a->frames, frame);
+        if (write_snapshot(a, chain, &rec, frame, wanted) != 0)
             status = 2;
         else
-            written++;
+            written += wanted;
     }
     if (status == 0 && rc < 0) {
         fprintf(stderr, "gltrace extract: %s (the %" PRIu64 " snapshots before it were written)\n",
                 gt_reader_error(r), written);
         status = 2;
     }
+    gt_snap_chain_free(chain);
     return status;
 }
 

@@ -6,7 +6,9 @@
  * starts without history). After the app has exited nothing is at risk any
  * more: this pass reads the trace in call order and writes each thread's
  * records again in chunks of about `chunk_bytes`, adding a record's seq
- * where its new neighbours no longer imply it (FORMAT.md, `seq`). Frames are
+ * where its new neighbours no longer imply it (FORMAT.md, `seq`); the
+ * threads' chunks of one seq range are written together (flush_all), so
+ * that a copy cut short is a prefix of the calls. Frames are
  * counted from the records whose function is one of `frame_fns` (the
  * caller's eglSwapBuffers numbers: this layer knows nothing of GL). */
 #include "gt_trace.h"
@@ -49,15 +51,40 @@ static pending *pending_of(compactor *c, uint64_t tid)
     return p;
 }
 
-static int flush(compactor *c, pending *p)
+static int flush(compactor *c, pending *p, uint32_t flags)
 {
     if (!p->info.record_count)
         return 0;
     p->info.thread_id = p->tid;
+    p->info.flags = flags;
     int rc = gt_writer_chunk(c->w, &p->info, p->data, p->len);
     p->len = 0;
     p->info.record_count = 0;
     return rc;
+}
+
+/* Every thread's pending records, as one seq range: chunks by first seq,
+ * the last flagged GT_CHUNK_COMPLETE. A file cut short then holds whole
+ * ranges and a part of one, which readers leave out: what remains is a
+ * prefix of the calls, whichever thread's chunk filled first. */
+static int flush_all(compactor *c)
+{
+    for (;;) {
+        pending *next = NULL, *after = NULL;
+        for (size_t i = 0; i < c->np; i++) {
+            pending *p = &c->p[i];
+            if (!p->info.record_count)
+                continue;
+            if (!next || p->info.first_seq < next->info.first_seq)
+                after = next, next = p;
+            else if (!after || p->info.first_seq < after->info.first_seq)
+                after = p;
+        }
+        if (!next)
+            return 0;
+        if (flush(c, next, GT_CHUNK_RANGES | (after ? 0 : GT_CHUNK_COMPLETE)) != 0)
+            return -1;
+    }
 }
 
 static int reserve(pending *p, size_t n)
@@ -80,7 +107,7 @@ static int add(compactor *c, const gt_record *rec, uint64_t frame)
     pending *p = pending_of(c, rec->thread_id);
     if (!p)
         return -1;
-    if (p->len >= c->chunk_bytes && flush(c, p) != 0)
+    if (p->len >= c->chunk_bytes && flush_all(c) != 0)
         return -1;
     uint64_t has_seq;
     int found = gt_wire_find_varint(rec->data, rec->size, GT_FIELD_SEQ, &has_seq);
@@ -159,11 +186,10 @@ int gt_compact(const char *in, const char *out, int level, size_t chunk_bytes, c
     }
     if (rc == -1)
         snprintf(err, errlen, "%s", gt_reader_error(r));
-    for (size_t i = 0; rc == 0 && i < c.np; i++)
-        if (flush(&c, &c.p[i]) != 0) {
-            snprintf(err, errlen, "%s", gt_writer_error(c.w));
-            rc = -2;
-        }
+    if (rc == 0 && flush_all(&c) != 0) {
+        snprintf(err, errlen, "%s", gt_writer_error(c.w));
+        rc = -2;
+    }
     for (size_t i = 0; i < c.np; i++)
         free(c.p[i].data);
     free(c.p);

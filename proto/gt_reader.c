@@ -23,7 +23,7 @@
 
 typedef struct chunk {
     uint64_t off, tid, first_seq, last_seq, first_frame;
-    uint32_t count, csize;
+    uint32_t count, csize, flags;
 } chunk;
 
 typedef struct open_chunk {
@@ -121,6 +121,7 @@ static int parse_header(const uint8_t *h, chunk *c, uint32_t *usize)
     c->count = gt_rd32(p + 40);
     *usize = gt_rd32(p + 44);
     c->csize = gt_rd32(p + 48);
+    c->flags = gt_rd32(p + 52);
     return c->last_seq >= c->first_seq && c->count > 0 ? 0 : -1;
 }
 
@@ -170,7 +171,7 @@ static int load_index(gt_reader *r)
     for (uint64_t i = 0; i < cnt; i++) {
         const uint8_t *e = p + 16 + GT_INDEX_ENTRY * i;
         chunk c = {gt_rd64(e), gt_rd64(e + 8), gt_rd64(e + 16), gt_rd64(e + 24), gt_rd64(e + 32),
-                   gt_rd32(e + 40), gt_rd32(e + 44)};
+                   gt_rd32(e + 40), gt_rd32(e + 44), 0};
         if (c.off + GT_CHUNK_HEADER + c.csize > at || c.last_seq < c.first_seq) {
             fail(r, "corrupt seek index at byte %llu: entry %llu points outside the chunks",
                  (unsigned long long)at, (unsigned long long)i);
@@ -186,6 +187,22 @@ static int load_index(gt_reader *r)
 out:
     free(b);
     return rc;
+}
+
+/* A compacted trace cut right after a chunk (its chunks carry
+ * GT_CHUNK_RANGES) whose seq range is not complete: damage, said once the
+ * records before it are read, so that delivery stops at the first record
+ * missing (gt_reader_next) and what is read is a prefix of the calls.
+ * Cut inside a chunk, the walk has found the damage already. */
+static void note_torn_range(gt_reader *r)
+{
+    if (!r->nchunks || r->pending[0] || !(r->chunks[r->nchunks - 1].flags & GT_CHUNK_RANGES) ||
+        (r->chunks[r->nchunks - 1].flags & GT_CHUNK_COMPLETE))
+        return;
+    const chunk *c = &r->chunks[r->nchunks - 1];
+    snprintf(r->pending, sizeof r->pending, "%s: cut short at byte %llu, after a chunk whose range of calls is not "
+             "complete (compacted chunks are written a range at a time)", r->path,
+             (unsigned long long)(c->off + GT_CHUNK_HEADER + c->csize));
 }
 
 /* No index (a capture that did not end cleanly): walk the headers. Damage
@@ -275,8 +292,10 @@ gt_reader *gt_reader_open(const char *path, char *err, size_t errlen)
             snprintf(err, errlen, "%s", r->err);
             goto fail;
         }
-        if (idx == 0)
+        if (idx == 0) {
             walk_headers(r);
+            note_torn_range(r);
+        }
         if (r->nchunks == 0 && r->pending[0]) {
             snprintf(err, errlen, "%s", r->pending);
             goto fail;

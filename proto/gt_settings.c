@@ -115,6 +115,11 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .unset = 512, .stops = "tracing",
         .help = "memory for trace buffers in flight; a thread that would take more waits for the writer",
     },
+    [GT_SET_SNAPSHOT_DELTA] = {
+        .var = "GLTRACE_SNAPSHOT_DELTA", .kind = GT_SK_SWITCH, .unset = 1, .stops = "tracing",
+        .help = "1 (default): each snapshot's pixels coded against the previous snapshot of its\n"
+                "target (FORMAT.md); 0: raw, as trace format 1 wrote them",
+    },
     [GT_SET_RECORD_LIST] = {
         .var = "GLTRACE_RECORD_LIST", .kind = GT_SK_TEXT,
         .help = "set by gltrace record: a file where each traced process adds the name of the file it wrote",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gt_api.h"
+#include "gt_texel.h"
 #include "gt_trace.h"
 
 void gt_show_json_string(FILE *f, const char *s, size_t len)
@@ -367,30 +368,82 @@ static const char *synthetic_arg(int32_t fn, size_t i)
     return NULL;
 }
 
-static void show_fb(FILE *f, const Gltrace__GLMessage__FrameBuffer *fb, int json)
+int gt_show_snapshot_pixels(gt_snap_chain *chain, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t tid,
+                            const uint8_t **px, size_t *n, char *err, size_t errlen)
+{
+    if (!fb->has_coding || fb->coding == GT_SNAP_RAW) {
+        if (!px)
+            return 0;
+        *px = fb->n_contents ? fb->contents[0].data : NULL;
+        *n = fb->n_contents ? fb->contents[0].len : 0;
+        return 0;
+    }
+    long bpp = gt_texel_bytes(fb->has_format ? fb->format : 0x1908, fb->has_type ? fb->type : 0x1401); /* RGBA8 */
+    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 || fb->width > GT_SNAP_MAX_SIDE ||
+        fb->height > GT_SNAP_MAX_SIDE || !fb->has_hash || !fb->has_slot || fb->n_contents > 1 ||
+        (fb->coding != GT_SNAP_KEY && fb->coding != GT_SNAP_DELTA)) {
+        snprintf(err, errlen, "a coded snapshot without its size, format, hash or slot");
+        return -1;
+    }
+    gt_snap_coded c = {.hash = fb->hash, .coding = fb->coding, .slot = fb->slot, .bpp = (size_t)bpp,
+                       .size = (size_t)fb->width * (size_t)fb->height * (size_t)bpp,
+                       .data = fb->n_contents ? fb->contents[0].data : NULL,
+                       .len = fb->n_contents ? fb->contents[0].len : 0};
+    if (gt_snap_chain_add(chain, tid, &c) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (!px)
+        return 0; /* kept in the chain, decoded when asked */
+    *n = c.size;
+    return (*px = gt_snap_chain_pixels(chain, tid, c.slot, err, errlen)) ? 0 : -1;
+}
+
+static void show_fb(FILE *f, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t tid, gt_snap_chain *chain, int json)
 {
     static const char *const sources[] = {"surface", "attachment", "texture"};
+    static const char *const codings[] = {"raw", "key", "delta"};
     const char *src = fb->has_source && fb->source < 3 ? sources[fb->source] : "surface";
-    size_t bytes = fb->n_contents ? fb->contents[0].len : 0;
+    const char *coding = fb->has_coding && fb->coding < 3 ? codings[fb->coding] : fb->has_coding ? "?" : "raw";
+    size_t coded = fb->n_contents ? fb->contents[0].len : 0, bytes = coded;
+    const uint8_t *px = fb->n_contents ? fb->contents[0].data : NULL;
+    char why[GT_ERRLEN] = "";
+    if (strcmp(coding, "raw") != 0 && (!chain || gt_show_snapshot_pixels(chain, fb, tid, &px, &bytes, why,
+                                                                         sizeof why) != 0))
+        px = NULL, bytes = 0;
     /* FNV-1a of the pixels: a fingerprint to compare with an app's own. */
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < bytes; i++)
-        h = (h ^ fb->contents[0].data[i]) * 16777619u;
+    for (size_t i = 0; px && i < bytes; i++)
+        h = (h ^ px[i]) * 16777619u;
     const char *fmt = gt_api_enum_name(fb->has_format ? fb->format : 0x1908, 0, 0);
     const char *type = gt_api_enum_name(fb->has_type ? fb->type : 0x1401, 0, 0);
     const char *att = gt_api_enum_name(fb->has_attachment ? fb->attachment : 0x0405, 0, 0);
     if (json)
         fprintf(f, ",\"fb\":{\"width\":%d,\"height\":%d,\"format\":\"%s\",\"type\":\"%s\",\"source\":\"%s\","
                    "\"attachment\":\"%s\",\"object\":%u,\"level\":%d,\"layer\":%d,\"surface\":\"0x%" PRIx64
-                   "\",\"bytes\":%zu,\"fnv1a\":\"%08x\"}",
+                   "\",\"bytes\":%zu,\"fnv1a\":\"%08x\"",
                 fb->width, fb->height, fmt ? fmt : "?", type ? type : "?", src, att ? att : "?", fb->object,
                 fb->level, fb->layer, fb->surface, bytes, h);
     else
         fprintf(f, " fb %dx%d %s %s %s %s object %u level %d layer %d, %zu bytes fnv1a %08x", fb->width, fb->height,
                 fmt ? fmt : "?", type ? type : "?", src, att ? att : "?", fb->object, fb->level, fb->layer, bytes, h);
+    if (strcmp(coding, "raw") != 0 && json)
+        fprintf(f, ",\"coding\":\"%s\",\"slot\":%u,\"coded_bytes\":%zu,\"xxh3\":\"%016" PRIx64 "\"", coding,
+                fb->slot, coded, fb->hash);
+    else if (strcmp(coding, "raw") != 0)
+        fprintf(f, " (%s, slot %u, %zu bytes coded, xxh3 %016" PRIx64 ")", coding, fb->slot, coded, fb->hash);
+    if (why[0] && json) {
+        fputs(",\"pixels_error\":", f);
+        gt_show_json_string(f, why, strlen(why));
+    } else if (why[0]) {
+        fprintf(f, " (pixels: %s)", why);
+    }
+    if (json)
+        fputc('}', f);
 }
 
-void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full)
+void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full,
+                    gt_snap_chain *chain)
 {
     char nbuf[32];
     const char *name = gt_show_name(m, nbuf, sizeof nbuf);
@@ -428,7 +481,7 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
             show_metadata(f, m->metadata);
         }
         if (m->fb)
-            show_fb(f, m->fb, 1);
+            show_fb(f, m->fb, rec->thread_id, chain, 1);
         if (m->marker) {
             fputs(",\"marker\":", f);
             gt_show_json_string(f, m->marker, strlen(m->marker));
@@ -455,7 +508,7 @@ void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, 
             show_value(f, m->returnvalue, fn ? fn->ret_kind : -1, fn ? fn->ret_group : 0, is_egl, 0, full);
     }
     if (m->fb)
-        show_fb(f, m->fb, 0);
+        show_fb(f, m->fb, rec->thread_id, chain, 0);
     if (m->marker)
         fprintf(f, " \"%s\"", m->marker);
     if (m->metadata) {

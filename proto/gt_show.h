@@ -7,11 +7,23 @@
 #include <stdio.h>
 
 #include "gltrace.pb-c.h"
+#include "gt_snapshot.h"
 #include "gt_trace.h"
 
 /* One record: `json` selects JSON Lines, `full` shows all data behind
- * pointers instead of a shortened view. */
-void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full);
+ * pointers instead of a shortened view. `chain` keeps the pixels of coded
+ * snapshots (gt_snapshot.h) across the records of one trace, given in call
+ * order, so that they are shown by their pixels as raw ones are; NULL:
+ * shown by their coding alone. */
+void gt_show_record(FILE *f, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full,
+                    gt_snap_chain *chain);
+
+/* The pixels of a snapshot record of thread `tid`: its contents when raw,
+ * else decoded through `chain` (which must see every snapshot of the trace
+ * in call order, this one included). 0 with *px, *n; -1 with a reason.
+ * px NULL: the snapshot only joins the chain (nothing is decoded). */
+int gt_show_snapshot_pixels(gt_snap_chain *chain, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t tid,
+                            const uint8_t **px, size_t *n, char *err, size_t errlen);
 
 /* The metadata message as one JSON object. */
 void gt_show_metadata_json(FILE *f, const Gltrace__TraceMetadata *m);

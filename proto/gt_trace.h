@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define GT_FORMAT_VERSION 1u
+#define GT_FORMAT_VERSION 2u
 
 /* Synthetic function numbers (also in api/functions.tsv). */
 #define GT_FN_INVALID 3000
@@ -49,7 +49,17 @@ typedef struct gt_chunk_info {
     uint64_t last_seq;
     uint64_t first_frame;
     uint32_t record_count;
+    uint32_t flags; /* GT_CHUNK_* */
 } gt_chunk_info;
+
+/* Chunk header flags. Compaction writes every thread's chunks of a range
+ * of seqs together, by first seq, all flagged GT_CHUNK_RANGES and the
+ * range's last one GT_CHUNK_COMPLETE (every record up to its last seq is
+ * in it or before it in the file). A file cut short then starts at the
+ * first call, and a reader stops at the first record missing: a prefix of
+ * the calls (FORMAT.md). */
+#define GT_CHUNK_COMPLETE 1u
+#define GT_CHUNK_RANGES 2u
 
 /* Creates (truncates) `path`. `level` is the zstd level. On failure returns
  * NULL and writes a message into err (errlen bytes). */

@@ -155,6 +155,7 @@ int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records
     gt_le32(p + 40, info->record_count);
     gt_le32(p + 44, (uint32_t)len);
     gt_le32(p + 48, (uint32_t)csize);
+    gt_le32(p + 52, info->flags);
     gt_le32(p + 60, gt_crc32(p, 60));
     uint64_t at = w->off;
     struct iovec iov[2] = {{h, sizeof h}, {w->out, csize}};

@@ -302,7 +302,15 @@ static int frame_buffer(rp_decoder *d, const uint8_t *p, const uint8_t *end)
     unsigned required = 0;
     while (p < end) {
         unsigned key = *p++;
-        uint64_t v;
+        uint64_t v = 0;
+        if (key == 0x61) { /* hash (12), fixed64 */
+            if (end - p < 8)
+                return -1;
+            for (int i = 7; i >= 0; i--)
+                v = v << 8 | p[i];
+            f->has_hash = 1, f->hash = v, p += 8;
+            continue;
+        }
         if (varint(&p, end, &v) != 0)
             return -1;
         if (key == 0x1a) { /* contents: one, as capture writes */
@@ -328,6 +336,8 @@ static int frame_buffer(rp_decoder *d, const uint8_t *p, const uint8_t *end)
         case 9: f->has_level = 1, f->level = (int32_t)v; break;
         case 10: f->has_layer = 1, f->layer = (int32_t)v; break;
         case 11: f->has_surface = 1, f->surface = v; break;
+        case 13: f->has_coding = 1, f->coding = (uint32_t)v; break;
+        case 14: f->has_slot = 1, f->slot = (uint32_t)v; break;
         default: return -1;
         }
     }

@@ -438,9 +438,9 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
         if (r->opt->benchmark || r->looping)
             return 1; /* timing only: nothing is read back */
         if (rp_make_current_for(r, tid) == 0)
-            rp_snapshot_compare(r, m);
+            rp_snapshot_compare(r, m, tid);
         else
-            rp_snapshot_no_context(r, m);
+            rp_snapshot_no_context(r, m, tid);
         return 1;
     default:
         return 0;

@@ -167,6 +167,7 @@ struct rp {
     rp_map uncovered;          /* names of uncovered functions said (hashed) */
     rp_map maps;               /* (group, replayed buffer) -> index in mapv */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
+    struct gt_snap_chain *snaps; /* coded snapshots' pixels by thread and slot (rp_snapshot.c) */
     struct { uint8_t *ptr; int64_t offset, length; } mapv[64];
     size_t nmapv;
     /* Scratch for decoded arguments, reset after each call. */
@@ -362,7 +363,9 @@ void *rp_fn(rp *r, size_t i);
 int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
-void rp_snapshot_compare(rp *r, const rp_msg *m);
+void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid);
+/* The coded snapshots' chains go (end of a replay). */
+void rp_snapshot_free(rp *r);
 /* After the app's own glReadPixels into memory (`hook ... replay`): the
  * bytes replay read against the recorded ones. */
 void rp_hook_read_pixels(rp *r, const rp_msg *m, uint64_t ret);
@@ -378,7 +381,7 @@ int rp_snapshot_read(rp *r, int back_buffer, struct gt_diff_image *img, int *fbo
 int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
  * failure when inside --frames/--calls. */
-void rp_snapshot_no_context(rp *r, const rp_msg *m);
+void rp_snapshot_no_context(rp *r, const rp_msg *m, uint64_t tid);
 /* rp_initial.c: a gltraceSurfaceContents record (a new surface's contents) held until the eglMakeCurrent that binds the surface, then
  * written into it; rp_initial_bound: after thread tid's make-current with
  * draw surface `draw` (recorded handle). */

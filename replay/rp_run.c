@@ -434,6 +434,7 @@ out:
     rp_map_free(&r->uncovered);
     rp_map_free(&r->maps);
     rp_map_free(&r->tex_targets);
+    rp_snapshot_free(r);
     list_free(&cur);
     list_free(&last);
     free(r->fn);

@@ -17,6 +17,7 @@
 #include "gt_diff.h"
 #include "gt_enums.h" /* GL_BGRA_EXT (EXT_read_format_bgra) */
 #include "gt_read_buffer.h"
+#include "gt_snapshot.h"
 #include "gt_texel.h"
 #include "gt_trace.h"
 
@@ -299,9 +300,60 @@ static void not_compared(rp *r, gt_replay_snapshot *o, const char *why, int fail
     }
 }
 
-void rp_snapshot_no_context(rp *r, const rp_msg *m)
+/* ---------------------------------------------------------------- coded pixels */
+
+/* A coded snapshot (FORMAT.md, "Snapshot coding") joins its slot's chain,
+ * whose pixels are decoded only when they are asked for. 0: coded, with
+ * *c filled; 1: raw; -1: the record is malformed or memory ran out (the
+ * summary's error set). */
+static int coded(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t tid, size_t n, gt_snap_coded *c)
+{
+    if (!fb->has_coding || fb->coding == GT_SNAP_RAW)
+        return 1;
+    if ((fb->coding != GT_SNAP_KEY && fb->coding != GT_SNAP_DELTA) || !fb->has_hash || !fb->has_slot ||
+        fb->n_contents > 1) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: record %" PRIu64 ": a snapshot coded as %u without its hash or slot", r->path, r->seq,
+                 fb->coding);
+        return -1;
+    }
+    *c = (gt_snap_coded){.hash = fb->hash, .coding = fb->coding, .slot = fb->slot, .size = n,
+                         .bpp = n / ((size_t)fb->width * (size_t)fb->height),
+                         .data = fb->n_contents ? fb->contents[0].data : NULL,
+                         .len = fb->n_contents ? fb->contents[0].len : 0};
+    if ((!r->snaps && !(r->snaps = gt_snap_chain_new())) || gt_snap_chain_add(r->snaps, tid, c) != 0) {
+        snprintf(r->sum->error, sizeof r->sum->error, "%s: record %" PRIu64 ": out of memory", r->path, r->seq);
+        return -1;
+    }
+    return 0;
+}
+
+/* Bytes of a snapshot's pixels, 0 when its size or format is not one (a
+ * coded one with a side over GT_SNAP_MAX_SIDE: no framebuffer is that
+ * large, and nothing else in the record bounds it). */
+static size_t pixel_bytes(const Gltrace__GLMessage__FrameBuffer *fb)
+{
+    GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
+    long bpp = gt_texel_bytes(format, type);
+    int coded = fb->has_coding && fb->coding != GT_SNAP_RAW;
+    if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 ||
+        (coded && (fb->width > GT_SNAP_MAX_SIDE || fb->height > GT_SNAP_MAX_SIDE)))
+        return 0;
+    return (size_t)fb->width * (size_t)fb->height * (size_t)bpp;
+}
+
+void rp_snapshot_free(rp *r)
+{
+    gt_snap_chain_free(r->snaps);
+    r->snaps = NULL;
+}
+
+void rp_snapshot_no_context(rp *r, const rp_msg *m, uint64_t tid)
 {
     const Gltrace__GLMessage__FrameBuffer *fb = m->fb;
+    gt_snap_coded c;
+    if (fb && pixel_bytes(fb) && coded(r, fb, tid, pixel_bytes(fb), &c) < 0)
+        return;
     r->sum->snapshots++;
     gt_replay_snapshot *o = new_result(r);
     if (o && fb) {
@@ -314,12 +366,19 @@ void rp_snapshot_no_context(rp *r, const rp_msg *m)
         not_compared(r, o, "outside --frames/--calls", 0);
 }
 
-void rp_snapshot_compare(rp *r, const rp_msg *m)
+void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid)
 {
     const Gltrace__GLMessage__FrameBuffer *fb = m->fb;
+    GLenum format = fb && fb->has_format ? fb->format : GL_RGBA;
+    GLenum type = fb && fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
+    size_t n = fb ? pixel_bytes(fb) : 0;
+    gt_snap_coded c;
+    int raw = fb && n ? coded(r, fb, tid, n, &c) : 1;
+    if (raw < 0)
+        return;
     r->sum->snapshots++;
     gt_replay_snapshot *o = new_result(r);
-    if (!fb || !fb->n_contents || fb->width <= 0 || fb->height <= 0) {
+    if (!fb || (raw && !fb->n_contents) || fb->width <= 0 || fb->height <= 0) {
         not_compared(r, o, "an empty snapshot", 1);
         return;
     }
@@ -331,14 +390,11 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
         not_compared(r, o, "outside --frames/--calls", 0);
         return;
     }
-    GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
-    long bpp = gt_texel_bytes(format, type);
     int w = fb->width, h = fb->height;
-    size_t n = (size_t)w * (size_t)h * (size_t)(bpp > 0 ? bpp : 0);
-    if (bpp <= 0 || fb->contents[0].len != n) {
+    if (!n || (raw && fb->contents[0].len != n)) {
         snprintf(r->sum->error, sizeof r->sum->error,
                  "%s: record %" PRIu64 ": a %dx%d snapshot (format 0x%x, type 0x%x) of %zu bytes", r->path, r->seq, w,
-                 h, format, type, fb->contents[0].len);
+                 h, format, type, raw ? fb->contents[0].len : n);
         return;
     }
     if (es(r) < 2 && !(format == GL_RGBA && type == GL_UNSIGNED_BYTE)) {
@@ -363,19 +419,29 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
                      1);
         return;
     }
-    const uint8_t *want = fb->contents[0].data;
-    int same = memcmp(px, want, n) == 0, pass = same;
+    /* Coded: the hashes first; the recorded pixels are decoded only when
+     * they differ (or for a picture), and replay's own read, equal, is
+     * what the next delta of the slot applies to. */
+    const uint8_t *want = raw ? fb->contents[0].data : NULL;
+    int same = raw ? memcmp(px, want, n) == 0 : gt_snap_hash(px, n) == c.hash, pass = same;
+    char why[GT_ERRLEN] = "";
+    if (!raw && same)
+        want = px;
+    else if (!raw)
+        want = gt_snap_chain_pixels(r->snaps, tid, c.slot, why, sizeof why);
     if (o)
         hash_replayed(o, px, n, w, h, format == GL_RGBA && type == GL_UNSIGNED_BYTE);
     gt_diff_image e = {0}, a = {0}, d = {0};
     int rgba8 = format == GL_RGBA && type == GL_UNSIGNED_BYTE;
-    int pictures = r->opt->out_dir && (!same || r->opt->save_all);
+    int pictures = r->opt->out_dir && (!same || r->opt->save_all) && want;
     uint8_t *mask = NULL;
-    if ((!same && rgba8) || pictures) {
+    if (((!same && rgba8) || pictures) && want) {
         if (to_image(want, w, h, format, type, &e) != 0 || to_image(px, w, h, format, type, &a) != 0)
             pictures = 0;
     }
-    if (!same && o) {
+    if (!same && o && !want) {
+        snprintf(o->message, sizeof o->message, "differs; recorded pixels not decoded: %.50s", why);
+    } else if (!same && o) {
         o->max_channel_diff = 0;
         if (rgba8 && e.rgba && a.rgba) {
             gt_diff_options exact;
@@ -421,7 +487,10 @@ void rp_snapshot_compare(rp *r, const rp_msg *m)
     gt_diff_image_free(&a);
     gt_diff_image_free(&d);
     free(mask);
-    free(px);
+    if (!raw && same)
+        gt_snap_chain_adopt(r->snaps, tid, c.slot, px);
+    else
+        free(px);
 }
 
 /* ---------------------------------------------------------------- --snapshot */

@@ -123,9 +123,11 @@ int gt_view_export(const char *trace, const char *dir, const uint64_t *frames, s
                    size_t errlen);
 
 /* A recorded snapshot as 8-bit RGBA, rows top first (what `gltrace
- * extract` writes and the viewer shows): float snapshots clamped to 0..1,
+ * extract` writes and the viewer shows), from its pixels px (n bytes, as
+ * gt_show_snapshot_pixels decodes them): float snapshots clamped to 0..1,
  * integer ones to 0..255. 0, or -1 when the record's sizes disagree. */
-int gt_view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, gt_diff_image *img);
+int gt_view_snapshot_image(const Gltrace__GLMessage__FrameBuffer *fb, const uint8_t *px, size_t n,
+                           gt_diff_image *img);
 
 #ifdef __cplusplus
 }

@@ -98,7 +98,7 @@ int view_api_calls(view_buf *b, const gt_view_index *ix, view_cursor *c, const u
             if (!m)
                 return -1;
             view_buf_put(b, ",\"text\":", 8);
-            view_show(b, m, &rec, 0, 0);
+            view_show(b, m, &rec, 0, 0, NULL); /* a coded snapshot by its coding: no chain per row */
         }
         view_buf_put(b, "}", 1);
     }
@@ -120,15 +120,26 @@ static int64_t previous_draw(const gt_view_index *ix, uint64_t pos)
 int view_api_call(view_buf *b, const gt_view_index *ix, view_cursor *c, uint64_t pos, char *err, size_t errlen)
 {
     gt_record rec;
-    Gltrace__GLMessage *m = view_cursor_get(c, pos, &rec, err, errlen);
-    if (!m)
+    gt_snap_chain *chain = view_snapshot_chain(c, ix, pos, err, errlen); /* a coded snapshot by its pixels */
+    Gltrace__GLMessage *m = chain ? view_cursor_get(c, pos, &rec, err, errlen) : NULL;
+    if (!m) {
+        gt_snap_chain_free(chain);
         return -1;
+    }
     view_buf_put(b, "{", 1);
     call_fields(b, ix, &ix->calls[pos]);
     view_buf_put(b, ",\"text\":", 8);
-    view_show(b, m, &rec, 0, 0);
+    view_show(b, m, &rec, 0, 0, chain);
+    gt_snap_chain *again = view_snapshot_chain(c, ix, pos, err, errlen); /* the chain is used up by the text */
+    m = again ? view_cursor_get(c, pos, &rec, err, errlen) : NULL;
+    gt_snap_chain_free(chain);
+    if (!m) {
+        gt_snap_chain_free(again);
+        return -1;
+    }
     view_buf_put(b, ",\"record\":", 10);
-    view_show(b, m, &rec, 1, 1);
+    view_show(b, m, &rec, 1, 1, again);
+    gt_snap_chain_free(again);
     int64_t prev = previous_draw(ix, pos);
     if (prev >= 0)
         view_buf_printf(b, ",\"prev_draw\":%" PRIu64, ix->calls[prev].seq);

@@ -66,10 +66,11 @@ static void *run(void *arg)
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     gt_reader *r = gt_reader_open(f->s->trace, f->error, sizeof f->error);
+    gt_snap_chain *chain = gt_snap_chain_new(); /* coded snapshots shown by their pixels, as dump does */
     gt_record rec;
     int rc = 0;
     uint64_t pos = 0;
-    while (mem && r && !atomic_load(&f->cancel) && (rc = gt_reader_next(r, &rec)) == 1) {
+    while (mem && r && chain && !atomic_load(&f->cancel) && (rc = gt_reader_next(r, &rec)) == 1) {
         Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (!m) {
             snprintf(f->error, sizeof f->error, "%s: record %llu (chunk at byte %llu) is not a valid GLMessage",
@@ -77,7 +78,7 @@ static void *run(void *arg)
             break;
         }
         fseek(mem, 0, SEEK_SET);
-        gt_show_record(mem, m, &rec, 0, 0);
+        gt_show_record(mem, m, &rec, 0, 0, chain);
         fputc(0, mem);
         fflush(mem);
         gltrace__glmessage__free_unpacked(m, NULL);
@@ -99,6 +100,7 @@ static void *run(void *arg)
         snprintf(f->error, sizeof f->error, "%s", gt_reader_error(r));
     if (r)
         gt_reader_close(r);
+    gt_snap_chain_free(chain);
     if (mem)
         fclose(mem);
     free(text);

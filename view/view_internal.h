@@ -8,6 +8,7 @@
 
 #include "gltrace.pb-c.h"
 #include "gt_diff.h"
+#include "gt_snapshot.h"
 #include "gt_trace.h"
 #include "gt_view.h"
 
@@ -34,10 +35,14 @@ void view_cursor_close(view_cursor *c);
 /* The record of index position `pos`, unpacked (freed by the cursor on the
  * next call), or NULL with err set. */
 Gltrace__GLMessage *view_cursor_get(view_cursor *c, uint64_t pos, gt_record *rec, char *err, size_t errlen);
+/* view_image.c: a chain with what the coded snapshot at `pos` needs before
+ * it (the caller frees it), or NULL with err. */
+gt_snap_chain *view_snapshot_chain(view_cursor *c, const gt_view_index *ix, uint64_t pos, char *err, size_t errlen);
 
 /* One record as `gltrace dump` shows it: text (json 0) or JSON (json 1),
  * `full` all pointer data; appended to b without the trailing newline. */
-void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full);
+void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full,
+               gt_snap_chain *chain);
 
 /* ---- images (view_image.c) */
 /* A copy at most `max` pixels on its longer side (box filter). */

@@ -116,7 +116,8 @@ found:
     return c->m;
 }
 
-void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full)
+void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, int json, int full,
+               gt_snap_chain *chain)
 {
     char *text = NULL;
     size_t len = 0;
@@ -125,7 +126,7 @@ void view_show(view_buf *b, const Gltrace__GLMessage *m, const gt_record *rec, i
         b->failed = 1;
         return;
     }
-    gt_show_record(f, m, rec, json, full);
+    gt_show_record(f, m, rec, json, full, chain);
     if (fclose(f) != 0 || !text) {
         b->failed = 1;
         free(text);
