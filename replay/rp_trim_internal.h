@@ -71,4 +71,20 @@ int rp_trim_state_compare(const char *orig, const char *trim, char *first, size_
 int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, const rp_trim_plan *plan,
                   gt_trim_summary *sum);
 
+/* rp_trim_snap.c: coded snapshots (gt_snapshot.h) through a chain, so that
+ * the first one the trim writes for each thread and slot is a keyframe. */
+struct gt_record;
+typedef struct rp_trim_snaps {
+    struct gt_snap_chain *chain;
+    struct { uint64_t tid; uint32_t slot; } keyed[256];
+    size_t nkeyed;
+} rp_trim_snaps;
+int rp_trim_snaps_open(rp_trim_snaps *s);
+void rp_trim_snaps_close(rp_trim_snaps *s);
+/* Every record of the original, in order; `emitted`: the trim writes it.
+ * *key: NULL (write the record as it is), or the record made a keyframe
+ * (malloc'd, *keylen bytes) to write instead. 0, or -1 with err. */
+int rp_trim_snap_record(rp_trim_snaps *s, const struct gt_record *rec, int emitted, uint8_t **key, size_t *keylen,
+                        char *err, size_t errlen);
+
 #endif

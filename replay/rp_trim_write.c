@@ -31,7 +31,22 @@ typedef struct tout {
     uint64_t frame;   /* swaps written */
     gt_trim_summary *sum;
     Gltrace__GLMessage *first; /* the original's first record (its metadata), or NULL */
+    rp_trim_snaps snaps;       /* coded snapshots: the first written per slot a keyframe */
 } tout;
+
+static int emit(tout *o, uint64_t tid, const uint8_t *msg, size_t n);
+
+/* Writes rec as it is, or as the keyframe a coded snapshot must become. */
+static int emit_record(tout *o, const gt_record *rec)
+{
+    uint8_t *key = NULL;
+    size_t keylen = 0;
+    if (rp_trim_snap_record(&o->snaps, rec, 1, &key, &keylen, o->sum->error, sizeof o->sum->error) != 0)
+        return -1;
+    int rc = key ? emit(o, rec->thread_id, key, keylen) : emit(o, rec->thread_id, rec->data, rec->size);
+    free(key);
+    return rc;
+}
 
 static tchunk *chunk_of(tout *o, uint64_t tid)
 {
@@ -218,9 +233,14 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         if (rec.seq == 0 && !o->first)
             o->first = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
         if (rec.seq < plan->first_kept) {
-            if (rp_trim_dropped(plan, rec.seq))
+            if (rp_trim_dropped(plan, rec.seq)) {
+                uint8_t *none = NULL;
+                size_t zero = 0;
+                if (rp_trim_snap_record(&o->snaps, &rec, 0, &none, &zero, sum->error, sizeof sum->error) != 0)
+                    return -1;
                 continue;
-            if (emit(o, rec.thread_id, rec.data, rec.size) != 0)
+            }
+            if (emit_record(o, &rec) != 0)
                 return -1;
             sum->setup_records++;
             if (rec.seq == 0 &&
@@ -238,7 +258,7 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
                 emit_marker(o, rec.thread_id, in, opt, "start: the kept calls follow", plan->first_kept) != 0)
                 return -1;
         }
-        if (emit(o, rec.thread_id, rec.data, rec.size) != 0)
+        if (emit_record(o, &rec) != 0)
             return -1;
         sum->last_call = rec.seq;
         if (frame_call(&rec)) {
@@ -270,8 +290,14 @@ int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, c
         return -1;
     }
     tout o = {.sum = sum};
+    if (rp_trim_snaps_open(&o.snaps) != 0) {
+        snprintf(sum->error, sizeof sum->error, "out of memory");
+        gt_reader_close(rd);
+        return -1;
+    }
     o.w = gt_writer_open(out, opt->level, err, sizeof err);
     if (!o.w) {
+        rp_trim_snaps_close(&o.snaps);
         snprintf(sum->error, sizeof sum->error, "%s", err);
         gt_reader_close(rd);
         return -1;
@@ -291,6 +317,7 @@ int rp_trim_write(const char *in, const char *out, const gt_trim_options *opt, c
     free(o.c);
     if (o.first)
         gltrace__glmessage__free_unpacked(o.first, NULL);
+    rp_trim_snaps_close(&o.snaps);
     gt_reader_stats rst;
     gt_reader_stats_get(rd, &rst);
     sum->in_records = rst.records;
