@@ -94,11 +94,21 @@ int view_api_calls(view_buf *b, const gt_view_index *ix, view_cursor *c, const u
         call_fields(b, ix, &ix->calls[pos[i]]);
         if (c) {
             gt_record rec;
-            Gltrace__GLMessage *m = view_cursor_get(c, pos[i], &rec, err, errlen);
+            /* a coded snapshot by its pixels, as dump shows it: the ones
+             * before it that it needs (a few reads; none for the others) */
+            gt_snap_chain *chain = ix->calls[pos[i]].flags & GT_VIEW_SNAPSHOT
+                                       ? view_snapshot_chain(c, ix, pos[i], err, errlen)
+                                       : NULL;
+            Gltrace__GLMessage *m = (chain || !(ix->calls[pos[i]].flags & GT_VIEW_SNAPSHOT))
+                                        ? view_cursor_get(c, pos[i], &rec, err, errlen)
+                                        : NULL;
+            if (m) {
+                view_buf_put(b, ",\"text\":", 8);
+                view_show(b, m, &rec, 0, 0, chain);
+            }
+            gt_snap_chain_free(chain);
             if (!m)
                 return -1;
-            view_buf_put(b, ",\"text\":", 8);
-            view_show(b, m, &rec, 0, 0, NULL); /* a coded snapshot by its coding: no chain per row */
         }
         view_buf_put(b, "}", 1);
     }
