@@ -17,16 +17,16 @@ prog="$build/bin/fuzz_$name"
 dir="$work/$name"
 mkdir -p "$dir/corpus" "$dir/findings"
 cp -n "$here/corpus/$name"/* "$dir/corpus/" 2>/dev/null || true
-# The same limits as CI's fuzz step (ci/test.sh); the replay target drives
-# Mesa, whose allocations LeakSanitizer would report as the target's.
-extra=()
-[ "$name" = replay ] && extra+=(-detect_leaks=0 -timeout=30)
-# The suite parser prints why a file is refused, on every input.
-[ "$name" = suite ] && extra+=(-close_fd_mask=2)
+# The same limits as CI's fuzz step (ci/test.sh), and the target's own.
+mapfile -t extra < <("$here/options.sh" "$name")
+# Replay hands what it accepts to Mesa: a crash there is recorded and the
+# campaign goes on (a child process per job), not ended by the first one.
+fork=()
+[ "$name" = replay ] && fork+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 echo "campaign: fuzz_$name for ${seconds}s, $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$dir/log"
 ASAN_OPTIONS=quarantine_size_mb=64 nice -n 19 "$prog" -max_total_time="$seconds" -timeout=10 \
   -malloc_limit_mb=2048 -rss_limit_mb=8192 -print_final_stats=1 \
-  -dict="$here/$name.dict" -artifact_prefix="$dir/findings/" "${extra[@]}" "$dir/corpus" >>"$dir/log" 2>&1 ||
+  -dict="$here/$name.dict" -artifact_prefix="$dir/findings/" "${extra[@]}" "${fork[@]}" "$dir/corpus" >>"$dir/log" 2>&1 ||
   echo "campaign: fuzz_$name stopped on a finding (status $?)" | tee -a "$dir/log"
 grep -E '^(#[0-9]+.*DONE|stat::|Done)' "$dir/log" | tail -8 || true
 # The repository's corpus: the smallest set of inputs keeping every edge
