@@ -64,8 +64,10 @@ static int label_of(parse *p, yaml_node_t *n, unsigned *labels)
         {"fail", ST_L_FAIL},   {"no-perf", 0},
     };
     st_strs l = {0};
-    if (strs_of(p, n, &l, "label") != 0)
+    if (strs_of(p, n, &l, "label") != 0) {
+        st_strs_free(&l); /* the labels before the one that is not a string */
         return -1;
+    }
     for (size_t i = 0; i < l.n; i++) {
         size_t k = 0;
         while (k < sizeof names / sizeof names[0] && strcmp(names[k].name, l.v[i]))
