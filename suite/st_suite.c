@@ -196,10 +196,9 @@ static int trace_entry(parse *p, const char *name, yaml_node_t *n, const char *d
         if (!strcmp(k, trace_only[0]) || !strcmp(k, trace_only[1])) {
             if (!st_scalar(v))
                 return st_doc_fail(p->d, v, p->err, "%s: expected a string", k);
-            if (k[0] == 'u')
-                t->url = st_strdup(st_scalar(v));
-            else
-                t->sha256 = st_strdup(st_scalar(v));
+            char **to = k[0] == 'u' ? &t->url : &t->sha256;
+            free(*to); /* a key given twice: the last one wins */
+            *to = st_strdup(st_scalar(v));
             continue;
         }
         int rc = trace_key(p, k, v, t);
@@ -268,8 +267,9 @@ static int top_level(parse *p, st_suite *s, const char *device, st_trace *base, 
             *traces = v;
         } else if (!strcmp(k, "traces-db")) {
             const char *u = st_scalar(st_map_get(p->d, v, "download-url"));
-            if (!u)
+            if (!u || !*u)
                 return st_doc_fail(p->d, v, p->err, "traces-db: expected download-url: URL");
+            free(s->download_url);
             s->download_url = st_strdup(u);
             if (base->expect == ST_EXPECT_RECORDED)
                 base->expect = ST_EXPECT_NONE; /* Mesa: a trace runs only on the devices it names */
