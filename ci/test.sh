@@ -35,9 +35,14 @@ if [ "${GLTRACE_SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null &&
     # and believed) is a finding. The process as a whole may grow further:
     # ASan keeps freed memory and per-thread state across millions of runs
     # (the png target starts threads), which once passed 2 GB in 11 s.
+    mapfile -t own < <(bash "$here/tests/fuzz/options.sh" "$name")
+    # The saved crash inputs run too (after $work, where new inputs go): a
+    # leak comes back only under libFuzzer (ctest runs without leak checks).
+    saved=()
+    [ -d "$here/tests/fuzz/crashes/$name" ] && saved+=("$here/tests/fuzz/crashes/$name")
     ASAN_OPTIONS=quarantine_size_mb=64 \
     "$prog" -max_total_time="$fuzz_seconds" -timeout=10 -malloc_limit_mb=2048 -rss_limit_mb=8192 -print_final_stats=1 \
-      -dict="$here/tests/fuzz/$name.dict" -artifact_prefix="$work/" "$work" "$here/tests/fuzz/corpus/$name" ||
+      -dict="$here/tests/fuzz/$name.dict" -artifact_prefix="$work/" "${own[@]}" "$work" "$here/tests/fuzz/corpus/$name" "${saved[@]}" ||
       { echo "fuzz_$name failed; the input:" >&2; for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
           [ -e "$f" ] && { echo "$f" >&2; od -An -tx1 -v "$f" | head -n 64 >&2; }; done; exit 1; }
     rm -rf "$work"

@@ -172,7 +172,7 @@ static int load_index(gt_reader *r)
         const uint8_t *e = p + 16 + GT_INDEX_ENTRY * i;
         chunk c = {gt_rd64(e), gt_rd64(e + 8), gt_rd64(e + 16), gt_rd64(e + 24), gt_rd64(e + 32),
                    gt_rd32(e + 40), gt_rd32(e + 44), 0};
-        if (c.off + GT_CHUNK_HEADER + c.csize > at || c.last_seq < c.first_seq) {
+        if (c.off >= at || GT_CHUNK_HEADER + (uint64_t)c.csize > at - c.off || c.last_seq < c.first_seq) {
             fail(r, "corrupt seek index at byte %llu: entry %llu points outside the chunks",
                  (unsigned long long)at, (unsigned long long)i);
             goto out;
@@ -425,8 +425,15 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
     if (read_at(r, h, sizeof h, c->off) != 0)
         return fail(r, "truncated at byte %llu (chunk header at byte %llu)", (unsigned long long)r->size,
                     (unsigned long long)c->off);
-    if (parse_header(h, &hc, &usize) != 0 || hc.first_seq != c->first_seq || hc.csize != c->csize)
+    if (parse_header(h, &hc, &usize) != 0)
         return fail(r, "corrupt chunk header at byte %llu", (unsigned long long)c->off);
+    /* From the seek index, c must be what the header says in every field:
+     * an index entry pointing elsewhere (another chunk, a record's bytes)
+     * is damage even when both checksums hold. */
+    if (hc.tid != c->tid || hc.first_seq != c->first_seq || hc.last_seq != c->last_seq ||
+        hc.first_frame != c->first_frame || hc.count != c->count || hc.csize != c->csize)
+        return fail(r, "corrupt chunk header at byte %llu: it does not match the seek index's entry",
+                    (unsigned long long)c->off);
     /* Sizes a damaged header declares are believed only as far as the file
      * backs them: the compressed bytes must be there, and the zstd frame
      * must declare the same size, before anything that large is allocated. */

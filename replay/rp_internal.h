@@ -291,6 +291,10 @@ long rp_need_mul(long n, long size);
  * `need` bytes: the caller must not make the call. Only for an argument
  * rp_arg_present says is there (a NULL pointer is not checked). */
 int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
+/* 1 (with the summary's error set) when the record's arguments cannot be
+ * its function's (api/gt_api.h): another count, or a pointer recorded as
+ * a nonzero 32-bit value. The caller must not replay it. */
+int rp_args_refused(rp *r, const rp_msg *m);
 
 /* The width and height of what attachment `att` of the framebuffer bound to
  * `target` holds (rp_snapshot.c): a renderbuffer's, or with level_query

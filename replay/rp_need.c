@@ -6,12 +6,16 @@
  *
  * The bounds below are lower bounds from the replayed arguments and state
  * (api/annotations.txt names them for each size function): alignment
- * padding and skips are left out, so a faithful trace is never refused. */
+ * padding and skips are left out, so a faithful trace is never refused.
+ * A record whose argument count is not its function's is refused too:
+ * every argument after a missing one would be read as another. */
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 #include "gt_api.h"
 #include "gt_texel.h"
@@ -105,5 +109,69 @@ int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
     snprintf(r->sum->error, sizeof r->sum->error,
              "%s: call %" PRIu64 " (%s): %s has %zu bytes in the trace, the call reads at least %ld: refused",
              r->path, r->seq, f ? f->name : "?", param, have, need);
+    return 1;
+}
+
+/* The covered function of each number (alias 0), from the API description,
+ * looked up once: NULL where the number names none. */
+static const gt_api_fn **fn_of;
+static size_t fn_of_len;
+static pthread_once_t fn_of_once = PTHREAD_ONCE_INIT;
+
+static void fn_of_build(void)
+{
+    int32_t max = 0;
+    for (size_t i = 0; i < gt_api_nnames; i++)
+        if (gt_api_names[i].number > max)
+            max = gt_api_names[i].number;
+    if (!(fn_of = calloc((size_t)max + 1, sizeof *fn_of)))
+        return;
+    fn_of_len = (size_t)max + 1;
+    for (size_t i = 0; i < gt_api_nnames; i++)
+        if (!gt_api_names[i].alias && gt_api_names[i].number >= 0)
+            fn_of[gt_api_names[i].number] = gt_api_find_name(gt_api_names[i].name);
+}
+
+/* A pointer is recorded as an address (INT64, capture's) or a 32-bit value
+ * (INT, Android's), with the data behind it. Another type (an argument
+ * shifted there), or a nonzero 32-bit value replay cannot use, would be
+ * replayed as NULL. */
+static int not_a_pointer(const gt_api_fn *f, const rp_msg *m, unsigned *which)
+{
+    for (unsigned i = 0; i < f->nparams; i++) {
+        const Gltrace__GLMessage__DataType *d = m->args[i];
+        if (f->params[i].kind != GT_K_POINTER || d->type == GLTRACE__GLMESSAGE__DATA_TYPE__TYPE__INT64)
+            continue;
+        if (d->type != GLTRACE__GLMESSAGE__DATA_TYPE__TYPE__INT ||
+            (!d->n_rawbytes && !d->n_charvalue && d->n_intvalue && d->intvalue[0])) {
+            *which = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rp_args_refused(rp *r, const rp_msg *m)
+{
+    const gt_api_fn *f;
+    if (!m->has_alias || !m->alias) {
+        pthread_once(&fn_of_once, fn_of_build);
+        f = m->function >= 0 && (size_t)m->function < fn_of_len ? fn_of[m->function] : NULL;
+    } else {
+        f = gt_api_find_number(m->function, m->alias);
+    }
+    if (!f)
+        return 0; /* not a covered function: replay skips it anyway */
+    unsigned i;
+    if (m->n_args != f->nparams)
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %" PRIu64 " (%s): %zu arguments in the trace, the function takes %u: refused", r->path,
+                 r->seq, f->name, m->n_args, f->nparams);
+    else if (not_a_pointer(f, m, &i))
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %" PRIu64 " (%s): argument %u (%s) is not recorded as a pointer (type %d): refused",
+                 r->path, r->seq, f->name, i + 1, f->params[i].name, (int)m->args[i]->type);
+    else
+        return 0;
     return 1;
 }

@@ -124,6 +124,8 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
         r->sum->skipped++;
         return;
     }
+    if (rp_args_refused(r, m))
+        return;
     r->sum->calls++;
     if (e->how == RP_EGL) {
         /* The window system is replay's own: the record is taken, and its

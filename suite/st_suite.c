@@ -64,8 +64,10 @@ static int label_of(parse *p, yaml_node_t *n, unsigned *labels)
         {"fail", ST_L_FAIL},   {"no-perf", 0},
     };
     st_strs l = {0};
-    if (strs_of(p, n, &l, "label") != 0)
+    if (strs_of(p, n, &l, "label") != 0) {
+        st_strs_free(&l); /* the labels before the one that is not a string */
         return -1;
+    }
     for (size_t i = 0; i < l.n; i++) {
         size_t k = 0;
         while (k < sizeof names / sizeof names[0] && strcmp(names[k].name, l.v[i]))
@@ -194,10 +196,9 @@ static int trace_entry(parse *p, const char *name, yaml_node_t *n, const char *d
         if (!strcmp(k, trace_only[0]) || !strcmp(k, trace_only[1])) {
             if (!st_scalar(v))
                 return st_doc_fail(p->d, v, p->err, "%s: expected a string", k);
-            if (k[0] == 'u')
-                t->url = st_strdup(st_scalar(v));
-            else
-                t->sha256 = st_strdup(st_scalar(v));
+            char **to = k[0] == 'u' ? &t->url : &t->sha256;
+            free(*to); /* a key given twice: the last one wins */
+            *to = st_strdup(st_scalar(v));
             continue;
         }
         int rc = trace_key(p, k, v, t);
@@ -266,8 +267,9 @@ static int top_level(parse *p, st_suite *s, const char *device, st_trace *base, 
             *traces = v;
         } else if (!strcmp(k, "traces-db")) {
             const char *u = st_scalar(st_map_get(p->d, v, "download-url"));
-            if (!u)
+            if (!u || !*u)
                 return st_doc_fail(p->d, v, p->err, "traces-db: expected download-url: URL");
+            free(s->download_url);
             s->download_url = st_strdup(u);
             if (base->expect == ST_EXPECT_RECORDED)
                 base->expect = ST_EXPECT_NONE; /* Mesa: a trace runs only on the devices it names */

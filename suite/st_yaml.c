@@ -39,6 +39,49 @@ static int read_all(st_doc *d, const char *path, char *err)
     return 0;
 }
 
+/* Whether node id reaches itself: libyaml loads an alias to an anchor that
+ * encloses it (`a: &x {b: *x}`) as a cycle, and a walk down the tree
+ * would not end. state: 0 unseen, 1 on the path, 2 done (each node is
+ * walked once, however many aliases share it). */
+static int cycle_at(st_doc *d, int id, uint8_t *state, yaml_node_t **at)
+{
+    yaml_node_t *n = yaml_document_get_node(&d->doc, id);
+    if (!n || state[id - 1] == 2)
+        return 0;
+    if (state[id - 1] == 1) {
+        *at = n;
+        return 1;
+    }
+    state[id - 1] = 1;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++)
+            if (cycle_at(d, *i, state, at))
+                return 1;
+    } else if (n->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+            if (cycle_at(d, p->key, state, at) || cycle_at(d, p->value, state, at))
+                return 1;
+    }
+    state[id - 1] = 2;
+    return 0;
+}
+
+static int acyclic(st_doc *d, char *err)
+{
+    size_t n = (size_t)(d->doc.nodes.top - d->doc.nodes.start);
+    uint8_t *state = calloc(n ? n : 1, 1);
+    yaml_node_t *at = NULL;
+    if (!state) {
+        snprintf(err, ST_ERR_MAX, "%s: out of memory", d->path);
+        return -1;
+    }
+    int bad = cycle_at(d, 1, state, &at);
+    free(state);
+    if (bad)
+        return st_doc_fail(d, at, err, "an alias refers to a node that contains it");
+    return 0;
+}
+
 int st_doc_load(st_doc *d, const char *path, char *err)
 {
     memset(d, 0, sizeof *d);
@@ -62,7 +105,7 @@ int st_doc_load(st_doc *d, const char *path, char *err)
         snprintf(err, ST_ERR_MAX, "%s:1:1: the file is empty", path);
         return -1;
     }
-    return 0;
+    return acyclic(d, err);
 }
 
 void st_doc_free(st_doc *d)

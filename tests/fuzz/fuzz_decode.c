@@ -7,7 +7,8 @@
  *   - every decoded argument is checked against the bytes a call of each
  *     kind would read (pixels, a texel, indices, a byte count) built from
  *     the record's own integers: whatever the values, a bound or a refusal
- *     with a message, never an overflow. */
+ *     with a message, never an overflow; and the record's argument count
+ *     and pointer types against its function's (rp_args_refused). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ static void check_lengths(const rp_msg *m)
     r.path = "fuzz input";
     r.cur_ctx = -1;
     r.seq = m->has_seq ? m->seq : 0;
+    (void)rp_args_refused(&r, m); /* the arguments against the function's */
     for (unsigned i = 0; i < m->n_args && i < 16; i++) {
         intptr_t a = value(m, i), b = value(m, i + 1), c = value(m, i + 2), d = value(m, i + 3),
                  e = value(m, i + 4);
