@@ -196,10 +196,19 @@ out:
  * Cut inside a chunk, the walk has found the damage already. */
 static void note_torn_range(gt_reader *r)
 {
-    if (!r->nchunks || r->pending[0] || !(r->chunks[r->nchunks - 1].flags & GT_CHUNK_RANGES) ||
-        (r->chunks[r->nchunks - 1].flags & GT_CHUNK_COMPLETE))
+    if (!r->nchunks || r->pending[0])
         return;
-    const chunk *c = &r->chunks[r->nchunks - 1];
+    /* Compaction writes a range's chunks by first seq, the range's last one
+     * flagged complete, and ranges in order: in a whole file the chunk that
+     * begins last ends a range. Found by seq, not by place, so that a file
+     * whose chunks were moved about still reads whole (walk_headers orders
+     * them by seq). */
+    const chunk *c = &r->chunks[0];
+    for (size_t i = 1; i < r->nchunks; i++)
+        if (r->chunks[i].first_seq > c->first_seq)
+            c = &r->chunks[i];
+    if (!(c->flags & GT_CHUNK_RANGES) || (c->flags & GT_CHUNK_COMPLETE))
+        return;
     snprintf(r->pending, sizeof r->pending, "%s: cut short at byte %llu, after a chunk whose range of calls is not "
              "complete (compacted chunks are written a range at a time)", r->path,
              (unsigned long long)(c->off + GT_CHUNK_HEADER + c->csize));
