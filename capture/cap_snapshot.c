@@ -49,11 +49,11 @@ static int es_at_least(const cap_tls *t, int major, int minor)
 #define TEX_SLOTS 8192
 static _Atomic uint64_t tex_slots[TEX_SLOTS];
 
-void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+static void note_target(uint32_t name, uint32_t target)
 {
-    (void)t, (void)idx, (void)ret;
-    uint32_t target = (uint32_t)args[0], name = (uint32_t)args[1];
-    if (!name || !cap_opt_textures)
+    /* Framebuffer snapshots need it too: the size of a texture level
+     * attached (a smaller mip level, a view's) is asked of its target. */
+    if (!name || (!cap_opt_textures && cap_opt_fb == GT_FB_NONE))
         return;
     for (uint32_t i = 0, h = name * 2654435761u; i < 64; i++) {
         _Atomic uint64_t *s = &tex_slots[(h + i) % TEX_SLOTS];
@@ -64,6 +64,19 @@ void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint6
         if (!v && atomic_compare_exchange_strong(s, &expect, (uint64_t)name << 32 | target))
             return;
     }
+}
+
+void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)t, (void)idx, (void)ret;
+    note_target((uint32_t)args[1], (uint32_t)args[0]);
+}
+
+/* A texture view may be attached without ever being bound. */
+void cap_hook_texture_view(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)t, (void)idx, (void)ret;
+    note_target((uint32_t)args[0], (uint32_t)args[1]);
 }
 
 static uint32_t tex_target(uint32_t name)
@@ -249,6 +262,12 @@ static void choose_format(cap_tls *t, GLuint fbo, GLenum att, snap *d)
         d->format = GL_RGBA_INTEGER, d->type = GL_INT, d->bpp = 16;
     else if (ct == GL_UNSIGNED_INT)
         d->format = GL_RGBA_INTEGER, d->type = GL_UNSIGNED_INT, d->bpp = 16;
+    else if (ct == GL_SIGNED_NORMALIZED) { /* EXT_render_snorm: no RGBA8 read; the driver's own pair is valid */
+        GLint f = get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT), ty = get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE);
+        long bpp = gt_texel_bytes((unsigned)f, (unsigned)ty);
+        if (bpp > 0)
+            d->format = (uint32_t)f, d->type = (uint32_t)ty, d->bpp = (uint32_t)bpp;
+    }
 }
 
 /* ---------------------------------------------------------------- surfaces */
