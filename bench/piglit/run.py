@@ -8,8 +8,9 @@ under `gltrace record` with the default snapshots, and each trace is
 replayed with --check. A case round-trips exactly when both recordings keep
 the native verdict (result and subtests), both replays compare something
 (snapshots, the app's pixel reads, its queries), every snapshot, pixel read
-and query matches, nothing is unreadable or left uncompared, and replay
-warns about no data it lacked.
+and query matches, nothing is unreadable or left uncompared, replay warns
+about no data it lacked and capture logged nothing (such as a draw it
+could not snapshot).
 
 Results: one CSV row per case (--csv) and one summary line. Cases that do
 not round-trip are checked against the known-failures file (case, class,
@@ -36,6 +37,7 @@ PIGLIT_DIRS = ['/usr/lib/x86_64-linux-gnu/piglit', '/usr/lib/piglit', '/usr/loca
 PROFILES = ['opengl', 'shader']
 MODES = [('draw', ['--fb=draw']), ('swap', [])]
 SUMMARY_RE = re.compile(r'^gltrace replay: .*\d+ snapshots: ')
+WROTE_RE = re.compile(r'^gltrace: wrote ')
 CHECK_RE = re.compile(r'^gltrace replay: (--check: |  call \d+ )')
 
 
@@ -178,6 +180,7 @@ def run_case(args, name, argv):
         rc, out, err, to = run_proc([args.gltrace, 'record', '-o', trace] + flags + ['--'] + argv,
                                     env, args.timeout, cwd)
         rec = verdict_of(rc, out, to)
+        told = [l for l in err.splitlines() if l.startswith('gltrace:') and not WROTE_RE.match(l)]
         row[mode + '_verdict'] = rec[0] if rec[1] == native[1] else rec[0] + '+subtests'
         if not os.path.exists(trace):
             rep = {'error': 'no trace', 'warnings': [], 'rc': 2}
@@ -190,7 +193,8 @@ def run_case(args, name, argv):
                   'reads_matched', 'reads_differing', 'queries', 'mismatches'):
             row['%s_%s' % (mode, k)] = rep[k]
         row[mode + '_warnings'] = ' | '.join(rep['warnings'][:3] + ([rep['error']] if rep.get('error') else []))
-        p = mode_problem(native, rec, rep)
+        row[mode + '_capture_log'] = ' | '.join(told[:3])
+        p = mode_problem(native, rec, rep) or ('capture-warning' if told else None)
         if p:
             problems.append('%s:%s' % (mode, p))
         elif not args.keep:
@@ -219,7 +223,7 @@ def read_known(path):
 
 FIELDS = ['case', 'native', 'outcome'] + ['%s_%s' % (m, k) for m, _ in MODES for k in (
     'verdict', 'snapshots', 'matched', 'differing', 'unreadable', 'not_compared', 'reads',
-    'reads_matched', 'reads_differing', 'queries', 'mismatches', 'warnings')]
+    'reads_matched', 'reads_differing', 'queries', 'mismatches', 'warnings', 'capture_log')]
 
 
 def main():
