@@ -49,11 +49,11 @@ static int es_at_least(const cap_tls *t, int major, int minor)
 #define TEX_SLOTS 8192
 static _Atomic uint64_t tex_slots[TEX_SLOTS];
 
-void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+static void note_target(uint32_t name, uint32_t target)
 {
-    (void)t, (void)idx, (void)ret;
-    uint32_t target = (uint32_t)args[0], name = (uint32_t)args[1];
-    if (!name || !cap_opt_textures)
+    /* Framebuffer snapshots need it too: the size of a texture level
+     * attached (a smaller mip level, a view's) is asked of its target. */
+    if (!name || (!cap_opt_textures && cap_opt_fb == GT_FB_NONE))
         return;
     for (uint32_t i = 0, h = name * 2654435761u; i < 64; i++) {
         _Atomic uint64_t *s = &tex_slots[(h + i) % TEX_SLOTS];
@@ -64,6 +64,19 @@ void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint6
         if (!v && atomic_compare_exchange_strong(s, &expect, (uint64_t)name << 32 | target))
             return;
     }
+}
+
+void cap_hook_bind_texture(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)t, (void)idx, (void)ret;
+    note_target((uint32_t)args[1], (uint32_t)args[0]);
+}
+
+/* A texture view may be attached without ever being bound. */
+void cap_hook_texture_view(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)t, (void)idx, (void)ret;
+    note_target((uint32_t)args[0], (uint32_t)args[1]);
 }
 
 static uint32_t tex_target(uint32_t name)
@@ -249,6 +262,12 @@ static void choose_format(cap_tls *t, GLuint fbo, GLenum att, snap *d)
         d->format = GL_RGBA_INTEGER, d->type = GL_INT, d->bpp = 16;
     else if (ct == GL_UNSIGNED_INT)
         d->format = GL_RGBA_INTEGER, d->type = GL_UNSIGNED_INT, d->bpp = 16;
+    else if (ct == GL_SIGNED_NORMALIZED) { /* EXT_render_snorm: no RGBA8 read; the driver's own pair is valid */
+        GLint f = get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT), ty = get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE);
+        long bpp = gt_texel_bytes((unsigned)f, (unsigned)ty);
+        if (bpp > 0)
+            d->format = (uint32_t)f, d->type = (uint32_t)ty, d->bpp = (uint32_t)bpp;
+    }
 }
 
 /* ---------------------------------------------------------------- surfaces */
@@ -338,6 +357,73 @@ static int attachment_size(cap_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *
     return 0;
 }
 
+/* ---------------------------------------------------------------- multisampled */
+
+/* The internal format of the read framebuffer's attachment `att`; 0 when
+ * it cannot be told (a texture whose target is not known). */
+static GLint attachment_format(cap_tls *t, GLenum att)
+{
+    GLint type = attachment_param(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
+    GLint name = attachment_param(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
+    GLint f = 0;
+    if (type == GL_RENDERBUFFER) {
+        GLint old = get_int(GL_RENDERBUFFER_BINDING);
+        cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &f);
+        cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
+    } else if (type == GL_TEXTURE && es_at_least(t, 3, 1)) {
+        uint32_t target = tex_target((uint32_t)name);
+        GLenum q = gt_api_binding_of(target);
+        if (!q)
+            return 0;
+        GLint old = get_int(q);
+        cap_real.f.glBindTexture(target, (GLuint)name);
+        cap_real.f.glGetTexLevelParameteriv(target, 0, GL_TEXTURE_INTERNAL_FORMAT, &f);
+        cap_real.f.glBindTexture(target, (GLuint)old);
+    }
+    return f;
+}
+
+/* A multisampled attachment cannot be read: it is resolved, as the app's
+ * own blit would, into a renderbuffer of ours of its format and size (the
+ * scissor test, which applies to blits, off for the moment) and read
+ * there. Replay resolves the same way (replay/rp_snapshot.c). The read
+ * framebuffer is `fbo` with `d->attachment` its read buffer on entry and
+ * on return. Returns -1 when the attachment's format is not known. */
+static int read_resolved(cap_tls *t, GLuint fbo, const snap *d)
+{
+    GLint format = attachment_format(t, d->attachment);
+    if (!format)
+        return -1;
+    GLuint rb = 0, own = 0;
+    GLint old_rb = get_int(GL_RENDERBUFFER_BINDING);
+    cap_real.f.glGenRenderbuffers(1, &rb);
+    cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    cap_real.f.glRenderbufferStorage(GL_RENDERBUFFER, (GLenum)format, d->w, d->h);
+    cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old_rb);
+    cap_real.f.glGenFramebuffers(1, &own);
+    cap_real.f.glBindFramebuffer(GL_DRAW_FRAMEBUFFER, own);
+    cap_real.f.glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+    int ok = cap_real.f.glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (ok) {
+        GLboolean scissor = cap_real.f.glIsEnabled(GL_SCISSOR_TEST);
+        if (scissor)
+            cap_real.f.glDisable(GL_SCISSOR_TEST);
+        cap_real.f.glBlitFramebuffer(0, 0, d->w, d->h, 0, 0, d->w, d->h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        if (scissor)
+            cap_real.f.glEnable(GL_SCISSOR_TEST);
+        cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, own);
+        cap_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
+        read_record(t, d);
+        cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        cap_real.f.glReadBuffer(d->attachment);
+    }
+    cap_real.f.glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+    cap_real.f.glDeleteFramebuffers(1, &own);
+    cap_real.f.glDeleteRenderbuffers(1, &rb);
+    return ok ? 0 : -1;
+}
+
 /* After a draw (--fb=draw): every colour attachment of the draw
  * framebuffer, or the window surface when none is bound. */
 void cap_snapshot_draw_buffers(cap_tls *t)
@@ -374,13 +460,7 @@ void cap_snapshot_draw_buffers(cap_tls *t)
     saved s;
     save_and_set(t, &s);
     bind_read(t, &s, fbo, GL_COLOR_ATTACHMENT0);
-    if (t->es_major >= 3 && get_int(GL_SAMPLE_BUFFERS)) { /* not readable */
-        restore(t, &s);
-        static _Atomic int told;
-        if (!atomic_exchange(&told, 1))
-            cap_log("draws into multisampled framebuffers have no snapshots");
-        return;
-    }
+    int multisampled = t->es_major >= 3 && get_int(GL_SAMPLE_BUFFERS); /* of the draw framebuffer, fbo */
     for (int i = 0; i < n && i < 32; i++) {
         GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
         snap d = {.source = SRC_ATTACHMENT, .attachment = att};
@@ -391,6 +471,14 @@ void cap_snapshot_draw_buffers(cap_tls *t)
             cap_real.f.glReadBuffer(att);
         d.w = w, d.h = h;
         choose_format(t, fbo, att, &d);
+        if (multisampled) {
+            if (read_resolved(t, fbo, &d) != 0) {
+                static _Atomic int told;
+                if (!atomic_exchange(&told, 1))
+                    cap_log("a multisampled attachment of unknown format could not be resolved; it has no snapshots");
+            }
+            continue;
+        }
         read_record(t, &d);
         if (i == 0)
             read_depth_stencil(t, fbo, &d);

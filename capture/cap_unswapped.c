@@ -32,6 +32,15 @@ void cap_hook_drew(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
         t->cs->drew = 1;
 }
 
+/* After a blit: it writes the draw framebuffer as a draw does, so
+ * --fb=draw takes a snapshot after it too. */
+void cap_hook_blit_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    cap_hook_drew(t, idx, args, ret);
+    if (t->cs && atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) == GT_FB_DRAW)
+        cap_snapshot_draw_buffers(t);
+}
+
 void cap_hook_finish_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;

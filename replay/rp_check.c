@@ -74,11 +74,27 @@ void *rp_check_out_buffer(rp *r, const rp_msg *m, unsigned i)
     return p;
 }
 
+/* A query that raises a GL error writes nothing: what the trace holds for
+ * its outputs is the app's memory as it was, and no answer to compare.
+ * The error is held for the app's own glGetError, which is compared. */
+static int query_failed(rp *r)
+{
+    rp_ctx *c = &r->ctx[r->cur_ctx];
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        if (!c->held_error)
+            c->held_error = e;
+        rp_hold_errors(r);
+        c->failed_query = r->seq + 1;
+    }
+    return c->failed_query == r->seq + 1;
+}
+
 void rp_check_out(rp *r, const rp_msg *m, unsigned i, const char *param, const void *got)
 {
     size_t n = 0;
     const uint8_t *want = rp_arg_bytes(m, i, &n);
-    if (!got)
+    if (!got || query_failed(r))
         return;
     if (want) {
         if (memcmp(want, got, n) != 0)

@@ -121,6 +121,7 @@ typedef struct rp_ctx {
     EGLConfig cfg;
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
     uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
+    uint64_t failed_query; /* --check: 1 + the record whose query raised a GL error (outputs undefined) */
 } rp_ctx;
 
 typedef struct rp_thread {

@@ -134,10 +134,73 @@ static int is_color(GLenum att)
     return att == GL_BACK || (att >= GL_COLOR_ATTACHMENT0 && att <= GL_COLOR_ATTACHMENT31);
 }
 
+/* The internal format of the read framebuffer's attachment `att` (0: not
+ * known, a texture replay never saw bound). */
+static GLint attachment_format(rp *r, GLenum att)
+{
+    GLint type = 0, name = 0, f = 0, was = 0;
+    glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    uint64_t target = 0;
+    if (type == GL_RENDERBUFFER) {
+        glGetIntegerv(GL_RENDERBUFFER_BINDING, &was);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &f);
+        glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was);
+    } else if (type == GL_TEXTURE && es(r) >= 3 &&
+               rp_map_get(&r->tex_targets, (uint64_t)(uint32_t)r->ctx[r->cur_ctx].group << 32 | (uint32_t)name,
+                          &target)) {
+        glGetIntegerv(gt_api_binding_of((GLenum)target), &was);
+        glBindTexture((GLenum)target, (GLuint)name);
+        glGetTexLevelParameteriv((GLenum)target, 0, GL_TEXTURE_INTERNAL_FORMAT, &f);
+        glBindTexture((GLenum)target, (GLuint)was);
+    }
+    return f;
+}
+
+/* A multisampled attachment (the read framebuffer's `att`, also the draw
+ * framebuffer, as at capture) resolved into a renderbuffer of replay's own
+ * of its format, as capture did (capture/cap_snapshot.c), and read there.
+ * Returns -1 when it cannot be. */
+static int read_resolved(rp *r, GLuint fbo, GLenum att, GLsizei w, GLsizei h, GLenum format, GLenum type,
+                         uint8_t *px)
+{
+    GLint internal = attachment_format(r, att), was_rb = 0, was_draw = 0;
+    if (!internal)
+        return -1;
+    GLuint rb = 0, own = 0;
+    glGetIntegerv(GL_RENDERBUFFER_BINDING, &was_rb);
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &was_draw);
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, (GLenum)internal, w, h);
+    glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)was_rb);
+    glGenFramebuffers(1, &own);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, own);
+    glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+    int ok = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (ok) {
+        GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+        if (scissor)
+            glDisable(GL_SCISSOR_TEST);
+        glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        if (scissor)
+            glEnable(GL_SCISSOR_TEST);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, own);
+        glReadBuffer(GL_COLOR_ATTACHMENT0);
+        read_pixels(r, w, h, format, type, px);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)was_draw);
+    glDeleteFramebuffers(1, &own);
+    glDeleteRenderbuffers(1, &rb);
+    return ok ? 0 : -1;
+}
+
 /* Reads a surface or framebuffer attachment (bound as the read
  * framebuffer, whose own read buffer is put back after). */
-static void read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum format, GLenum type,
-                             uint8_t *px)
+static int read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, GLenum format, GLenum type,
+                            uint8_t *px)
 {
     int version = es(r);
     GLenum att = fb->has_attachment ? fb->attachment : GL_BACK;
@@ -146,15 +209,23 @@ static void read_framebuffer(rp *r, const Gltrace__GLMessage__FrameBuffer *fb, G
                                                                     : 0;
         glBindFramebuffer(version >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER, fbo);
         if (version >= 3 && is_color(att)) {
-            GLint own = 0; /* each framebuffer keeps its own read buffer */
+            GLint own = 0, draw = 0, samples = 0; /* each framebuffer keeps its own read buffer */
             glGetIntegerv(GL_READ_BUFFER, &own);
             glReadBuffer(att);
-            read_pixels(r, fb->width, fb->height, format, type, px);
+            glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+            if (fbo && (GLuint)draw == fbo) /* GL_SAMPLE_BUFFERS is the draw framebuffer's */
+                glGetIntegerv(GL_SAMPLE_BUFFERS, &samples);
+            int rc = 0;
+            if (samples > 0)
+                rc = read_resolved(r, fbo, att, fb->width, fb->height, format, type, px);
+            else
+                read_pixels(r, fb->width, fb->height, format, type, px);
             glReadBuffer(gt_read_buffer_settable(own));
-            return;
+            return rc;
         }
     }
     read_pixels(r, fb->width, fb->height, format, type, px);
+    return 0;
 }
 
 /* Reads a texture level (and layer or cube face) through a framebuffer of
@@ -409,13 +480,16 @@ void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid)
     saved s;
     save(r, &s);
     rp_hold_errors(r); /* the replayed app's own, kept for its glGetError with --check */
-    int got = fb->has_source && fb->source == SRC_TEXTURE ? read_texture(r, fb, format, type, px)
-                                                         : (read_framebuffer(r, fb, format, type, px), 0);
+    int texture = fb->has_source && fb->source == SRC_TEXTURE;
+    int got = texture ? read_texture(r, fb, format, type, px) : read_framebuffer(r, fb, format, type, px);
     GLenum gl_err = glGetError();
     restore(r, &s);
     if (got != 0 || gl_err != GL_NO_ERROR) {
         free(px);
-        not_compared(r, o, got != 0 ? "the texture cannot be attached for reading" : "the replay driver cannot read it",
+        not_compared(r, o,
+                     got == 0  ? "the replay driver cannot read it"
+                     : texture ? "the texture cannot be attached for reading"
+                               : "the multisampled attachment cannot be resolved for reading",
                      1);
         return;
     }

@@ -313,13 +313,24 @@ def main():
     for f, sw in enumerate(swaps[:FRAMES]):
         check_swap(ck, f, sw, textures, att_of, surface)
     snaps = gt.named(recs, 'gltraceSnapshot')
+    # A blit writes the draw framebuffer as a draw does: the pbuffer's
+    # snapshot right after each, equal to the app's read of it.
+    blits = [recs[i + 1] for i, r in enumerate(recs[:-1])
+             if r.get('fn') == 'glBlitFramebuffer' and recs[i + 1].get('fn') == 'gltraceSnapshot']
+    ck.check(f'after each of the {FRAMES} blits, one snapshot of the pbuffer, equal to the next swap\'s',
+             len(blits) == FRAMES and all(b['fb'].get('source') == 'surface' for b in blits) and
+             [b['fb'].get('fnv1a') for b in blits] ==
+             [s['fb'].get('fnv1a') for sw in swaps for s in sw['before']
+              if s.get('fn') == 'gltraceSnapshot' and s['fb'].get('source') == 'surface'],
+             [at.snap_summary(b) for b in blits])
     placed = sum(len(e['snaps']) for e in draws) + sum(
-        len([s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']) for sw in swaps)
-    ck.check(f'no other snapshots: {FRAMES * DRAWS * 4} after draws, {FRAMES * 4} before swaps',
-             len(snaps) == placed == FRAMES * DRAWS * 4 + FRAMES * 4, f'{len(snaps)} in all, {placed} placed')
+        len([s for s in sw['before'] if s.get('fn') == 'gltraceSnapshot']) for sw in swaps) + len(blits)
+    ck.check(f'no other snapshots: {FRAMES * DRAWS * 4} after draws, {FRAMES} after blits, {FRAMES * 4} before swaps',
+             len(snaps) == placed == FRAMES * DRAWS * 4 + FRAMES + FRAMES * 4, f'{len(snaps)} in all, {placed} placed')
 
     plain = gt.run([args.app])
-    surfaces = [s['fb'].get('fnv1a') for s in snaps if s.get('fb', {}).get('source') == 'surface']
+    surfaces = [s['fb'].get('fnv1a') for sw in swaps for s in sw['before']
+                if s.get('fn') == 'gltraceSnapshot' and s['fb'].get('source') == 'surface']
     check_swap_run(ck, args, plain, surfaces)
     ck.exit()
 

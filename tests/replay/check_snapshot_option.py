@@ -31,8 +31,10 @@ r = run([gltrace, 'extract', trace, '--out', ex])
 recorded = sorted(os.listdir(ex)) if os.path.isdir(ex) else []
 surfaces = [f for f in recorded if f.endswith('-surface.png')]
 attachments = [f for f in recorded if f.endswith('-attachment0.png')]
-ck.check('gltrace extract gives the recorded pictures: 3 of the window, 3 of the framebuffer object',
-         len(surfaces) == 3 and len(attachments) == 3, recorded)
+# The window after each frame's blit (a blit is snapshotted as a draw) and at its swap.
+ck.check('gltrace extract gives the recorded pictures: 6 of the window, 3 of the framebuffer object',
+         len(surfaces) == 6 and len(attachments) == 3, recorded)
+surfaces = surfaces[1::2]  # at the swaps
 d = run([gltrace, 'dump', '--json', trace])
 fns = {int(m.group(1)): m.group(2) for m in re.finditer(r'"seq":(\d+),[^\n]*?"fn":"(\w+)"', d.stdout)}
 draws = sorted(s for s, f in fns.items() if f == 'glDrawElementsInstanced')
@@ -60,7 +62,7 @@ out = os.path.join(work, 'frame')
 p, pngs = replay('frame', out)
 s = gt.replay_summary(p.stderr)
 ck.check('--snapshot frame: exit 0, the recorded snapshots still compared, a PNG per swap, said on stderr',
-         p.returncode == 0 and s and s[1] == s[0] == 6 and len(pngs) == 3 and '3 PNGs written' in p.stderr,
+         p.returncode == 0 and s and s[1] == s[0] == 9 and len(pngs) == 3 and '3 PNGs written' in p.stderr,
          (p.returncode, p.stderr, pngs))
 ck.check("each swap's PNG is the window the app drew (equal to the recorded snapshot)",
          len(pngs) == 3 and all(same(os.path.join(ex, a), os.path.join(out, b)) for a, b in zip(surfaces, pngs)),
