@@ -343,11 +343,21 @@ static void client_array(rp *r, const rp_msg *m)
     }
     memcpy(r->arrays[slot], d->rawbytes[0].data, len);
     /* The stride between elements when the app gave 0 (tightly packed). */
-    GLint eff = stride;
-    if (!eff) {
-        GLint ts = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
-                 : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == GL_HALF_FLOAT_OES ? 2 : 4;
-        eff = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
+    GLint ts = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
+             : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == GL_HALF_FLOAT_OES ? 2 : 4;
+    GLint elem = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
+    if (elem <= 0)
+        elem = 1; /* a setter without a size (glNormalPointer): checked by its first byte */
+    GLint eff = stride ? stride : elem;
+    /* The bytes must hold elements lo..hi: with a damaged record the driver
+     * would read outside them. */
+    int64_t hi = rp_arg_i(m, 7);
+    if (lo < 0 || hi < lo || hi - lo > INT32_MAX || eff <= 0 ||
+        (uint64_t)(hi - lo) * (uint64_t)eff + (uint64_t)elem > (uint64_t)len) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: record %llu: a client array's data of %zu bytes does not hold its elements %lld..%lld: refused",
+                 r->path, (unsigned long long)r->seq, len, (long long)lo, (long long)hi);
+        return;
     }
     const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
     const rp_array a = {indx, size, type, norm, stride, ptr};
@@ -363,6 +373,8 @@ static void client_array(rp *r, const rp_msg *m)
         select_unit((GLenum)(GL_TEXTURE0 + unit));
     }
     set->set(r, &a);
+    if (set->attrib)
+        rp_client_fed(r, (unsigned)indx);
     if (select_unit)
         select_unit((GLenum)was);
     if (old)

@@ -156,6 +156,8 @@ struct rp {
     rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
     rp_initial initial[RP_MAX_INITIAL]; /* new surfaces' contents, till bound (rp_initial.c) */
     EGLContext initial_ctx;    /* replay's own, for writing them */
+    uint32_t client_unfed;     /* vertex attributes set to app memory, no data yet (rp_client_guard.c) */
+    uint64_t client_addr[32];  /* that memory's address */
     /* The attributes of the last eglCreateContext, for the gltraceContext
      * record that follows it (the context it returned). */
     uint64_t pending_ctx;
@@ -393,6 +395,10 @@ void rp_snapshot_no_context(rp *r, const rp_msg *m, uint64_t tid);
 void rp_snapshot_initial(rp *r, const rp_msg *m);
 void rp_initial_bound(rp *r, uint64_t tid, uint64_t draw);
 void rp_initial_free(rp *r);
+/* rp_client_guard.c: client vertex pointers with no data (fuzzed traces). */
+void rp_client_noted(rp *r, const rp_msg *m);
+void rp_client_fed(rp *r, unsigned index);
+int rp_client_draw_refused(rp *r, const char *name);
 
 /* rp_diverge_probe.c: the events gltrace diverge's parent reads from a
  * replay in lockstep (gt_replay_options.probe). open: 0, or -1 with the

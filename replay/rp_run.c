@@ -157,8 +157,12 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
         r->sum->skipped++;
         return;
     }
+    if (__builtin_expect(r->client_unfed != 0, 0) && e->cls == GT_CLASS_DRAW && rp_client_draw_refused(r, e->name))
+        return;
     e->fn(r, m);
     scratch_done(r);
+    if (e->cls == GT_CLASS_ARRAYS)
+        rp_client_noted(r, m);
     if (__builtin_expect(r->after_call, 0) && !r->looping) {
         if (r->probe)
             rp_probe_call(r, e);
