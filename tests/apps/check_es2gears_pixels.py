@@ -5,8 +5,9 @@ es2gears_x11 runs recorded under Xvfb, whose screen is kept in a file
 the app resumed and stopped (SIGTERM), so the trace is complete. The window
 on the screen must equal one of the last snapshots of the trace: that of
 the last frame presented, of the one before (presentation is asynchronous),
-or of the one whose swap SIGTERM cut off. Animated frames differ, so a
-match pins the frame.
+or of the one whose swap SIGTERM cut off. Animated frames differ (or are
+the same picture when drawn within one tick of the app's clock), so a match
+pins the picture.
 
 usage: check_es2gears_pixels.py --gltrace GLTRACE --trace OUT.gltrace"""
 import os
@@ -102,11 +103,15 @@ def main():
         if not files:
             ck.exit()
         last = [png_rgb(os.path.join(out, f)) for f in files]
-    ck.check('those snapshots all differ (the gears turn), so a match pins one frame',
-             all(last[i] != last[j] for i in range(len(last)) for j in range(i)))
+    # Two frames drawn within one tick of the app's clock are the same
+    # picture (seen in CI at about 1000 frames a second), so what is asked
+    # is that the pictures are not all one: a match then pins a picture.
+    distinct = {tuple(map(tuple, img)) for img in last}
+    ck.check('those snapshots are not all the same picture (the gears turn), so a match pins one',
+             len(distinct) >= 2, f'{len(distinct)} distinct of {len(last)}')
     match = [files[i] for i, img in enumerate(last) if img == window]
     ck.check('the window on the screen equals one of them, pixel for pixel',
-             len(match) == 1, f'screen {width}x{height}; matches {match}')
+             len(match) >= 1, f'screen {width}x{height}; matches {match}')
     ck.exit()
 
 
