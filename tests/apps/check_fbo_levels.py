@@ -12,8 +12,6 @@ the levels were taken at the viewport's size (pixels outside the level are
 undefined, and differed on replay) and the SNORM one could not be read.
 
 usage: check_fbo_levels.py --gltrace GLTRACE --app FBO_LEVELS --trace OUT.gltrace"""
-import os
-
 import gltest as gt
 import apptrace as at
 
@@ -21,15 +19,9 @@ import apptrace as at
 def main():
     args = at.parse_args()
     ck = gt.Checker('fbo_levels')
-    plain = gt.run([args.app], env=gt.gl_env(headless=True))
-    ck.check('fbo_levels exits 0 when run plainly', plain.returncode == 0, plain.stderr.strip())
-    rec = at.record(args.gltrace, args.trace, [args.app], flags=['--fb=draw'])
-    ck.check('recorded with --fb=draw: exits 0 and reads what the plain run read',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip(),
-             (rec.returncode, rec.stdout, plain.stdout, rec.stderr))
-    if not ck.check('the trace file was written', os.path.isfile(args.trace), args.trace):
+    recs = at.record_sample(ck, args, 'fbo_levels', flags=['--fb=draw'])
+    if not recs:
         ck.exit()
-    _, recs = gt.read_dump(ck, args.gltrace, args.trace)
     names = [r.get('fn') for r in recs]
     draws = [i for i, n in enumerate(names) if n == 'glDrawArrays']
     fbs = [recs[i + 1].get('fb', {}) if i + 1 < len(recs) and names[i + 1] == 'gltraceSnapshot' else {}

@@ -10,8 +10,6 @@ out its own entry points to glXGetProcAddressARB, these calls went past the
 library: missing from the trace, the replayed quad was red and full-width.
 
 usage: check_glx_lookup.py --gltrace GLTRACE --app GLX_LOOKUP --trace OUT.gltrace"""
-import os
-
 import gltest as gt
 import apptrace as at
 
@@ -19,15 +17,9 @@ import apptrace as at
 def main():
     args = at.parse_args()
     ck = gt.Checker('glx_lookup')
-    plain = gt.run([args.app], env=gt.gl_env(headless=True))
-    ck.check('glx_lookup exits 0 when run plainly', plain.returncode == 0, plain.stderr.strip())
-    rec = at.record(args.gltrace, args.trace, [args.app], flags=['--fb=draw'])
-    ck.check('recorded with --fb=draw: exits 0 and reads what the plain run read',
-             rec.returncode == 0 and rec.stdout == plain.stdout and plain.stdout.strip(),
-             (rec.returncode, rec.stdout, plain.stdout, rec.stderr))
-    if not ck.check('the trace file was written', os.path.isfile(args.trace), args.trace):
+    recs = at.record_sample(ck, args, 'glx_lookup', flags=['--fb=draw'])
+    if not recs:
         ck.exit()
-    _, recs = gt.read_dump(ck, args.gltrace, args.trace)
     view = gt.named(recs, 'glTextureViewOES')
     ck.check('glTextureViewOES is in the trace once, viewing level 1 (minlevel 1, 1 level)',
              len(view) == 1 and view[0]['args'].get('minlevel') == 1 and view[0]['args'].get('numlevels') == 1,
