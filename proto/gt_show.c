@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gt_api.h"
+#include "gt_enums.h"
 #include "gt_texel.h"
 #include "gt_trace.h"
 
@@ -378,7 +379,7 @@ int gt_show_snapshot_pixels(gt_snap_chain *chain, const Gltrace__GLMessage__Fram
         *n = fb->n_contents ? fb->contents[0].len : 0;
         return 0;
     }
-    long bpp = gt_texel_bytes(fb->has_format ? fb->format : 0x1908, fb->has_type ? fb->type : 0x1401); /* RGBA8 */
+    long bpp = gt_texel_bytes(fb->has_format ? fb->format : GL_RGBA, fb->has_type ? fb->type : GL_UNSIGNED_BYTE);
     if (bpp <= 0 || fb->width <= 0 || fb->height <= 0 || fb->width > GT_SNAP_MAX_SIDE ||
         fb->height > GT_SNAP_MAX_SIDE || !fb->has_hash || !fb->has_slot || fb->n_contents > 1 ||
         (fb->coding != GT_SNAP_KEY && fb->coding != GT_SNAP_DELTA)) {
@@ -415,9 +416,9 @@ static void show_fb(FILE *f, const Gltrace__GLMessage__FrameBuffer *fb, uint64_t
     uint32_t h = 2166136261u;
     for (size_t i = 0; px && i < bytes; i++)
         h = (h ^ px[i]) * 16777619u;
-    const char *fmt = gt_api_enum_name(fb->has_format ? fb->format : 0x1908, 0, 0);
-    const char *type = gt_api_enum_name(fb->has_type ? fb->type : 0x1401, 0, 0);
-    const char *att = gt_api_enum_name(fb->has_attachment ? fb->attachment : 0x0405, 0, 0);
+    const char *fmt = gt_api_enum_name(fb->has_format ? fb->format : GL_RGBA, 0, 0);
+    const char *type = gt_api_enum_name(fb->has_type ? fb->type : GL_UNSIGNED_BYTE, 0, 0);
+    const char *att = gt_api_enum_name(fb->has_attachment ? fb->attachment : GL_BACK, 0, 0);
     if (json)
         fprintf(f, ",\"fb\":{\"width\":%d,\"height\":%d,\"format\":\"%s\",\"type\":\"%s\",\"source\":\"%s\","
                    "\"attachment\":\"%s\",\"object\":%u,\"level\":%d,\"layer\":%d,\"surface\":\"0x%" PRIx64
