@@ -31,6 +31,10 @@ def decode(c, i, p):
             return f'    {decl} = {cast}rp_arg_strings(r, m, {i});'
         if ann.dir == 'out':
             return f'    {decl} = {cast}rp_arg_out(r, m, {i}, {offset_ok});'
+        if t.pointer == 1 and elem_type(t) in ('GLchar', 'const GLchar', 'GLcharARB'):
+            # Text counted in bytes (labels, debug messages): with a negative
+            # length the driver reads up to a NUL, which the bytes may lack.
+            return f'    {decl} = {cast}rp_arg_text(r, m, {i});'
         return f'    {decl} = {cast}rp_arg_in(r, m, {i}, {offset_ok});'
     if k == 'FUNCPTR':
         return f'    {t.decl(pn(p))} = NULL; /* callbacks are never called on replay */'

@@ -277,6 +277,7 @@ static inline const uint8_t *rp_arg_bytes(const rp_msg *m, unsigned i, size_t *l
 }
 
 const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
+const char *rp_arg_text(rp *r, const rp_msg *m, unsigned i);
 void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
 

@@ -331,6 +331,20 @@ const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok)
     return rp_arg_addr(m, i);
 }
 
+/* A GLchar pointer into the app's text: the recorded bytes, always
+ * NUL-terminated, since a call given a negative length reads to the NUL
+ * and the recorded bytes (counted by length, or strlen) do not hold it. */
+const char *rp_arg_text(rp *r, const rp_msg *m, unsigned i)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || !d->n_rawbytes)
+        return rp_arg_in(r, m, i, 0);
+    char *s = rp_scratch(r, d->rawbytes[0].len + 1);
+    if (s)
+        memcpy(s, d->rawbytes[0].data, d->rawbytes[0].len);
+    return s;
+}
+
 void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok)
 {
     const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
