@@ -32,7 +32,9 @@ static const char usage_text[] =
     "                     results with the recorded ones; the first differences\n"
     "                     are reported and make the exit status 1\n"
     "  --benchmark        compare nothing; report per-frame times\n"
-    "  --loop N           with --benchmark: replay the last frame N more times\n"
+    "  --loop N           replay the last frame N more times; unless --benchmark,\n"
+    "                     its snapshots and reads are compared again each time\n"
+    "                     (a frame that reads state it changes differs)\n"
     "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
     "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
@@ -233,8 +235,8 @@ static int check_args(replay_args *a)
         return bad_arg("%s", "--save-all needs --out DIR");
     if (o->probe && (o->benchmark || o->snapshot || o->check))
         return bad_arg("%s", "--lockstep is gltrace diverge's: no --benchmark, --snapshot or --check with it");
-    if (o->loop && !o->benchmark)
-        return bad_arg("%s", "--loop needs --benchmark (a looped frame need not draw what was recorded)");
+    if (o->loop && o->probe)
+        return bad_arg("%s", "--lockstep compares each draw once: no --loop with it");
     if (o->benchmark && (a->c.given || o->out_dir))
         return bad_arg("%s", "--benchmark compares nothing: no comparison options or --out with it");
     if (cli_compare_finish(&a->c, err, sizeof err) != 0)
@@ -302,6 +304,13 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
         fprintf(stderr, "gltrace replay: --snapshot: %" PRIu64 " PNGs written to %s\n", s->extra_pngs, o->out_dir);
     if (o->check)
         print_check(s);
+    if (o->loop && !o->benchmark && s->loop_compared)
+        fprintf(stderr, "gltrace replay: --loop: the last frame again %u times: %" PRIu64 " of its %" PRIu64
+                        " snapshots and reads matched the recorded ones%s\n", o->loop, s->loop_matched,
+                s->loop_compared, s->loop_matched == s->loop_compared ? "" : " (it reads state it changes)");
+    else if (o->loop && !o->benchmark && !s->error[0])
+        fprintf(stderr, "gltrace replay: --loop: the repeated frame has no snapshot or read: its repeats were not "
+                        "compared\n");
     print_unreadable(s);
     if (s->error[0])
         fprintf(stderr, "gltrace replay: %s\n", s->error);

@@ -126,6 +126,14 @@ int gt_cmd_trim(int argc, char **argv)
                 " places (first: %s)\n", s.state_differences, s.state_first);
     else if (s.verified)
         printf("note: the state at the start was not compared: %s\n", s.state_not_compared);
+    if (s.loop_compared && s.loop_matched == s.loop_compared)
+        printf("loop: its last frame replayed again matches what was recorded: gltrace replay --loop N repeats it "
+               "exactly\n");
+    else if (s.loop_compared)
+        printf("loop: its last frame replayed again differs from what was recorded (%" PRIu64 " of %" PRIu64
+               " snapshots and reads): the frame reads state it changes, and trim writes no reset for it, so "
+               "gltrace replay --loop N does not repeat it exactly\n", s.loop_compared - s.loop_matched,
+               s.loop_compared);
     if (s.verified && rc == 0 && s.snapshots == 0)
         printf("note: the kept frames hold no snapshot or pixel read: the check compared nothing\n");
     return rc;

@@ -34,7 +34,8 @@ typedef struct gt_replay_options {
      * the replay stops after the last. Defaults 0..UINT64_MAX: set both. */
     uint64_t frame_first, frame_last, call_first, call_last;
     int benchmark;         /* no snapshot is read or compared; per-frame times kept */
-    unsigned loop;         /* replay the last frame this many more times (benchmark) */
+    unsigned loop;         /* replay the last frame this many more times; without benchmark its
+                            * snapshots are compared again each time (gt_replay_summary.loop_*) */
     int progress;          /* a progress line on stderr, redrawn in place */
     /* Snapshots the trace did not record, written as PNGs to out_dir (not
      * compared): of the back buffer before each swap (FRAME), of the draw
@@ -112,6 +113,10 @@ typedef struct gt_replay_summary {
      * read back): a failure like a difference, since nothing shows they
      * match. */
     uint64_t unreadable;
+    /* --loop without --benchmark: the snapshots and pixel reads of the
+     * repeated frame, each repeat compared (by hash) with the recorded
+     * ones; a difference makes the status 1. */
+    uint64_t loop_compared, loop_matched;
     uint64_t extra_pngs;   /* --snapshot: PNGs written */
     uint64_t checked, check_mismatches;  /* --check: queries issued, and differing */
     gt_replay_mismatch mismatches[GT_REPLAY_MAX_MISMATCHES]; /* the first ones */

@@ -447,8 +447,13 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
             rp_snapshot_initial(r, m);
         return 1;
     case GT_FN_SNAPSHOT:
-        if (r->opt->benchmark || r->looping)
+        if (r->opt->benchmark)
             return 1; /* timing only: nothing is read back */
+        if (r->looping) {
+            if (rp_make_current_for(r, tid) == 0)
+                rp_snapshot_loop(r, m);
+            return 1;
+        }
         if (rp_make_current_for(r, tid) == 0)
             rp_snapshot_compare(r, m, tid);
         else

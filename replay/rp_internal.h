@@ -372,6 +372,7 @@ int rp_in_range(const rp *r);
 
 /* rp_snapshot.c */
 void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid);
+void rp_snapshot_loop(rp *r, const rp_msg *m);
 /* The coded snapshots' chains go (end of a replay). */
 void rp_snapshot_free(rp *r);
 /* After the app's own glReadPixels into memory (`hook ... replay`): the

@@ -15,6 +15,7 @@
 
 #include "gt_api.h"
 #include "gt_trace.h"
+#include "rp_handlers_gen.h" /* rp_egl_swap: the handler that ends a frame */
 
 static void scratch_reset(rp *r)
 {
@@ -287,6 +288,28 @@ static int teardown(rp *r, const rp_msg *m)
     return e->cls == GT_CLASS_TEARDOWN;
 }
 
+/* --loop: the frames of the trace, counted before replaying it (swaps of
+ * every thread, as rp_frame_end counts them), so that the last frame is
+ * repeated right after its swap: the app's teardown after it (objects
+ * deleted, a last read) would change what the repeats draw. 0 when the
+ * trace cannot be read; then the loop runs at the teardown. */
+static uint64_t count_frames(rp *r, const char *path)
+{
+    char err[GT_ERRLEN];
+    gt_reader *rd = gt_reader_open(path, err, sizeof err);
+    gt_record rec;
+    uint64_t n = 0, fn;
+    while (rd && gt_reader_next(rd, &rec) == 1) {
+        if (gt_wire_find_varint(rec.data, rec.size, 4, &fn) != 1 || fn > r->max_number || !r->by_number[fn])
+            continue;
+        const rp_entry *e = r->by_number[fn]; /* aliases share their command's handler */
+        n += e->how == RP_EGL && e->egl == rp_egl_swap;
+    }
+    if (rd)
+        gt_reader_close(rd);
+    return n;
+}
+
 static void run_loop(rp *r, const frame_list *last)
 {
     r->looping = 1;
@@ -358,6 +381,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     r->frame_start = now();
     uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
     int looped = 0;
+    uint64_t loop_after = opt->loop ? count_frames(r, path) : 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
             break; /* past --frames / --calls: nothing after can be compared */
@@ -400,6 +424,10 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
                 frame_list t = last;
                 list_clear(&t);
                 last = cur, cur = t;
+                if (!looped && r->frame == loop_after) {
+                    run_loop(r, &last);
+                    looped = 1;
+                }
             }
         } else if (!fast) {
             gltrace__glmessage__free_unpacked(m, NULL);
@@ -410,7 +438,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     if (rc < 0 && !sum->error[0])
         snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
     /* --loop: the last complete frame again, N times, if the app did not
-     * tear down first (its snapshots are not read: benchmark only). */
+     * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
     if (opt->loop && !looped && last.n && !sum->error[0])
         run_loop(r, &last);
     progress(r, 1);
@@ -418,7 +446,10 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         glFinish(); /* the last frames' rendering, still queued */
     sum->seconds = now() - start;
     if (!sum->error[0])
-        status = sum->differing || sum->reads_differing || sum->unreadable || sum->check_mismatches ? 1 : 0;
+        status = sum->differing || sum->reads_differing || sum->unreadable || sum->check_mismatches ||
+                         sum->loop_matched != sum->loop_compared
+                     ? 1
+                     : 0;
 out:
     if (rd)
         gt_reader_close(rd);

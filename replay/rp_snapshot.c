@@ -567,6 +567,36 @@ void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid)
         free(px);
 }
 
+/* A snapshot of the frame --loop repeats (no --benchmark): replay's read
+ * against the record, by hash (coded) or bytes (raw). Nothing joins the
+ * slot's chain, whose deltas follow the recorded order only; a difference
+ * is counted, not pictured. */
+void rp_snapshot_loop(rp *r, const rp_msg *m)
+{
+    const Gltrace__GLMessage__FrameBuffer *fb = m->fb;
+    size_t n = fb ? pixel_bytes(fb) : 0;
+    int raw = fb && (!fb->has_coding || fb->coding == GT_SNAP_RAW);
+    if (!n || (raw && (!fb->n_contents || fb->contents[0].len != n)) || (!raw && !fb->has_hash) ||
+        (es(r) < 2 && fb->has_format && fb->has_type && !(fb->format == GL_RGBA && fb->type == GL_UNSIGNED_BYTE)))
+        return;
+    uint8_t *px = malloc(n);
+    if (!px)
+        return;
+    GLenum format = fb->has_format ? fb->format : GL_RGBA, type = fb->has_type ? fb->type : GL_UNSIGNED_BYTE;
+    saved s;
+    save(r, &s);
+    rp_hold_errors(r);
+    int texture = fb->has_source && fb->source == SRC_TEXTURE;
+    int got = texture ? read_texture(r, fb, format, type, px) : read_framebuffer(r, fb, format, type, px);
+    GLenum gl_err = glGetError();
+    restore(r, &s);
+    r->sum->loop_compared++;
+    if (got == 0 && gl_err == GL_NO_ERROR &&
+        (raw ? memcmp(px, fb->contents[0].data, n) == 0 : gt_snap_hash(px, n) == fb->hash))
+        r->sum->loop_matched++;
+    free(px);
+}
+
 /* ---------------------------------------------------------------- --snapshot */
 
 void rp_attachment_size(GLenum target, GLenum att, int level_query, GLint *w, GLint *h)
@@ -688,8 +718,13 @@ void rp_hook_read_pixels(rp *r, const rp_msg *m, uint64_t ret)
     size_t n = 0;
     const uint8_t *want = got ? rp_arg_bytes(m, r->last_out_arg, &n) : NULL;
     r->last_out = NULL;
-    if (!want || !n || r->opt->benchmark || r->looping)
+    if (!want || !n || r->opt->benchmark)
         return;
+    if (r->looping) { /* the repeated frame's read, against the recorded bytes */
+        r->sum->loop_compared++;
+        r->sum->loop_matched += glGetError() == GL_NO_ERROR && memcmp(got, want, n) == 0;
+        return;
+    }
     GLenum err = glGetError();
     if (err != GL_NO_ERROR) { /* the app's, kept for its glGetError with --check */
         if (r->opt->check && !r->ctx[r->cur_ctx].held_error)

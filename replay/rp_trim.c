@@ -151,6 +151,21 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
     return rc;
 }
 
+/* Whether the trim loops: its last frame replayed once more compares
+ * with the recorded one (see gt_trim_summary.loop_compared). */
+static void check_loop(const char *out, gt_trim_summary *sum)
+{
+    gt_replay_options ro;
+    gt_replay_options_init(&ro);
+    ro.quiet = 1;
+    ro.loop = 1;
+    gt_replay_summary rs;
+    gt_replay_run(out, &ro, &rs);
+    if (!rs.error[0])
+        sum->loop_compared = rs.loop_compared, sum->loop_matched = rs.loop_matched;
+    gt_replay_summary_free(&rs);
+}
+
 int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
@@ -166,6 +181,8 @@ int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_
             rp_trim_state_remove(d.orig);
     }
     int rc = trim(in, out, opt, sum, &d);
+    if (rc == 0 && opt->verify && !opt->by_calls && sum->frames)
+        check_loop(out, sum);
     if (d.made) {
         rp_trim_state_remove(d.orig);
         rp_trim_state_remove(d.trim);

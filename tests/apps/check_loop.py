@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""`gltrace replay --loop N` without --benchmark compares the repeated
+frame's snapshots with the recorded ones each time. es3_scene's frames set
+all they read, so its last frame repeats exactly; accumulate's frames add
+to what the frame before left (additive blending, no clear), so a repeat
+draws something else: that replay exits 1 and says so. The repeats run
+right after the last frame's swap, before the app's teardown (objects it
+deletes at its end would otherwise be gone from the repeats). `gltrace
+trim` says the same of the frames it keeps.
+
+usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --out DIR"""
+import argparse
+import os
+import re
+
+import gltest as gt
+import apptrace as at
+
+
+def loop_line(stderr):
+    m = re.search(r'--loop: the last frame again (\d+) times: (\d+) of its (\d+) snapshots', stderr)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--gltrace', required=True)
+    ap.add_argument('--repeats', required=True)
+    ap.add_argument('--accumulates', required=True)
+    ap.add_argument('--out', required=True)
+    args = ap.parse_args()
+    ck = gt.Checker('replay --loop')
+    os.makedirs(args.out, exist_ok=True)
+    env = gt.gl_env(headless=True)
+    for app, exact in ((args.repeats, True), (args.accumulates, False)):
+        name = os.path.basename(app)
+        trace = os.path.join(args.out, name + '.gltrace')
+        rec = at.record(args.gltrace, trace, [app])
+        if not ck.check(f'{name}: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+            continue
+        once = gt.run([args.gltrace, 'replay', trace, '--no-progress'], env=env)
+        ck.check(f'{name}: replayed once, every snapshot matches', once.returncode == 0, once.stderr.strip())
+        p = gt.run([args.gltrace, 'replay', trace, '--loop', '3', '--no-progress'], env=env)
+        got = loop_line(p.stderr)
+        if exact:
+            ck.check(f'{name}: --loop 3 exits 0 and its repeats match the recorded snapshots',
+                     p.returncode == 0 and got is not None and got[0] == 3 and got[2] > 0 and got[1] == got[2],
+                     p.stderr.strip())
+        else:
+            ck.check(f'{name}: --loop 3 exits 1: its repeats differ from the recorded snapshots, and it says why',
+                     p.returncode == 1 and got is not None and got[2] > 0 and got[1] < got[2] and
+                     'reads state it changes' in p.stderr, p.stderr.strip())
+        b = gt.run([args.gltrace, 'replay', trace, '--benchmark', '--loop', '3', '--no-progress'], env=env)
+        ck.check(f'{name}: --benchmark --loop 3 compares nothing and exits 0', b.returncode == 0, b.stderr.strip())
+        cut = os.path.join(args.out, name + '-frames-1-2.gltrace')
+        t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+        says = 'repeats it exactly' if exact else 'does not repeat it exactly'
+        ck.check(f'{name}: trimmed to frames 1-2, exit 0, and trim says whether --loop {says.split(" it")[0]}',
+                 t.returncode == 0 and 'loop: ' in t.stdout and says in t.stdout, (t.stdout, t.stderr))
+    ck.exit()
+
+
+if __name__ == '__main__':
+    main()
