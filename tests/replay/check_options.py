@@ -130,7 +130,8 @@ ck.check('--loop 40: the last frame replayed 40 more times', rc == 0 and rep and
 
 # --- wrong options
 for opts, named in ((['--frames', 'x'], "--frames 'x'"), (['--frames', '5-2'], "--frames '5-2'"),
-                    (['--loop', '3'], '--loop needs --benchmark'), (['--benchmark', '--loop', '0'], "--loop '0'"),
+                    (['--loop', '3', '--lockstep', '3,4'], 'no --loop with it'),
+                    (['--benchmark', '--loop', '0'], "--loop '0'"),
                     (['--tolerance', '300'], "--tolerance '300'"), (['--threshold', '0.1', '--mode', 'exact'],
                                                                    '--threshold applies'),
                     (['--save-all'], '--save-all needs --out'), (['--calls'], "'--calls' needs a value")):
