@@ -357,6 +357,8 @@ int cap_server_start(const char *spec, int zstd_level);
 int cap_spool_open(int keep_at_exit, char *err, size_t errlen); /* makes the file (0600) */
 const char *cap_spool_path(void);
 void cap_spool_discard(void);       /* the spool could not be used: its file goes */
+void cap_spool_remove(void);        /* at exit or a fatal signal: the file goes unless kept */
+int cap_server_spooling(void);      /* cap_server.c: the server records into the spool */
 extern _Atomic int cap_spool_wanted; /* a point is wanted: the next swap of any thread */
 void cap_spool_want_point(void);
 void cap_spool_swapped(cap_tls *t); /* eglSwapBuffers* (its record written) */

@@ -394,6 +394,11 @@ static int listen_on(const char *spec)
     return 0;
 }
 
+int cap_server_spooling(void)
+{
+    return spooling;
+}
+
 int cap_server_start(const char *spec, int zstd_level)
 {
     level = zstd_level;

@@ -32,10 +32,16 @@ const char *cap_spool_path(void)
     return spool_path;
 }
 
-static void at_exit(void)
+/* Async-signal-safe: also called from the library's fatal signal handler. */
+void cap_spool_remove(void)
 {
     if (!keep && spool_path[0] && getpid() == owner)
         unlink(spool_path); /* the flusher finishes it after this: the inode goes once a host lets go */
+}
+
+static void at_exit(void)
+{
+    cap_spool_remove();
 }
 
 /* The spool's directory: GLTRACE_SPOOL, $TMPDIR, /tmp. */
