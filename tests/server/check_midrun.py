@@ -10,7 +10,8 @@ trace it writes must replay with `gltrace replay` exiting 0 and every
 snapshot matched, hold the objects the app made before the start (in the
 setup, before the start marker) and none of them again after it, and
 start where the app said it started. The spool is the user's alone
-(0600), in GLTRACE_SPOOL, and is gone when the app exits unless `,keep`.
+(0600), in GLTRACE_SPOOL, and is gone when the app exits unless `,keep`;
+one that cannot be made is said once, and the server streams instead.
 A host that never starts gets no trace (exit 2); over tcp: the token,
 then the same; a host of another user cannot read the spool (exit 2,
 saying why). The app always exits 0 with no GL error.
@@ -145,6 +146,18 @@ ck.check(',keep: the spool stays after the app exits, a trace gltrace info reads
          gt.read_info(ck, args.gltrace, os.path.join(spool_dir, kept[0])).get('complete') is True, kept)
 for k in kept:
     os.unlink(os.path.join(spool_dir, k))
+
+# A spool that cannot be made: said once, and the server streams instead.
+env = gt.gl_env(args.lib, GLTRACE_LISTEN=f'abstract:{NAME}-f', GLTRACE_SPOOL=os.path.join(work, 'no', 'such'))
+a = subprocess.Popen([args.app, '60'], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+a.stdout.readline()
+time.sleep(0.3)
+out = os.path.join(work, 'fallback.gltrace')
+rc, report = connect(f'abstract:{NAME}-f', out, '--start', '--duration', '0.3')
+err = finish_app(a, 'no spool')
+ck.check('GLTRACE_SPOOL unusable: the app says so once and streams; the host gets a streamed trace (exit 0)',
+         err.count('cannot make a spool file') == 1 and 'streams instead' in err and rc == 0 and
+         'wrote' in report and os.path.getsize(out) > 0, (err[-600:], report[-400:]))
 
 # tcp: the token, then the same; another user cannot read the spool.
 a = app('tcp:0')
