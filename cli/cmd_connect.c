@@ -214,6 +214,8 @@ static int cut_from_spool(const char *spool, uint64_t first, uint64_t last, cons
     char range[64];
     snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
     fprintf(stderr, "gltrace connect: cutting calls %s out of the app's spool %s\n", range, spool);
+    signal(SIGINT, SIG_DFL); /* the app is done with us: Ctrl-C stops the cut, as it would stop gltrace trim */
+    signal(SIGTERM, SIG_DFL);
     char *argv[] = {"trim", (char *)spool, "--calls", range, "-o", (char *)out, verify ? NULL : "--no-verify", NULL};
     return gt_cmd_trim(verify ? 6 : 7, argv);
 }
