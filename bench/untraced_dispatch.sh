@@ -3,7 +3,8 @@
 # (issue 6: "no more than one indirect call over the bare driver"), in one
 # run: bench/callloop (4 cheap GL calls per iteration) bare, preloaded with
 # GLTRACE=0, and preloaded listening for a host that never connects
-# (GLTRACE_LISTEN: the idle table). Two measures:
+# (GLTRACE_LISTEN with ,stream: the idle table; without it the app spools,
+# a full recording, bench/midrun_cost.sh). Two measures:
 #   * wall time per call, best of REPEATS interleaved rounds (noisy on a
 #     shared machine);
 #   * instructions per call under callgrind, from the difference between
@@ -18,7 +19,7 @@ run() { # variant iterations -> loop_ns
   case $1 in
     bare) env -u LD_PRELOAD "$bin/callloop" "$2" ;;
     off) LD_PRELOAD=$lib GLTRACE=0 "$bin/callloop" "$2" ;;
-    idle) LD_PRELOAD=$lib GLTRACE_LISTEN=$sock "$bin/callloop" "$2" 2>/dev/null ;;
+    idle) LD_PRELOAD=$lib GLTRACE_LISTEN=$sock,stream "$bin/callloop" "$2" 2>/dev/null ;;
   esac | sed -n 's/.*loop_ns=\([0-9]*\).*/\1/p'
 }
 declare -A best
@@ -33,7 +34,7 @@ ir() { # variant iterations -> instructions of the whole run
   case $1 in
     bare) valgrind --tool=callgrind --callgrind-out-file="$out" "$bin/callloop" "$2" ;;
     off) LD_PRELOAD=$lib GLTRACE=0 valgrind --tool=callgrind --callgrind-out-file="$out" "$bin/callloop" "$2" ;;
-    idle) LD_PRELOAD=$lib GLTRACE_LISTEN=$sock valgrind --tool=callgrind --callgrind-out-file="$out" \
+    idle) LD_PRELOAD=$lib GLTRACE_LISTEN=$sock,stream valgrind --tool=callgrind --callgrind-out-file="$out" \
             "$bin/callloop" "$2" ;;
   esac >/dev/null 2>&1
   sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out"; rm -f "$out"

@@ -308,6 +308,8 @@ void cap_hook_swap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     (void)idx, (void)args, (void)ret;
     t->size_check = 1; /* the next frame may be drawn at another size */
     atomic_fetch_add(&cap_frame, 1);
+    if (CAP_UNLIKELY(atomic_load_explicit(&cap_spool_wanted, memory_order_relaxed)))
+        cap_spool_swapped(t); /* a host's start or stop is at this frame's end */
     cap_flusher_kick(); /* records reach the disk at every swap */
 }
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BUF_SIZE (1u << 20)
@@ -212,6 +213,8 @@ static void flush_buffer(cap_buffer *b, uint64_t frame_now)
     b->frame_mark = frame_now; /* frame mark for the next chunk of this buffer */
 }
 
+static _Atomic uint64_t passes; /* flush_all passes done (cap_flusher_sync) */
+
 /* The live list, oldest buffer first (flusher thread only). */
 static cap_buffer **order;
 static size_t order_cap;
@@ -271,6 +274,20 @@ static void flush_all(void)
         recycle(b);
         pthread_mutex_unlock(&mu);
     }
+    atomic_fetch_add(&passes, 1);
+}
+
+int cap_flusher_sync(int timeout_ms)
+{
+    uint64_t want = atomic_load(&passes) + 2; /* the pass under way may have begun before the call */
+    struct timespec nap = {0, 5000000};
+    for (int waited = 0; atomic_load(&passes) < want; waited += 5) {
+        if (waited >= timeout_ms)
+            return -1;
+        cap_flusher_kick();
+        nanosleep(&nap, NULL);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ serving a host */

@@ -122,6 +122,7 @@ static void on_fatal_signal(int sig)
      * on it uses only async-signal-safe calls), then die as the app would. */
     cap_flusher_shutdown(1);
     cap_timing_shutdown(1);
+    cap_spool_remove();
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         if (fatal_signals[i] == sig)
             sigaction(sig, &old_actions[i], NULL);
@@ -271,6 +272,8 @@ static int start_listen(const char *spec)
         cap_dispatch_select(GT_MODE_OFF);
         return 0;
     }
+    if (cap_server_spooling())
+        install_signal_handlers(); /* the spool is flushed and removed as a recorded trace is flushed */
     return 1;
 }
 

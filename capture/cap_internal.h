@@ -352,6 +352,20 @@ cap_proc cap_layer_lookup(unsigned idx);
 /* cap_server.c: GLTRACE_LISTEN; -1 (logged): no server. */
 int cap_server_start(const char *spec, int zstd_level);
 
+/* cap_spool.c: the trace server's spool (every call recorded into a file
+ * of the app's, a host's start and stop as call numbers in it). */
+int cap_spool_open(int keep_at_exit, char *err, size_t errlen); /* makes the file (0600) */
+const char *cap_spool_path(void);
+void cap_spool_discard(void);       /* the spool could not be used: its file goes */
+void cap_spool_remove(void);        /* at exit or a fatal signal: the file goes unless kept */
+int cap_server_spooling(void);      /* cap_server.c: the server records into the spool */
+extern _Atomic int cap_spool_wanted; /* a point is wanted: the next swap of any thread */
+void cap_spool_want_point(void);
+void cap_spool_swapped(cap_tls *t); /* eglSwapBuffers* (its record written) */
+/* 1 and *after, the first call after the point, once it was reached; now:
+ * the point is the next call if no swap came. */
+int cap_spool_point(uint64_t *after, int now);
+
 /* cap_outpath.c */
 const char *cap_proc_name(void);      /* argv[0]'s last part */
 int cap_proc_selected(void);          /* GLTRACE_PROC unset or naming this process */
@@ -380,6 +394,9 @@ cap_buffer *cap_flusher_take_buffer(size_t min_cap); /* from the pool */
 void cap_flusher_kick(void);          /* flush soon (swap); async-signal-safe */
 void cap_flusher_shutdown(int from_signal); /* flush all, write the index, close */
 void cap_flusher_forget(void);        /* in a forked child: touch nothing */
+/* Waits (at most timeout_ms) until what was committed before the call is
+ * written: two passes of the writer thread. 0, or -1 late. */
+int cap_flusher_sync(int timeout_ms);
 /* Serving a host (cap_server.c): the thread runs with no file; a session's
  * writer is attached (what the buffers held before is dropped) and
  * detached (everything committed written, then the seek index). */

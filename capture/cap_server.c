@@ -1,8 +1,8 @@
 /* cap_server.c: the trace server (GLTRACE_LISTEN). A thread of its own
- * serves one host at a time; the host (`gltrace connect`) receives the
- * trace as a stream and sends commands: start, stop, the snapshot settings
- * (Android's bitmask), finish. The wire is in proto/FORMAT.md and
- * proto/gt_host.h, which `gltrace connect` shares.
+ * serves one host at a time (`gltrace connect`), which sends commands:
+ * start, stop, the snapshot settings (Android's bitmask), finish. The wire
+ * is in proto/FORMAT.md and proto/gt_host.h, which `gltrace connect`
+ * shares.
  *
  * GLTRACE_LISTEN is one of
  *   unix:PATH      a Unix socket at PATH (only this process's user or root
@@ -10,14 +10,25 @@
  *   abstract:NAME  (or @NAME) an abstract Unix socket, the same check
  *   tcp:PORT       127.0.0.1 only (0: any free port); the host must send
  *                  the token printed at start
- * with `,wait` appended, the app's first GL or EGL call waits until a host
- * has sent start; otherwise the app never waits for a host.
+ * and after it any of `,keep`, `,stream`, `,wait`.
  *
- * Tracing is off until a host sends start (the idle table: one indirect
- * call per GL call, cap_switch.c); a host that disconnects switches it off
- * and the app runs on; the next host starts a new trace. */
+ * By default the app is recorded from its first call into a spool file
+ * (cap_spool.c), snapshots off until a host asks for them; a host's start
+ * and stop are noted as call numbers (frame ends) and, at finish, the host
+ * is told the spool's path and the range, and cuts its trace out of the
+ * spool with gltrace trim: a trace that replays on its own, at the cost of
+ * recording everything all along.
+ *
+ * With `,stream` (or `,wait`, or when the spool cannot be made) tracing is
+ * off until a host sends start (the idle table: one indirect call per GL
+ * call, cap_switch.c), and the trace is streamed to the host from there
+ * on; it lacks the objects made before. With `,wait` the app's first GL or
+ * EGL call waits until a host has sent start, so that trace is whole. A
+ * host that disconnects switches tracing off and the app runs on; the next
+ * host starts a new trace. */
 #define _GNU_SOURCE
 #include "cap_internal.h"
+#include "cap_modes.h"
 #include "gt_host.h"
 #include "gt_trace.h"
 
@@ -42,6 +53,7 @@ static int started_once;    /* a host has sent start (for ,wait) */
 static int waiting;         /* the app's first call waits for that start */
 static int level = 3;
 static int initial_fb, initial_textures; /* each host starts from the app's own settings */
+static int spooling;        /* recording into the spool (the default), not streaming */
 
 static double now_s(void)
 {
@@ -183,6 +195,141 @@ static void serve(int fd)
         cap_flusher_detach(gone); /* the seek index ends the stream, unless the host is gone */
 }
 
+/* ------------------------------------------------------------ spooling */
+
+#define POINT_WAIT_S 1.0 /* a start or stop waits this long for a swap */
+
+/* A host's session with the spool: it asks for the calls from a start to
+ * a stop; points are asked for one at a time. */
+typedef struct spool_session {
+    int fd;
+    int fb, textures;     /* the host's snapshot settings, applied while traced */
+    int goal_on, on;      /* what the host asked for; what the points made so */
+    int want;             /* a point asked for: 1 start, -1 stop, 0 none */
+    double want_by;
+    int finishing;
+    int have_first, have_last;
+    uint64_t first, last; /* the first start's call, the last stop's */
+} spool_session;
+
+static void spool_snapshots(const spool_session *s, int on)
+{
+    atomic_store(&cap_opt_fb, on ? s->fb : GT_FB_NONE);
+    atomic_store(&cap_opt_textures, on ? s->textures : 0);
+}
+
+/* The point asked for was reached: the calls from `after` on (start), or
+ * up to `after` - 1 (stop). -1: the host is gone. */
+static int spool_reached(spool_session *s, uint64_t after)
+{
+    int start = s->want > 0;
+    s->want = 0;
+    s->on = start;
+    if (start && !s->have_first)
+        s->first = after, s->have_first = 1;
+    if (!start) {
+        spool_snapshots(s, 0);
+        s->last = after - 1, s->have_last = 1;
+    }
+    return gt_host_send_point(s->fd, start, start ? after : after - 1);
+}
+
+/* Moves towards what the host asked for. 1: the session is over. */
+static int spool_step(spool_session *s)
+{
+    uint64_t after;
+    if (s->want && cap_spool_point(&after, now_s() > s->want_by))
+        return spool_reached(s, after) != 0;
+    if (!s->want && s->goal_on != s->on) {
+        s->want = s->goal_on ? 1 : -1;
+        s->want_by = now_s() + POINT_WAIT_S;
+        if (s->goal_on)
+            spool_snapshots(s, 1); /* those before the point are the setup's, which trim leaves out */
+        cap_spool_want_point();
+        return 0;
+    }
+    if (!s->finishing || s->want || s->on)
+        return 0;
+    if (cap_flusher_sync(5000) != 0)
+        cap_log("the spool's writer is late; the host may find the last calls missing");
+    int ranged = s->have_first && s->have_last;
+    if (gt_host_send_spool(s->fd, ranged ? cap_spool_path() : NULL, s->first, s->last) != 0)
+        cap_log("cannot tell the host where its trace is: %s", strerror(errno));
+    return 1;
+}
+
+static int spool_command(spool_session *s, const uint8_t *c, size_t n)
+{
+    uint32_t mask;
+    switch (gt_host_command(c, n, &mask)) {
+    case GT_HOST_CMD_SNAPSHOTS:
+        gt_host_snapshot_settings(mask, &s->fb, &s->textures);
+        if (s->on || s->want > 0)
+            spool_snapshots(s, 1);
+        break;
+    case GT_HOST_CMD_START:
+        s->goal_on = !s->finishing;
+        break;
+    case GT_HOST_CMD_STOP:
+        s->goal_on = 0;
+        break;
+    case GT_HOST_CMD_FINISH:
+        s->goal_on = 0, s->finishing = 1;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static void serve_spool(int fd)
+{
+    spool_session s = {.fd = fd, .fb = initial_fb, .textures = initial_textures};
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 20);
+        if (r > 0) {
+            uint8_t c[GT_HOST_CMD_MAX + 1];
+            size_t n = gt_host_recv(fd, c, GT_HOST_CMD_MAX, -1);
+            if (n == 0)
+                break;
+            spool_command(&s, c, n);
+        } else if (r < 0 && errno != EINTR) {
+            break;
+        }
+        if (spool_step(&s))
+            break;
+    }
+    spool_snapshots(&s, 0); /* a host gone mid-trace: the spool goes on without snapshots */
+}
+
+/* GLTRACE_LISTEN without ,stream or ,wait: every call from now on goes to
+ * the spool. 0: it cannot, the server streams instead (logged). */
+static int start_spool(void)
+{
+    char err[GT_ERRLEN];
+    if (cap_spool_open(target.keep, err, sizeof err) != 0) {
+        cap_log("%s; the trace server streams instead (a trace started mid-run lacks what was made before)", err);
+        return 0;
+    }
+    atomic_store(&cap_opt_fb, GT_FB_NONE);
+    atomic_store(&cap_opt_textures, 0);
+    atomic_store(&cap_tracing, 1);
+    if (cap_flusher_start(cap_spool_path(), level) != 0) {
+        atomic_store(&cap_tracing, 0);
+        atomic_store(&cap_opt_fb, initial_fb);
+        atomic_store(&cap_opt_textures, initial_textures);
+        cap_spool_discard();
+        cap_log("no spool; the trace server streams instead (a trace started mid-run lacks what was made before)");
+        return 0;
+    }
+    cap_dispatch_select(GT_MODE_FULL);
+    cap_tls *t = cap_tls_get();
+    if (t)
+        cap_meta_emit_start(t);
+    return 1;
+}
+
 static void *server_main(void *arg)
 {
     (void)arg;
@@ -201,6 +348,9 @@ static void *server_main(void *arg)
         if (authenticate(c, why, sizeof why)) {
             gt_host_answer(c, why);
             cap_log("a host was refused on %s: %s", where, why);
+        } else if (spooling) {
+            gt_host_answer_spool(c);
+            serve_spool(c);
         } else {
             gt_host_answer(c, NULL);
             serve(c);
@@ -214,12 +364,12 @@ static int listen_on(const char *spec)
 {
     int bad = gt_host_parse(spec, 1, &target);
     if (bad == GT_HOST_BAD_FORM) {
-        cap_log("GLTRACE_LISTEN=%s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT (with ,wait after it or "
-               "not); no trace server", spec);
+        cap_log("GLTRACE_LISTEN=%s is not unix:PATH, abstract:NAME (@NAME) or tcp:PORT (with ,keep ,stream or "
+               ",wait after it or not); no trace server", spec);
         return -1;
     }
     if (bad == GT_HOST_BAD_PORT) {
-        int n = (int)strlen(spec) - 4 - (target.wait ? 5 : 0); /* after "tcp:", before ",wait" */
+        int n = (int)target.len - 4; /* after "tcp:", before the suffixes */
         cap_log("GLTRACE_LISTEN=%s: %.*s is not a port number; no trace server", spec, n, spec + 4);
         return -1;
     }
@@ -244,6 +394,11 @@ static int listen_on(const char *spec)
     return 0;
 }
 
+int cap_server_spooling(void)
+{
+    return spooling;
+}
+
 int cap_server_start(const char *spec, int zstd_level)
 {
     level = zstd_level;
@@ -252,7 +407,8 @@ int cap_server_start(const char *spec, int zstd_level)
     initial_fb = atomic_load(&cap_opt_fb);
     initial_textures = atomic_load(&cap_opt_textures);
     waiting = target.wait; /* before any host can send start */
-    if (cap_flusher_start_serving() != 0 || pthread_create(&thread, NULL, server_main, NULL) != 0) {
+    spooling = !target.wait && !target.stream && start_spool();
+    if ((!spooling && cap_flusher_start_serving() != 0) || pthread_create(&thread, NULL, server_main, NULL) != 0) {
         cap_log("cannot start the trace server thread; no trace server");
         close(lfd);
         lfd = -1;
@@ -263,6 +419,9 @@ int cap_server_start(const char *spec, int zstd_level)
                token);
     else
         cap_log("trace server on %s, pid %d: gltrace connect %s", where, (int)getpid(), where);
+    if (spooling)
+        cap_log("recording every call into %s%s, for the host to cut its trace from", cap_spool_path(),
+               target.keep ? " (kept at exit)" : "");
     if (target.wait) {
         cap_log("waiting for a host to connect and start tracing (,wait)");
         pthread_mutex_lock(&start_mu);

@@ -1,12 +1,17 @@
 /* gltrace connect: the host of a running app's trace server
- * (GLTRACE_LISTEN, capture/cap_server.c): receives the trace into a file
- * and sends the commands. Scriptable with flags; commands also come from
- * standard input, a line each, so a user at a terminal can drive it:
+ * (GLTRACE_LISTEN, capture/cap_server.c): sends the commands and writes the
+ * trace. An app that spools (the default) says where its calls from the
+ * start to the stop lie in its spool, and the trace is cut out of it with
+ * gltrace trim (cmd_trim.c), which checks it by replaying it; an app that
+ * streams (`,stream`, `,wait`) sends the trace's bytes. Scriptable with
+ * flags; commands also come from standard input, a line each, so a user at
+ * a terminal can drive it:
  *   start | stop | fb none|swap|draw | textures on|off | quit
  * The wire is in proto/FORMAT.md and proto/gt_host.h, which the app's
  * trace server shares. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -40,9 +45,13 @@ static void usage(FILE *f)
             "  --fb MODE        framebuffer snapshots: none, swap (the app's default), draw\n"
             "  --textures       texture snapshots too\n"
             "  --duration S     trace S seconds after starting, then finish\n"
+            "  --no-verify      (an app that spools) do not replay the trace written to check it\n"
             "standard input, a command per line: start, stop, fb none|swap|draw, textures on|off, quit\n"
-            "At quit, end of input after --duration, or Ctrl-C: the app finishes the trace (seek index)\n"
-            "and tracing is off again; the app runs on.\n");
+            "At quit, end of input after --duration, or Ctrl-C: the trace is finished and tracing is off\n"
+            "again; the app runs on. An app that spools (GLTRACE_LISTEN without ,stream or ,wait) recorded\n"
+            "every call: the frames from the start to the stop are cut out of its spool as gltrace trim\n"
+            "does, and replay on their own (exit status as gltrace trim's). An app that streams sends\n"
+            "the trace from the start on, which lacks what the app made before.\n");
 }
 
 static int connect_to(const char *target)
@@ -77,10 +86,181 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* What the host asked for, from the flags and standard input. */
+typedef struct host {
+    int fd;
+    int fb, textures;
+    double duration, started, finishing;
+    int stdin_open;
+    char cmd[256];
+    size_t cmdlen;
+} host;
+
+/* One command line from standard input. */
+static void host_line(host *h, const char *c)
+{
+    while (*c == ' ')
+        c++;
+    if (!strcmp(c, "start")) {
+        gt_host_send_word(h->fd, GT_HOST_START);
+        if (!h->started)
+            h->started = now_s();
+    } else if (!strcmp(c, "stop")) {
+        gt_host_send_word(h->fd, GT_HOST_STOP);
+    } else if (!strncmp(c, "fb ", 3) && parse_fb(c + 3) >= 0) {
+        h->fb = parse_fb(c + 3);
+        gt_host_send_snapshots(h->fd, h->fb, h->textures);
+    } else if (!strcmp(c, "textures on") || !strcmp(c, "textures off")) {
+        h->textures = !strcmp(c, "textures on");
+        gt_host_send_snapshots(h->fd, h->fb, h->textures);
+    } else if (!strcmp(c, "quit")) {
+        interrupted = 1;
+    } else if (*c) {
+        fprintf(stderr, "gltrace connect: unknown command '%s' (start, stop, fb none|swap|draw, "
+                        "textures on|off, quit)\n", c);
+    }
+}
+
+static void host_read_stdin(host *h)
+{
+    ssize_t got = read(0, h->cmd + h->cmdlen, sizeof h->cmd - 1 - h->cmdlen);
+    if (got <= 0) {
+        h->stdin_open = 0; /* no more commands: flags and Ctrl-C still work */
+        return;
+    }
+    h->cmdlen += (size_t)got;
+    char *nl;
+    while ((nl = memchr(h->cmd, '\n', h->cmdlen))) {
+        *nl = 0;
+        host_line(h, h->cmd);
+        size_t used = (size_t)(nl + 1 - h->cmd);
+        memmove(h->cmd, nl + 1, h->cmdlen - used);
+        h->cmdlen -= used;
+    }
+    if (h->cmdlen == sizeof h->cmd - 1)
+        h->cmdlen = 0; /* a line too long to be a command */
+}
+
+/* Sends finish when the host is done (quit, Ctrl-C, --duration). 1: late. */
+static int host_tick(host *h)
+{
+    if (!h->finishing && (interrupted || (h->duration > 0 && h->started && now_s() - h->started >= h->duration))) {
+        gt_host_send_word(h->fd, GT_HOST_FINISH);
+        h->finishing = now_s();
+    }
+    if (h->finishing && now_s() - h->finishing > 30) {
+        fprintf(stderr, "gltrace connect: the app did not finish the trace within 30 s\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* An app that streams: the trace's bytes into out. */
+static int stream_session(host *h, const char *target, const char *out)
+{
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
+        return 2;
+    }
+    fprintf(stderr, "gltrace connect: connected to %s, writing %s\n", target, out);
+    int status = 0;
+    unsigned long long bytes = 0;
+    for (;;) {
+        struct pollfd p[2] = {{h->fd, POLLIN, 0}, {0, POLLIN, 0}};
+        int np = h->stdin_open && !h->finishing ? 2 : 1;
+        int r = poll(p, (nfds_t)np, 100);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r > 0 && p[0].revents) {
+            char buf[65536];
+            ssize_t got = recv(h->fd, buf, sizeof buf, 0);
+            if (got <= 0)
+                break; /* the app finished the trace (or exited) */
+            if (fwrite(buf, 1, (size_t)got, f) != (size_t)got) {
+                fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
+                status = 2;
+                break;
+            }
+            bytes += (unsigned long long)got;
+        }
+        if (r > 0 && np == 2 && p[1].revents)
+            host_read_stdin(h);
+        if (host_tick(h)) {
+            status = 2;
+            break;
+        }
+    }
+    if (fclose(f) != 0 && !status) {
+        fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
+        status = 2;
+    }
+    fprintf(stderr, "gltrace connect: wrote %s (%llu bytes)%s\n", out, bytes,
+            h->finishing ? "" : ": the app ended the connection");
+    return status;
+}
+
+/* The trace of calls first..last cut out of the app's spool, as gltrace
+ * trim cuts it (the same command, so the same report and exit status). */
+static int cut_from_spool(const char *spool, uint64_t first, uint64_t last, const char *out, int verify)
+{
+    int fd = open(spool, O_RDONLY | O_CLOEXEC); /* readable by this user? say so plainly */
+    if (fd < 0) {
+        fprintf(stderr, "gltrace connect: cannot read the app's spool %s: %s%s\n", spool, strerror(errno),
+                errno == EACCES ? " (it is the app's user's alone: connect as that user)" : "");
+        return 2;
+    }
+    close(fd);
+    char range[64];
+    snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
+    fprintf(stderr, "gltrace connect: cutting calls %s out of the app's spool %s\n", range, spool);
+    signal(SIGINT, SIG_DFL); /* the app is done with us: Ctrl-C stops the cut, as it would stop gltrace trim */
+    signal(SIGTERM, SIG_DFL);
+    char *argv[] = {"trim", (char *)spool, "--calls", range, "-o", (char *)out, verify ? NULL : "--no-verify", NULL};
+    return gt_cmd_trim(verify ? 6 : 7, argv);
+}
+
+/* An app that spools: lines saying where the trace lies in its spool. */
+static int spool_session(host *h, const char *target, const char *out, int verify)
+{
+    fprintf(stderr, "gltrace connect: connected to %s (it records into a spool), will write %s\n", target, out);
+    for (;;) {
+        struct pollfd p[2] = {{h->fd, POLLIN, 0}, {0, POLLIN, 0}};
+        int np = h->stdin_open && !h->finishing ? 2 : 1;
+        int r = poll(p, (nfds_t)np, 100);
+        if (r < 0 && errno != EINTR)
+            return 2;
+        if (r > 0 && p[0].revents) {
+            gt_host_spool_line l;
+            int got = gt_host_read_spool_line(h->fd, &l, 5000);
+            if (got <= 0) {
+                fprintf(stderr, "gltrace connect: %s\n", got < 0 ? "the app stopped in the middle of a line"
+                        : h->finishing ? "the app closed the connection before saying where the trace is"
+                                       : "the app ended the connection (it exited?): no trace written");
+                return 2;
+            }
+            if (l.kind == GT_HOST_LINE_START || l.kind == GT_HOST_LINE_STOP)
+                fprintf(stderr, "gltrace connect: %s %" PRIu64 "\n",
+                        l.kind == GT_HOST_LINE_START ? "traced from call" : "stopped after call", l.first);
+            else if (l.kind == GT_HOST_LINE_TRACE)
+                return cut_from_spool(l.path, l.first, l.last, out, verify);
+            else if (l.kind == GT_HOST_LINE_NONE) {
+                fprintf(stderr, "gltrace connect: tracing was never started: no trace written\n");
+                return 2;
+            } else
+                fprintf(stderr, "gltrace connect: the app said '%s', which this gltrace does not know\n", l.text);
+        }
+        if (r > 0 && np == 2 && p[1].revents)
+            host_read_stdin(h);
+        if (host_tick(h))
+            return 2;
+    }
+}
+
 int gt_cmd_connect(int argc, char **argv)
 {
     const char *target = NULL, *out = "connect.gltrace", *token = NULL;
-    int start = 0, fb = GT_FB_SWAP, fb_given = 0, textures = 0;
+    int start = 0, fb = GT_FB_SWAP, fb_given = 0, textures = 0, verify = 1;
     double duration = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -93,6 +273,8 @@ int gt_cmd_connect(int argc, char **argv)
             token = argv[++i];
         } else if (!strcmp(a, "--start")) {
             start = 1;
+        } else if (!strcmp(a, "--no-verify")) {
+            verify = 0;
         } else if (!strcmp(a, "--textures")) {
             textures = 1, fb_given = 1;
         } else if (!strcmp(a, "--fb") && i + 1 < argc) {
@@ -137,7 +319,7 @@ int gt_cmd_connect(int argc, char **argv)
     /* The app serves one host at a time: the answer waits while another is connected. */
     char line[256];
     int answer = gt_host_read_answer(fd, line, sizeof line, 5000);
-    if (answer != 1) {
+    if (answer != 1 && answer != 2) {
         fprintf(stderr, "gltrace connect: %s %s\n", target,
                 answer < 0 ? "did not answer within 5 s: another host is connected to it (one at a time)"
                 : *line    ? line
@@ -145,99 +327,17 @@ int gt_cmd_connect(int argc, char **argv)
         close(fd);
         return 2;
     }
-    FILE *f = fopen(out, "wb");
-    if (!f) {
-        fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
-        close(fd);
-        return 2;
-    }
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    fprintf(stderr, "gltrace connect: connected to %s, writing %s\n", target, out);
+    host h = {.fd = fd, .fb = fb, .textures = textures, .duration = duration, .stdin_open = 1};
     if (fb_given)
         gt_host_send_snapshots(fd, fb, textures);
-    double started = 0, finishing = 0;
     if (start) {
         gt_host_send_word(fd, GT_HOST_START);
-        started = now_s();
+        h.started = now_s();
     }
-    int stdin_open = 1, status = 0;
-    unsigned long long bytes = 0;
-    char cmd[256];
-    size_t cmdlen = 0;
-    for (;;) {
-        struct pollfd p[2] = {{fd, POLLIN, 0}, {0, POLLIN, 0}};
-        int np = stdin_open && !finishing ? 2 : 1;
-        int r = poll(p, (nfds_t)np, 100);
-        if (r < 0 && errno != EINTR)
-            break;
-        if (r > 0 && p[0].revents) {
-            char buf[65536];
-            ssize_t got = recv(fd, buf, sizeof buf, 0);
-            if (got <= 0)
-                break; /* the app finished the trace (or exited) */
-            if (fwrite(buf, 1, (size_t)got, f) != (size_t)got) {
-                fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
-                status = 2;
-                break;
-            }
-            bytes += (unsigned long long)got;
-        }
-        if (r > 0 && np == 2 && p[1].revents) {
-            ssize_t got = read(0, cmd + cmdlen, sizeof cmd - 1 - cmdlen);
-            if (got <= 0) {
-                stdin_open = 0; /* no more commands: flags and Ctrl-C still work */
-            } else {
-                cmdlen += (size_t)got;
-                char *nl;
-                while ((nl = memchr(cmd, '\n', cmdlen))) {
-                    *nl = 0;
-                    char *c = cmd;
-                    while (*c == ' ')
-                        c++;
-                    if (!strcmp(c, "start")) {
-                        gt_host_send_word(fd, GT_HOST_START);
-                        if (!started)
-                            started = now_s();
-                    } else if (!strcmp(c, "stop")) {
-                        gt_host_send_word(fd, GT_HOST_STOP);
-                    } else if (!strncmp(c, "fb ", 3) && parse_fb(c + 3) >= 0) {
-                        fb = parse_fb(c + 3);
-                        gt_host_send_snapshots(fd, fb, textures);
-                    } else if (!strcmp(c, "textures on") || !strcmp(c, "textures off")) {
-                        textures = !strcmp(c, "textures on");
-                        gt_host_send_snapshots(fd, fb, textures);
-                    } else if (!strcmp(c, "quit")) {
-                        interrupted = 1;
-                    } else if (*c) {
-                        fprintf(stderr, "gltrace connect: unknown command '%s' (start, stop, fb none|swap|draw, "
-                                        "textures on|off, quit)\n", c);
-                    }
-                    size_t used = (size_t)(nl + 1 - cmd);
-                    memmove(cmd, nl + 1, cmdlen - used);
-                    cmdlen -= used;
-                }
-                if (cmdlen == sizeof cmd - 1)
-                    cmdlen = 0; /* a line too long to be a command */
-            }
-        }
-        if (!finishing && (interrupted || (duration > 0 && started && now_s() - started >= duration))) {
-            gt_host_send_word(fd, GT_HOST_FINISH);
-            finishing = now_s();
-        }
-        if (finishing && now_s() - finishing > 30) {
-            fprintf(stderr, "gltrace connect: the app did not finish the trace within 30 s\n");
-            status = 2;
-            break;
-        }
-    }
+    int status = answer == 2 ? spool_session(&h, target, out, verify) : stream_session(&h, target, out);
     close(fd);
-    if (fclose(f) != 0 && !status) {
-        fprintf(stderr, "gltrace connect: cannot write %s: %s\n", out, strerror(errno));
-        status = 2;
-    }
-    fprintf(stderr, "gltrace connect: wrote %s (%llu bytes)%s\n", out, bytes,
-            finishing ? "" : ": the app ended the connection");
     return status;
 }

@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,7 +21,31 @@
 
 _Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) == GT_HOST_NAME_MAX, "sun_path");
 
-#define WAIT_SUFFIX ",wait"
+/* A server's settings after the target, any of them in any order. */
+static const struct {
+    const char *text;
+    size_t off;
+} suffixes[] = {
+    {",wait", offsetof(gt_host_target, wait)},
+    {",stream", offsetof(gt_host_target, stream)},
+    {",keep", offsetof(gt_host_target, keep)},
+};
+
+/* Takes the server's suffixes off the end of spec[0..len). */
+static size_t strip_suffixes(const char *spec, size_t len, gt_host_target *t)
+{
+    for (int found = 1; found;) {
+        found = 0;
+        for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+            size_t sl = strlen(suffixes[i].text);
+            if (len >= sl && !strncmp(spec + len - sl, suffixes[i].text, sl)) {
+                len -= sl, found = 1;
+                *(int *)((char *)t + suffixes[i].off) = 1;
+            }
+        }
+    }
+    return len;
+}
 
 /* ---------------------------------------------------------------- targets */
 
@@ -36,9 +61,9 @@ int gt_host_parse(const char *spec, int with_wait, gt_host_target *t)
     memset(t, 0, sizeof *t);
     t->kind = -1;
     size_t len = strlen(spec);
-    size_t sl = sizeof WAIT_SUFFIX - 1;
-    if (with_wait && len >= sl && !strcmp(spec + len - sl, WAIT_SUFFIX))
-        len -= sl, t->wait = 1;
+    if (with_wait)
+        len = strip_suffixes(spec, len, t);
+    t->len = len;
     const char *rest = NULL;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !rest; i++) {
         size_t pl = strlen(prefixes[i].prefix);
@@ -265,18 +290,30 @@ int gt_host_token_ok(const uint8_t *cmd, size_t n, const char *token)
 
 /* ---------------------------------------------------------------- answer */
 
+static int send_line(int fd, const char *line, int k, size_t cap)
+{
+    size_t n = k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
+    return send(fd, line, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+}
+
 int gt_host_answer(int fd, const char *why)
 {
     char line[256];
     int k = why ? snprintf(line, sizeof line, "refused: %s\n", why) : snprintf(line, sizeof line, "ok\n");
-    size_t n = k < 0 ? 0 : (size_t)k < sizeof line ? (size_t)k : sizeof line - 1;
-    return send(fd, line, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+    return send_line(fd, line, k, sizeof line);
 }
 
-int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms)
+int gt_host_answer_spool(int fd)
+{
+    char line[] = GT_HOST_OK_SPOOL "\n";
+    return send_line(fd, line, (int)sizeof line - 1, sizeof line);
+}
+
+/* One line without its newline; 1, 0 closed (what came is in line), -1 late. */
+static int read_line(int fd, char *line, size_t len, int timeout_ms)
 {
     size_t n = 0;
-    int late = 0;
+    int late = 0, closed = 1;
     while (n + 1 < len) {
         struct pollfd p = {fd, POLLIN, 0};
         if (poll(&p, 1, timeout_ms) == 0) {
@@ -284,10 +321,71 @@ int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms)
             break;
         }
         ssize_t r = recv(fd, line + n, 1, 0);
-        if (r <= 0 || line[n] == '\n')
+        if (r <= 0)
             break;
+        if (line[n] == '\n') {
+            closed = 0;
+            break;
+        }
         n++;
     }
     line[n] = 0;
-    return late ? -1 : strcmp(line, "ok") == 0;
+    return late ? -1 : !closed;
+}
+
+int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms)
+{
+    int r = read_line(fd, line, len, timeout_ms);
+    if (r < 0)
+        return -1;
+    return !strcmp(line, "ok") ? 1 : !strcmp(line, GT_HOST_OK_SPOOL) ? 2 : 0;
+}
+
+/* ---------------------------------------------------------------- spool lines */
+
+#define LINE_START "start "
+#define LINE_STOP "stop "
+#define LINE_TRACE "trace "
+#define LINE_NONE "none"
+
+int gt_host_send_point(int fd, int start, uint64_t call)
+{
+    char line[64];
+    int k = snprintf(line, sizeof line, "%s%llu\n", start ? LINE_START : LINE_STOP, (unsigned long long)call);
+    return send_line(fd, line, k, sizeof line);
+}
+
+int gt_host_send_spool(int fd, const char *path, uint64_t first, uint64_t last)
+{
+    char line[GT_HOST_LINE_MAX];
+    int k = path ? snprintf(line, sizeof line, LINE_TRACE "%llu %llu %s\n", (unsigned long long)first,
+                            (unsigned long long)last, path)
+                 : snprintf(line, sizeof line, LINE_NONE "\n");
+    if (k < 0 || (size_t)k >= sizeof line) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return send_line(fd, line, k, sizeof line);
+}
+
+int gt_host_read_spool_line(int fd, gt_host_spool_line *l, int timeout_ms)
+{
+    memset(l, 0, sizeof *l);
+    int r = read_line(fd, l->text, sizeof l->text, timeout_ms);
+    if (r <= 0)
+        return r;
+    unsigned long long a = 0, b = 0;
+    int used = 0;
+    if (sscanf(l->text, LINE_START "%llu%n", &a, &used) == 1 && !l->text[used])
+        l->kind = GT_HOST_LINE_START;
+    else if (sscanf(l->text, LINE_STOP "%llu%n", &a, &used) == 1 && !l->text[used])
+        l->kind = GT_HOST_LINE_STOP;
+    else if (sscanf(l->text, LINE_TRACE "%llu %llu %n", &a, &b, &used) == 2 && used > 0 && l->text[used] == '/')
+        l->kind = GT_HOST_LINE_TRACE, l->path = l->text + used;
+    else if (!strcmp(l->text, LINE_NONE))
+        l->kind = GT_HOST_LINE_NONE;
+    else
+        l->kind = GT_HOST_LINE_OTHER;
+    l->first = a, l->last = l->kind == GT_HOST_LINE_TRACE ? b : a;
+    return 1;
 }

@@ -7,7 +7,7 @@
  *   abstract:NAME  (or @NAME) an abstract Unix socket
  *   tcp:PORT       127.0.0.1 only; a server may ask for port 0 (any free
  *                  one) and prints the one it got
- * and for a server, `,wait` after it. Host to server: commands, each a
+ * and for a server, `,wait`, `,stream` or `,keep` after it. Host to server: commands, each a
  * big-endian uint32 length (1 to 255) and that many bytes: Android's
  * snapshot bitmask, or an ASCII word. Server to host: one answer line,
  * then the trace's bytes.
@@ -32,7 +32,12 @@ enum { GT_HOST_UNIX, GT_HOST_ABSTRACT, GT_HOST_TCP };
 
 typedef struct gt_host_target {
     int kind;        /* GT_HOST_*; -1 when the text names none */
-    int wait;        /* `,wait` followed it (parsed with with_wait only) */
+    /* A server's settings after the target (parsed with with_wait only):
+     * `,wait` the first call waits for a host's start; `,stream` no spool
+     * (a started trace lacks what was made before); `,keep` the spool stays
+     * at exit. */
+    int wait, stream, keep;
+    size_t len;      /* the target's length in the text, without them */
     long port;       /* tcp: 0 to 65535 */
     char name[GT_HOST_NAME_MAX]; /* unix: the path; abstract: the name, no '@' */
 } gt_host_target;
@@ -40,8 +45,8 @@ typedef struct gt_host_target {
 /* gt_host_parse's answers besides 0. */
 enum { GT_HOST_BAD_FORM = -1, GT_HOST_BAD_PORT = -2, GT_HOST_TOO_LONG = -3 };
 
-/* Parses a target; with_wait: a `,wait` suffix is taken off and noted (a
- * server's setting). 0, or one of the GT_HOST_BAD_* above; t->kind is set
+/* Parses a target; with_wait: the `,wait`, `,stream` and `,keep`
+ * suffixes are taken off and noted (a server's settings). 0, or one of the GT_HOST_BAD_* above; t->kind is set
  * whenever the prefix was recognised. */
 int gt_host_parse(const char *spec, int with_wait, gt_host_target *t);
 /* The target as a host names it ("unix:/p", "abstract:n", "tcp:5555"). */
@@ -96,13 +101,41 @@ int gt_host_token_ok(const uint8_t *cmd, size_t n, const char *token); /* 1: it 
 
 /* ---------------------------------------------------------------- answer */
 
-/* The server's answer to a host: "ok", or "refused: WHY" (why != NULL). */
+/* The server's answer to a host: "ok", or "refused: WHY" (why != NULL);
+ * a server that spools, "ok spool" (see below). */
+#define GT_HOST_OK_SPOOL "ok spool"
 int gt_host_answer(int fd, const char *why);
+int gt_host_answer_spool(int fd);
 /* Reads the answer line, without its newline, into line (len bytes);
  * waits at most timeout_ms for each byte (a server busy with another host
- * answers only when it is done). 1: "ok"; 0: refused (line says why) or
- * closed (line empty); -1: no answer in time. */
+ * answers only when it is done). 1: "ok" (the trace's bytes follow); 2:
+ * "ok spool" (lines follow); 0: refused (line says why) or closed (line
+ * empty); -1: no answer in time. */
 int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms);
+
+/* ---------------------------------------------------------------- spool */
+
+/* A server that spools (FORMAT.md) records every call from the app's first
+ * into a trace file of its own and sends no trace bytes; it tells the host
+ * where the trace it asked for lies in that file, one line at a time:
+ *   start CALL              the calls from CALL on are traced (start)
+ *   stop CALL               up to and with CALL (stop)
+ *   trace FIRST LAST PATH   at finish: the spool, and the calls asked for
+ *   none                    at finish: no start was reached
+ * then closes. The host writes the trace with gltrace trim --calls. */
+#define GT_HOST_LINE_MAX 4200 /* a path of PATH_MAX and the numbers */
+enum { GT_HOST_LINE_OTHER, GT_HOST_LINE_START, GT_HOST_LINE_STOP, GT_HOST_LINE_TRACE, GT_HOST_LINE_NONE };
+typedef struct gt_host_spool_line {
+    int kind;               /* GT_HOST_LINE_* */
+    uint64_t first, last;   /* start, stop: both the call; trace: the range */
+    const char *path;       /* trace: the spool's path (in text), absolute */
+    char text[GT_HOST_LINE_MAX];
+} gt_host_spool_line;
+int gt_host_send_point(int fd, int start, uint64_t call);
+/* path NULL: "none". */
+int gt_host_send_spool(int fd, const char *path, uint64_t first, uint64_t last);
+/* 1: a line (l->kind says which); 0: the server closed; -1: none within timeout_ms. */
+int gt_host_read_spool_line(int fd, gt_host_spool_line *l, int timeout_ms);
 
 #ifdef __cplusplus
 }

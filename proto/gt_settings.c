@@ -104,11 +104,20 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
     },
     [GT_SET_LISTEN] = {
         .var = "GLTRACE_LISTEN", .kind = GT_SK_TEXT, .flag = "--listen", .arg = "TARGET", .absent = GT_ABSENT_UNSET,
-        .help = "no trace at start: the app serves a host instead, which\n"
-                "starts and stops tracing and receives the trace (`gltrace\n"
-                "connect TARGET`); TARGET is unix:PATH, abstract:NAME or\n"
-                "tcp:PORT (127.0.0.1; a token is printed), ',wait' after it\n"
-                "makes the app wait for a host's start at its first GL call",
+        .help = "the app serves a host (`gltrace connect TARGET`), which\n"
+                "starts and stops tracing; TARGET is unix:PATH, abstract:NAME\n"
+                "or tcp:PORT (127.0.0.1; a token is printed). The app records\n"
+                "every call into a spool file (GLTRACE_SPOOL) and the host\n"
+                "gets the started frames as a trace that replays on its own;\n"
+                "',keep' after TARGET keeps the spool at exit, ',stream'\n"
+                "streams instead from the start on (cheap, but it lacks what\n"
+                "was made before), ',wait' streams and makes the app wait\n"
+                "for a host's start at its first GL call",
+    },
+    [GT_SET_SPOOL] = {
+        .var = "GLTRACE_SPOOL", .kind = GT_SK_TEXT,
+        .help = "GLTRACE_LISTEN: the directory of the spool file (default\n"
+                "$TMPDIR, else /tmp); the file is the user's alone (0600)",
     },
     [GT_SET_BUFFER_MB] = {
         .var = "GLTRACE_BUFFER_MB", .kind = GT_SK_NUMBER, .lo = 4, .hi = 65536, .noun = "a number of MiB",

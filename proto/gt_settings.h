@@ -35,6 +35,7 @@ typedef enum gt_setting_id {
     GT_SET_LINGER,
     GT_SET_LEVEL,
     GT_SET_LISTEN,
+    GT_SET_SPOOL,
     GT_SET_BUFFER_MB,
     GT_SET_SNAPSHOT_DELTA,
     GT_SET_RECORD_LIST,

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The trace server as a user drives it from a second terminal: spin_app
-draws frames (about 200 a second) with GLTRACE_LISTEN set, and
+draws frames (about 200 a second) with GLTRACE_LISTEN set (streaming:
+`,stream` or `,wait`; the default, the spool, is check_midrun.py's), and
 `gltrace connect` starts tracing mid-run, changes the snapshot settings,
 stops, disconnects, reconnects; a host is killed; a host of another user
 and a TCP host without the token are refused; a bad GLTRACE_LISTEN is
@@ -88,7 +89,7 @@ def threads(recs):
 
 
 # ------------------------------------------------------------------ a whole session
-a = app(f'abstract:{NAME}')
+a = app(f'abstract:{NAME},stream')
 ck.check('the app says where it listens, once', wait_line(a.stderr, rf'trace server on abstract:{NAME}') is not None)
 ck.check('the app draws before any host connects', wait_line(a.stdout, r'drawing') is not None)
 time.sleep(0.3)
@@ -207,7 +208,7 @@ ck.check(f'the app logged each refusal once ({refusals} made)', err.count('was r
          err[-600:] or '(nothing on stderr after the start line)')
 
 # TCP: a token, printed once; nothing without it.
-a = app('tcp:0')
+a = app('tcp:0,stream')
 m = wait_line(a.stderr, r'trace server on (tcp:\d+) \(127\.0\.0\.1\).*--token ([0-9a-f]{32})')
 ck.check('tcp:0: the app prints its port and a token', m is not None)
 if m:
