@@ -3,8 +3,8 @@
  * file into memory takes 40-50 MB of fresh pages, whose first touch on
  * the machines this runs on costs more than inflating them
  * (bench/diff/README.md); a 256 KB buffer reused for the whole file costs
- * nothing of the kind. Takes the files diff_png_fast.c takes (8 or 16-bit
- * RGB or RGBA, not interlaced, no tRNS), checks every chunk's CRC as it
+ * nothing of the kind. Takes 8 or 16-bit grey, grey and alpha, RGB or
+ * RGBA, not interlaced, without tRNS, checks every chunk's CRC as it
  * goes, and says no (-1) to anything else or anything wrong: the caller
  * then reads the file the ordinary way, where libpng names the fault. */
 #include <errno.h>
@@ -78,11 +78,12 @@ static int read_header(diff_png_source *s)
     s->height = be32(body + 4);
     s->depth = body[8];
     int ctype = body[9];
-    if ((s->depth != 8 && s->depth != 16) || (ctype != 2 && ctype != 6) || body[10] || body[11] || body[12])
+    if ((s->depth != 8 && s->depth != 16) || (ctype & 1) || ctype > 6 || body[10] || body[11] || body[12])
         return -1;
     if (s->width == 0 || s->height == 0 || s->width > 1000000 || s->height > 1000000)
         return -1;
-    s->channels = ctype == 6 ? 4 : 3;
+    static const int channels[7] = {1, 0, 3, 0, 2, 0, 4}; /* grey, RGB, grey+alpha, RGBA */
+    s->channels = channels[ctype];
     s->pos = 8 + 25;
     for (;;) {
         if (fill(s, 8) != 0)

@@ -12,7 +12,7 @@ typedef struct diff_png_source {
     size_t cap, pos, end; /* the file's bytes at hand: buf[pos..end) */
     uint64_t file_size;
     uint32_t width, height;
-    int channels, depth;  /* 3 or 4; 8 or 16 */
+    int channels, depth;  /* 1 to 4 (grey, grey+alpha, RGB, RGBA); 8 or 16 */
     uint32_t idat_left;   /* data bytes of the current IDAT not handed out */
     uint32_t crc;         /* of the current IDAT so far */
     int idat_over;        /* a chunk other than IDAT came after them */

@@ -73,31 +73,38 @@ static uint8_t scale16(const uint8_t *p)
     return (uint8_t)((v * 255 + 32895) >> 16); /* as libpng's png_set_scale_16 */
 }
 
-/* One unfiltered row of the file's layout to the common one: RGBA with
- * `depth`-bit samples, big-endian as in PNG; 8-bit samples widen to 16
- * as v * 257 (both bytes v), missing alpha is opaque. */
+/* One unfiltered row of the file's layout (grey, grey and alpha, RGB or
+ * RGBA) to the common one: RGBA with `depth`-bit samples, big-endian as
+ * in PNG; 8-bit samples widen to 16 as v * 257 (both bytes v), missing
+ * alpha is opaque. */
 static void widen(const uint8_t *u, uint8_t *o, uint32_t w, int channels, int from, int depth)
 {
     /* Whole pixels moved as one load and one store (the scratch rows are
      * readable 8 bytes past their end); a memcpy of 6 bytes and a memset
      * of 2 per pixel were calls, and a tenth of the time. */
-    if (from == 16) { /* RGB16 to RGBA16 */
+    if (from == 16 && channels == 3) { /* RGB16 to RGBA16 */
         for (uint32_t x = 0; x < w; x++, u += 6, o += 8) {
             memcpy(o, u, 8);
             o[6] = o[7] = 0xff;
         }
-    } else if (depth == 8) { /* RGB8 to RGBA8, where SSE2 is missing */
+    } else if (depth == 8 && channels == 3) { /* RGB8 to RGBA8, where SSE2 is missing */
         for (uint32_t x = 0; x < w; x++, u += 3, o += 4) {
             memcpy(o, u, 4);
             o[3] = 0xff;
         }
-    } else { /* 8-bit samples beside a 16-bit file */
-        for (uint32_t x = 0; x < w; x++, u += channels, o += 8) {
-            for (int c = 0; c < channels; c++)
-                o[2 * c] = o[2 * c + 1] = u[c];
-            if (channels == 3)
-                o[6] = o[7] = 0xff;
-        }
+    } else { /* grey, or 8-bit samples beside a 16-bit file */
+        int in = from / 8, out = depth / 8;
+        for (uint32_t x = 0; x < w; x++, u += channels * in, o += 4 * out)
+            for (int c = 0; c < 4; c++) {
+                int k = channels >= 3 ? c : c < 3 ? 0 : 1; /* grey feeds R, G and B */
+                uint8_t *d = o + c * out;
+                if (k >= channels) /* no alpha: opaque */
+                    memset(d, 0xff, (size_t)out);
+                else if (in == out)
+                    memcpy(d, u + k * in, (size_t)in);
+                else /* 8-bit v as v * 257 */
+                    d[0] = d[1] = u[k];
+            }
     }
 }
 
@@ -112,7 +119,7 @@ static const uint8_t *produce(const stream *st, side *sd, uint32_t y)
     int channels = sd->src.channels, depth = sd->src.depth;
     if (channels == 4 && depth == st->depth)
         return diff_unfilter_row(in[0], in + 1, prev, dst, sd->len, sd->bpp) == 0 ? dst : NULL;
-    if (depth == 8 && st->depth == 8 && in[0] <= 4 &&
+    if (channels == 3 && depth == 8 && st->depth == 8 && in[0] <= 4 &&
         diff_unfilter_rgb_to_rgba(in[0], in + 1, prev ? prev : sd->zero, dst, st->w) == 0)
         return dst;
     uint8_t *u = sd->scratch + (y & 1) * sd->len;

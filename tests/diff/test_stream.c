@@ -4,7 +4,7 @@
  * equals the 16-bit file of its values times 257 and differs from one
  * that merely rounds to the same 8 bits. Checked against counts made here
  * from the samples themselves, for every pair of the layouts read while
- * streaming (8/16-bit RGB/RGBA), every filter, split IDATs, one and two
+ * streaming (8/16-bit grey, grey and alpha, RGB, RGBA), every filter, split IDATs, one and two
  * threads, with ignore regions, --ignore-alpha and a diff image; a file
  * damaged in the middle of its image data or cut short anywhere is still
  * reported as an error.
@@ -43,27 +43,34 @@ static pic make_pic(uint32_t w, uint32_t h)
     return p;
 }
 
-/* Writes p in a layout; 8-bit layouts take the value's rounding, so the
- * pic is first brought to what the file can hold (v8 * 257). */
-static void fit(pic *p, int depth, int alpha)
+/* Brings p to what a file of `channels` (1 grey, 2 grey and alpha, 3 RGB,
+ * 4 RGBA) at `depth` bits can hold: grey in R, G and B alike, alpha
+ * opaque when there is none, 8 bits as v8 * 257. */
+static void fit(pic *p, int depth, int channels)
 {
     for (size_t i = 0; i < (size_t)p->w * p->h * 4; i++) {
-        if (!alpha && i % 4 == 3)
+        if (i % 4 == 3 && channels % 2)
             p->v[i] = 0xffff;
+        if (i % 4 && i % 4 < 3 && channels < 3)
+            p->v[i] = p->v[i - i % 4];
         if (depth == 8)
             p->v[i] = (uint16_t)((p->v[i] + 128) / 257 * 257);
     }
 }
 
-static void write_pic(const char *path, const pic *p, int depth, int alpha, int filter, size_t idat)
+static void write_pic(const char *path, const pic *p, int depth, int channels, int filter, size_t idat)
 {
-    int ch = alpha ? 4 : 3;
-    uint16_t *s = malloc((size_t)p->w * p->h * ch * sizeof *s);
+    static const int types[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                PNG_COLOR_TYPE_RGBA};
+    static const int from[5][4] = {{0}, {0}, {0, 3}, {0, 1, 2}, {0, 1, 2, 3}};
+    uint16_t *s = malloc((size_t)p->w * p->h * channels * sizeof *s);
     for (size_t i = 0; i < (size_t)p->w * p->h; i++)
-        for (int c = 0; c < ch; c++)
-            s[i * ch + c] = depth == 16 ? p->v[i * 4 + c] : (uint16_t)(p->v[i * 4 + c] / 257);
-    tpng t = {.w = p->w, .h = p->h, .color_type = alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
-              .depth = depth, .filter = filter, .idat_size = idat, .samples = s};
+        for (int c = 0; c < channels; c++) {
+            uint16_t v = p->v[i * 4 + from[channels][c]];
+            s[i * channels + c] = depth == 16 ? v : (uint16_t)(v / 257);
+        }
+    tpng t = {.w = p->w, .h = p->h, .color_type = types[channels], .depth = depth, .filter = filter,
+              .idat_size = idat, .samples = s};
     CHECK(tpng_write(path, &t) == 0, "%s", path);
     free(s);
 }
@@ -111,27 +118,27 @@ static void layouts(void)
 {
     static const int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_AVG,
                                   PNG_FILTER_PAETH, PNG_ALL_FILTERS};
+    static const char *names[] = {"", "grey", "ga", "rgb", "rgba"};
     uint32_t w = 97, h = 71;
-    for (int le = 0; le < 4; le++)
-        for (int la = 0; la < 4; la++) {
-            int de = le & 2 ? 16 : 8, ae = le & 1, da = la & 2 ? 16 : 8, aa = la & 1;
-            int filter = filters[(le * 4 + la) % 6];
+    for (int le = 0; le < 8; le++)
+        for (int la = 0; la < 8; la++) {
+            int de = le & 4 ? 16 : 8, ce = 1 + (le & 3), da = la & 4 ? 16 : 8, ca = 1 + (la & 3);
+            int filter = filters[(le * 8 + la) % 6];
             pic e = make_pic(w, h);
-            fit(&e, de, ae);
+            fit(&e, de, ce);
             pic a = {w, h, malloc((size_t)w * h * 4 * sizeof(uint16_t))};
             memcpy(a.v, e.v, (size_t)w * h * 4 * sizeof(uint16_t));
             for (int k = 0; k < 40; k++) {
                 size_t i = next() % ((size_t)w * h * 4);
                 a.v[i] = (uint16_t)(k % 2 ? a.v[i] ^ 1 : a.v[i] + 3000); /* low byte only, or plainly */
             }
-            fit(&a, da, aa);
+            fit(&a, da, ca);
             char pe[4096], pa[4096], label[64];
-            snprintf(label, sizeof label, "%s%d_%s%d_f%d", ae ? "rgba" : "rgb", de, aa ? "rgba" : "rgb", da,
-                     filter);
+            snprintf(label, sizeof label, "%s%d_%s%d_f%d", names[ce], de, names[ca], da, filter);
             snprintf(pe, sizeof pe, "%s/%s_e.png", dir, label);
             snprintf(pa, sizeof pa, "%s/%s_a.png", dir, label);
-            write_pic(pe, &e, de, ae, filter, le == la ? 100 : 0);
-            write_pic(pa, &a, da, aa, filter, 0);
+            write_pic(pe, &e, de, ce, filter, le == la ? 100 : 0);
+            write_pic(pa, &a, da, ca, filter, 0);
             gt_diff_options o;
             gt_diff_options_init(&o);
             uint64_t want = truth(&e, &a, 4, (gt_diff_rect){0, 0, 0, 0});
@@ -167,21 +174,21 @@ static void depth_cases(void)
 {
     uint32_t w = 64, h = 48;
     pic e = make_pic(w, h);
-    fit(&e, 8, 1);
+    fit(&e, 8, 4);
     char p8[4096], p16[4096], q16[4096], ddir[4096];
     snprintf(p8, sizeof p8, "%s/same8.png", dir);
     snprintf(p16, sizeof p16, "%s/same16.png", dir);
     snprintf(q16, sizeof q16, "%s/near16.png", dir);
     snprintf(ddir, sizeof ddir, "%s/diffs", dir);
-    write_pic(p8, &e, 8, 1, 0, 0);
-    write_pic(p16, &e, 16, 1, 0, 0);
+    write_pic(p8, &e, 8, 4, 0, 0);
+    write_pic(p16, &e, 16, 4, 0, 0);
     gt_diff_options o;
     gt_diff_options_init(&o);
     gt_diff_pair p = run_one(p8, p16, &o, 2, NULL);
     CHECK(p.has_result && p.result.identical && p.result.pass && p.status == GT_DIFF_PASS,
           "8-bit file and its 16-bit equal differ: %s", p.message);
     e.v[4 * 100 + 1] ^= 0x10; /* rounds to the same 8 bits */
-    write_pic(q16, &e, 16, 1, 0, 0);
+    write_pic(q16, &e, 16, 4, 0, 0);
     for (unsigned t = 1; t <= 2; t++) {
         p = run_one(p8, q16, &o, t, ddir);
         CHECK(p.has_result && p.result.diff_pixels == 1 && !p.result.identical && p.status == GT_DIFF_FAIL &&
@@ -206,8 +213,8 @@ static void damaged(void)
     char pe[4096], pa[4096];
     snprintf(pe, sizeof pe, "%s/good.png", dir);
     snprintf(pa, sizeof pa, "%s/bad.png", dir);
-    write_pic(pe, &e, 16, 1, 0, 1000);
-    write_pic(pa, &e, 16, 1, 0, 1000);
+    write_pic(pe, &e, 16, 4, 0, 1000);
+    write_pic(pa, &e, 16, 4, 0, 1000);
     FILE *f = fopen(pa, "r+b");
     CHECK(f != NULL, "%s", pa);
     if (!f)
@@ -229,7 +236,7 @@ static void damaged(void)
     /* Cut short anywhere: in a chunk header, in image data, before IEND. */
     static const long cuts[] = {7, 20, 40, 60, 1000, 20000, 100000, -13, -12, -1};
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
-        write_pic(pa, &e, 16, 1, 0, 1000);
+        write_pic(pa, &e, 16, 4, 0, 1000);
         long at = cuts[k] < 0 ? n + cuts[k] : cuts[k];
         CHECK(truncate(pa, at) == 0, "%s", pa);
         gt_diff_pair p = run_one(pe, pa, &o, 1 + k % 2, NULL);
