@@ -105,9 +105,7 @@ static gt_diff_pair run_one(const char *pe, const char *pa, const gt_diff_option
     }
     gt_diff_batch_run(&b, o, diff_dir, threads);
     out = b.pairs[0];
-    out.name = out.expected = out.actual = NULL;
-    b.pairs[0].diff_image = NULL;
-    out.diff_image = NULL;
+    out.name = out.expected = out.actual = out.diff_image = NULL; /* freed with the batch */
     gt_diff_batch_free(&b);
     return out;
 }
