@@ -234,6 +234,11 @@ const uint8_t *diff_rowpull_next(diff_rowpull *r)
     return row;
 }
 
+int diff_rowpull_has_next(const diff_rowpull *r)
+{
+    return r->y < r->h && (size_t)(r->s.next_out - r->row) >= r->stride;
+}
+
 int diff_rowpull_finish(diff_rowpull *r)
 {
     struct inflate_state *s = &r->s;

@@ -52,6 +52,10 @@ diff_rowpull *diff_rowpull_open(size_t stride, uint32_t h, diff_inflate_feed fee
  * the next call), or NULL for a stream that is bad or ends early. */
 const uint8_t *diff_rowpull_next(diff_rowpull *r);
 
+/* Whether the next row is already out, so that diff_rowpull_next will
+ * not inflate and the row it returned last stays valid. */
+int diff_rowpull_has_next(const diff_rowpull *r);
+
 /* After the last row: 0 when the stream ends there with a good checksum,
  * else -1. */
 int diff_rowpull_finish(diff_rowpull *r);
