@@ -387,6 +387,12 @@ int diff_stream_exact(const char *expected, const char *actual, const gt_diff_op
     const diff_png_source *se = &st->s[0].src, *sa = &st->s[1].src;
     if (se->width != sa->width || se->height != sa->height)
         goto out;
+    /* Small 8-bit pairs decode whole: that is exact too, and its
+     * buffers are reused from pair to pair (diff_big_alloc's cache), while
+     * the stream's would be fresh memory per pair: a directory of 300
+     * 320x240 pairs took 0.35 s of CPU streamed against 0.24 s. */
+    if (se->depth == 8 && sa->depth == 8 && (uint64_t)se->width * se->height < ((uint64_t)1 << 20))
+        goto out;
     /* Deflate expands at most 1032 times: a header the file cannot back
      * gets no ring of its row size (the full decode then says why). */
     for (int i = 0; i < 2; i++) {
