@@ -34,6 +34,13 @@ static const char usage_text[] =
     "  -q, --quiet        print nothing but errors\n"
     "  -v, --verbose      print passing pairs too\n"
     "\n"
+    "Depth: --mode exact compares every sample at the file's own depth, as\n"
+    "ImageMagick's compare -metric AE does: a change in the low byte of a 16-bit\n"
+    "sample counts, and an 8-bit file equals a 16-bit one of its values times\n"
+    "257 (16-bit files that are interlaced or have a tRNS chunk are the\n"
+    "exception: rounded to 8 bits first). The other modes, tolerances and the\n"
+    "metrics (largest channel difference, RMSE) work on 8-bit values.\n"
+    "\n"
     "Diff images: differences red, anti-aliasing yellow, within tolerance pale\n"
     "orange, ignored regions blue, over a faded grey copy of EXPECTED.\n"
     "Exit status: 0 all pairs match, 1 differences, 2 error.\n";

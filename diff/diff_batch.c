@@ -132,6 +132,44 @@ static void write_diff_image(gt_diff_pair *p, const gt_diff_image *e, const uint
     free(path);
 }
 
+/* The verdict and message of a pair whose result is in, and its diff
+ * image when a mask was asked for. */
+static void settle(gt_diff_pair *p, const gt_diff_image *e, const uint8_t *mask, const char *diff_dir)
+{
+    p->has_result = 1;
+    const gt_diff_result *r = &p->result;
+    p->status = r->pass ? GT_DIFF_PASS : GT_DIFF_FAIL;
+    if (!r->pass)
+        snprintf(p->message, sizeof p->message,
+                 "%llu pixels differ (%.4f%%), largest channel difference %u%s",
+                 (unsigned long long)r->diff_pixels, r->diff_percent, r->max_channel_diff,
+                 r->max_channel_diff ? "" : " (in 8-bit units: the 16-bit samples differ below that)");
+    if (mask)
+        write_diff_image(p, e, mask, diff_dir);
+}
+
+/* Exact mode on the common PNG layouts: both files read and compared row
+ * by row at full depth (diff_stream.c). Returns 1 when that settled the
+ * pair, 0 to decode the ordinary way. */
+static int run_stream(gt_diff_pair *p, const gt_diff_options *o, const char *diff_dir, unsigned threads)
+{
+    if (o->mode != GT_DIFF_EXACT || !diff_png_fast_allowed())
+        return 0;
+    int want_mask = diff_dir || p->diff_image;
+    uint8_t *mask = NULL;
+    gt_diff_image e8 = {0};
+    uint32_t w, h;
+    if (!diff_stream_exact(p->expected, p->actual, o, threads, &w, &h, &p->result, want_mask ? &mask : NULL,
+                           &e8))
+        return 0;
+    p->width = p->actual_width = w;
+    p->height = p->actual_height = h;
+    settle(p, &e8, mask, diff_dir);
+    diff_big_free(mask);
+    gt_diff_image_free(&e8);
+    return 1;
+}
+
 static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff_dir,
                      unsigned threads)
 {
@@ -162,6 +200,13 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         ja.data = fa.data;
         ja.size = fa.size;
         same_bytes = je.size == ja.size && memcmp(je.data, ja.data, je.size) == 0;
+    }
+    if (!same_bytes) {
+        diff_file_release(&fe); /* read again as the stream needs them */
+        diff_file_release(&fa);
+        je.data = ja.data = NULL;
+        if (run_stream(p, o, diff_dir, threads))
+            return;
     }
     pthread_t tid;
     int threaded = !same_bytes && threads > 1 && pthread_create(&tid, NULL, decode, &je) == 0;
@@ -202,15 +247,7 @@ static void run_pair(gt_diff_pair *p, const gt_diff_options *o, const char *diff
         diff_big_free(mask);
         goto out;
     }
-    p->has_result = 1;
-    const gt_diff_result *r = &p->result;
-    p->status = r->pass ? GT_DIFF_PASS : GT_DIFF_FAIL;
-    if (!r->pass)
-        snprintf(p->message, sizeof p->message,
-                 "%llu pixels differ (%.4f%%), largest channel difference %u",
-                 (unsigned long long)r->diff_pixels, r->diff_percent, r->max_channel_diff);
-    if (want_mask)
-        write_diff_image(p, &je.img, mask, diff_dir);
+    settle(p, &je.img, mask, diff_dir);
     diff_big_free(mask);
 out:
     gt_diff_image_free(&je.img);

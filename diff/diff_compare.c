@@ -13,10 +13,6 @@
 #include "diff_internal.h"
 #include "diff_perceptual.h"
 
-typedef struct span {
-    uint32_t x0, x1; /* [x0, x1) */
-} span;
-
 typedef struct band {
     const gt_diff_image *e, *a;
     const gt_diff_options *o;
@@ -34,7 +30,7 @@ typedef struct band {
 } band;
 
 /* The parts of row y outside every ignore region, left to right. */
-static size_t row_spans(const gt_diff_options *o, uint32_t y, uint32_t width, span *out)
+size_t diff_row_spans(const gt_diff_options *o, uint32_t y, uint32_t width, span *out)
 {
     size_t n = 0;
     /* Collect the ignored intervals of this row (insertion sort: there are
@@ -199,7 +195,7 @@ static void *run_band(void *arg)
     band *b = arg;
     uint32_t w = b->e->width;
     for (uint32_t y = b->y0; y < b->y1; y++) {
-        size_t n = row_spans(b->o, y, w, b->spans);
+        size_t n = diff_row_spans(b->o, y, w, b->spans);
         if (b->mask && (n != 1 || b->spans[0].x0 != 0 || b->spans[0].x1 != w))
             memset(b->mask + (size_t)y * w, GT_DIFF_PX_IGNORED, w);
         for (size_t i = 0; i < n; i++)
@@ -213,7 +209,7 @@ static void *run_band(void *arg)
  * already turned ISOLATED in this pass still count as differing, so the
  * verdict does not depend on scan order. Only the bounding box of the
  * differences can hold any, and the result is recounted from the mask. */
-static void drop_isolated(uint8_t *mask, uint32_t w, gt_diff_result *r)
+void diff_drop_isolated(uint8_t *mask, uint32_t w, gt_diff_result *r)
 {
     gt_diff_rect box = r->bbox;
     uint32_t xe = box.x + box.w, ye = box.y + box.h;
@@ -344,14 +340,19 @@ int gt_diff_compare(const gt_diff_image *expected, const gt_diff_image *actual,
     free(tids);
     free(spans);
     if (isolated && r->diff_pixels)
-        drop_isolated(mask, expected->width, r);
+        diff_drop_isolated(mask, expected->width, r);
     diff_big_free(own_mask);
 
+    diff_result_finish(r, o, sumsq, r->max_channel_diff == 0);
+    return 0;
+}
+
+void diff_result_finish(gt_diff_result *r, const gt_diff_options *o, uint64_t sumsq, int identical)
+{
     unsigned nch = o->ignore_alpha ? 3 : 4;
-    r->identical = r->max_channel_diff == 0;
+    r->identical = identical;
     r->diff_percent = r->compared_pixels ? 100.0 * (double)r->diff_pixels / (double)r->compared_pixels : 0;
     r->rmse = r->compared_pixels ? sqrt((double)sumsq / ((double)r->compared_pixels * nch)) : 0;
     r->psnr = r->rmse > 0 ? 20.0 * log10(255.0 / r->rmse) : INFINITY;
     r->pass = diff_within_budget(o, r->diff_pixels, r->diff_percent);
-    return 0;
 }

@@ -121,61 +121,164 @@ int diff_inflate(const diff_idat *z, uint8_t *out, size_t n, diff_inflate_progre
     return inflate_libdeflate(z, out, n, progress, ctx);
 }
 
-/* The window of diff_inflate_rows: output goes on at next_out; when less
- * than a step of room is left, the bytes still needed (the unconsumed
- * part row and deflate's history) move to the front. */
-int diff_inflate_rows(const diff_idat *z, size_t stride, uint32_t h, diff_inflate_row_fn fn, void *ctx)
+/* A feeder over an in-memory diff_idat: the chunks where they lie. */
+typedef struct idat_feed {
+    const uint8_t *chunk;
+    size_t left;
+} idat_feed;
+
+static int feed_idat(void *ctx, const uint8_t **data, uint32_t *n)
+{
+    idat_feed *f = ctx;
+    if (f->left == 0)
+        return -1;
+    *n = be32(f->chunk);
+    *data = f->chunk + 8;
+    f->chunk += 12 + (size_t)*n;
+    f->left--;
+    return 0;
+}
+
+struct diff_rowpull {
+    struct inflate_state s; /* 87 KB: the reason this lives on the heap */
+    diff_inflate_feed feed;
+    void *feed_ctx;
+    uint8_t *win, *row;  /* row: the next row to hand out */
+    size_t cap, stride;
+    uint32_t h, y;
+};
+
+diff_rowpull *diff_rowpull_open(size_t stride, uint32_t h, diff_inflate_feed feed, void *ctx)
 {
     size_t total = stride * h;
-    if (total >= UINT32_MAX || total / h != stride)
-        return -1; /* igzip counts output in 32 bits */
-    size_t cap = stride + HISTORY + 2 * STEP;
-    uint8_t *win = calloc(cap + 8, 1); /* + 8: rows are readable past their end */
-    struct inflate_state *s = malloc(sizeof *s);
-    int ok = 0;
-    if (!win || !s)
-        goto out;
-    isal_inflate_init(s);
-    s->crc_flag = ISAL_ZLIB;
-    const uint8_t *chunk = z->first;
-    size_t left = z->count;
-    uint8_t *row = win; /* the next row to hand out */
-    uint32_t y = 0;
-    s->next_out = win;
-    s->avail_out = 0;
-    while (s->block_state != ISAL_BLOCK_FINISH) {
+    if (h == 0 || total >= UINT32_MAX || total / h != stride)
+        return NULL; /* igzip counts output in 32 bits */
+    diff_rowpull *r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    r->cap = stride + HISTORY + 2 * STEP;
+    r->win = calloc(r->cap + 8, 1); /* + 8: rows are readable past their end */
+    if (!r->win) {
+        free(r);
+        return NULL;
+    }
+    isal_inflate_init(&r->s);
+    r->s.crc_flag = ISAL_ZLIB; /* parses the header, checks the Adler-32 */
+    r->s.next_out = r->win;
+    r->s.avail_out = 0;
+    r->feed = feed;
+    r->feed_ctx = ctx;
+    r->row = r->win;
+    r->stride = stride;
+    r->h = h;
+    r->y = 0;
+    return r;
+}
+
+void diff_rowpull_close(diff_rowpull *r)
+{
+    if (r) {
+        free(r->win);
+        free(r);
+    }
+}
+
+/* Room for the next step: when less than a step is left, the bytes still
+ * needed (the unconsumed part row and deflate's history) move to the
+ * front. */
+static void make_room(diff_rowpull *r)
+{
+    struct inflate_state *s = &r->s;
+    size_t room = (size_t)(r->win + r->cap - s->next_out);
+    if (room < STEP) {
+        size_t used = (size_t)(s->next_out - r->win);
+        size_t back = used < HISTORY ? used : HISTORY;
+        uint8_t *keep = r->row < s->next_out - back ? r->row : s->next_out - back;
+        size_t n = (size_t)(s->next_out - keep);
+        memmove(r->win, keep, n);
+        r->row -= keep - r->win;
+        s->next_out = r->win + n;
+        room = r->cap - n;
+    }
+    s->avail_out = (uint32_t)(room < STEP ? room : STEP);
+}
+
+const uint8_t *diff_rowpull_next(diff_rowpull *r)
+{
+    struct inflate_state *s = &r->s;
+    if (r->y >= r->h)
+        return NULL;
+    while ((size_t)(s->next_out - r->row) < r->stride) {
+        if (s->block_state == ISAL_BLOCK_FINISH)
+            return NULL; /* stream ended before the image */
         if (s->avail_in == 0) {
-            if (next_chunk(s, &chunk, &left) != 0)
-                goto out; /* stream cut short */
+            const uint8_t *d;
+            uint32_t n;
+            if (r->feed(r->feed_ctx, &d, &n) != 0)
+                return NULL; /* stream cut short */
+            s->next_in = (uint8_t *)d;
+            s->avail_in = n;
             continue;
         }
-        if (s->avail_out == 0) {
-            size_t room = (size_t)(win + cap - s->next_out);
-            if (room < STEP) {
-                size_t back = (size_t)(s->next_out - win) < HISTORY ? (size_t)(s->next_out - win) : HISTORY;
-                uint8_t *keep = row < s->next_out - back ? row : s->next_out - back;
-                size_t n = (size_t)(s->next_out - keep);
-                memmove(win, keep, n);
-                row -= keep - win;
-                s->next_out = win + n;
-                room = cap - n;
-            }
-            s->avail_out = (uint32_t)(room < STEP ? room : STEP);
-        }
+        if (s->avail_out == 0)
+            make_room(r);
         uint32_t in_before = s->avail_in, out_before = s->avail_out;
         if (isal_inflate(s) != ISAL_DECOMP_OK)
-            goto out;
-        for (; y < h && (size_t)(s->next_out - row) >= stride; y++, row += stride)
-            if (fn(ctx, row, y) != 0)
-                goto out;
-        if (y == h && s->next_out > row)
-            goto out; /* more stream than image */
+            return NULL;
         if (s->avail_in == in_before && s->avail_out == out_before && s->block_state != ISAL_BLOCK_FINISH)
-            goto out; /* no progress */
+            return NULL; /* no progress */
     }
-    ok = y == h && s->total_out == total;
-out:
-    free(s);
-    free(win);
-    return ok ? 0 : -1;
+    const uint8_t *row = r->row;
+    r->row += r->stride;
+    r->y++;
+    return row;
+}
+
+int diff_rowpull_has_next(const diff_rowpull *r)
+{
+    return r->y < r->h && (size_t)(r->s.next_out - r->row) >= r->stride;
+}
+
+int diff_rowpull_finish(diff_rowpull *r)
+{
+    struct inflate_state *s = &r->s;
+    if (r->y != r->h || s->next_out != r->row)
+        return -1; /* rows missing, or more stream than image */
+    /* The stream's end (and its Adler-32) may still lie in the input. */
+    while (s->block_state != ISAL_BLOCK_FINISH) {
+        if (s->avail_in == 0) {
+            const uint8_t *d;
+            uint32_t n;
+            if (r->feed(r->feed_ctx, &d, &n) != 0)
+                return -1;
+            s->next_in = (uint8_t *)d;
+            s->avail_in = n;
+            continue;
+        }
+        if (s->avail_out == 0)
+            make_room(r);
+        uint32_t in_before = s->avail_in, out_before = s->avail_out;
+        if (isal_inflate(s) != ISAL_DECOMP_OK || s->next_out != r->row)
+            return -1;
+        if (s->avail_in == in_before && s->avail_out == out_before && s->block_state != ISAL_BLOCK_FINISH)
+            return -1;
+    }
+    return s->total_out == r->stride * r->h ? 0 : -1;
+}
+
+int diff_inflate_rows(const diff_idat *z, size_t stride, uint32_t h, diff_inflate_row_fn fn, void *ctx)
+{
+    idat_feed f = {z->first, z->count};
+    diff_rowpull *r = diff_rowpull_open(stride, h, feed_idat, &f);
+    if (!r)
+        return -1;
+    int rc = 0;
+    for (uint32_t y = 0; rc == 0 && y < h; y++) {
+        const uint8_t *row = diff_rowpull_next(r);
+        rc = row ? fn(ctx, row, y) : -1;
+    }
+    if (rc == 0)
+        rc = diff_rowpull_finish(r);
+    diff_rowpull_close(r);
+    return rc;
 }

@@ -35,6 +35,32 @@ typedef int (*diff_inflate_row_fn)(void *ctx, const uint8_t *row, uint32_t y);
  * streaming). Returns 0, or -1 as diff_inflate does. */
 int diff_inflate_rows(const diff_idat *z, size_t stride, uint32_t h, diff_inflate_row_fn fn, void *ctx);
 
+/* Where a pulled stream's input comes from: each call gives the next
+ * piece (valid until the following call). Returns 0, or -1 when there is
+ * no more. */
+typedef int (*diff_inflate_feed)(void *ctx, const uint8_t **data, uint32_t *n);
+
+/* The rows of a stream pulled one at a time through a window of a few
+ * hundred KB (igzip): what diff_inflate_rows does, with the caller in
+ * charge, so that two files can be read in step. */
+typedef struct diff_rowpull diff_rowpull;
+
+/* NULL when out of memory or when h rows of stride bytes are too many. */
+diff_rowpull *diff_rowpull_open(size_t stride, uint32_t h, diff_inflate_feed feed, void *ctx);
+
+/* The next row (stride bytes, readable 8 bytes past its end, valid until
+ * the next call), or NULL for a stream that is bad or ends early. */
+const uint8_t *diff_rowpull_next(diff_rowpull *r);
+
+/* Whether the next row is already out, so that diff_rowpull_next will
+ * not inflate and the row it returned last stays valid. */
+int diff_rowpull_has_next(const diff_rowpull *r);
+
+/* After the last row: 0 when the stream ends there with a good checksum,
+ * else -1. */
+int diff_rowpull_finish(diff_rowpull *r);
+void diff_rowpull_close(diff_rowpull *r);
+
 /* How far behind the output overwriting is safe (deflate's window is
  * 32 KB; the rest is margin). */
 #define DIFF_INFLATE_LAG ((size_t)64 << 10)

@@ -80,6 +80,37 @@ int diff_within_budget(const gt_diff_options *o, uint64_t diff, double percent);
 /* Writes a relative path percent-encoded for a URL (keeps '/'). */
 void diff_url_path(FILE *f, const char *s);
 
+/* A row's stretch outside the ignore regions: [x0, x1). */
+typedef struct span {
+    uint32_t x0, x1;
+} span;
+
+/* The parts of row y outside every ignore region of *o, left to right,
+ * into out (o->n_ignore + 1 entries). Returns how many. */
+size_t diff_row_spans(const gt_diff_options *o, uint32_t y, uint32_t width, span *out);
+
+/* Leaves isolated differences uncounted: turns mask's lone DIFF pixels
+ * into ISOLATED and recounts r's differences and bounding box from it. */
+void diff_drop_isolated(uint8_t *mask, uint32_t w, gt_diff_result *r);
+
+/* The metrics that follow from r's counts: percent, RMSE (sumsq: of the
+ * channel differences, 8-bit units), PSNR, identical, pass. */
+void diff_result_finish(gt_diff_result *r, const gt_diff_options *o, uint64_t sumsq, int identical);
+
+/* The exact comparison of two PNG files while both are read, row by row,
+ * with no image in memory (diff_stream.c). Fills *w, *h and *r, and when `mask`
+ * is not NULL *mask with a width*height mask (diff_big_alloc'd) and *e8 with the expected image (8 bits,
+ * for the diff image; freed by the caller). Returns 1 when done, 0 when
+ * the files are not of the layouts it takes, or anything about them is
+ * wrong, or their sizes differ: the caller then reads them the ordinary
+ * way, which says what is wrong. */
+int diff_stream_exact(const char *expected, const char *actual, const gt_diff_options *o, unsigned threads,
+                      uint32_t *w, uint32_t *h, gt_diff_result *r, uint8_t **mask, gt_diff_image *e8);
+
+/* Whether the fast decoders may be used (diff_png_fast_enabled and the
+ * environment, see diff_png_read.c). */
+int diff_png_fast_allowed(void);
+
 /* Online CPUs, at least 1. */
 unsigned diff_cpu_count(void);
 

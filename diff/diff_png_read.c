@@ -249,7 +249,7 @@ int diff_png_decode_libpng(const uint8_t *data, size_t size, const char *name,
 
 /* GT_DIFF_NO_FAST_PNG=1 in the environment sends every file to libpng:
  * what bench/diff/run.sh uses to measure the fast decoder end to end. */
-static int fast_allowed(void)
+int diff_png_fast_allowed(void)
 {
     const char *e = getenv("GT_DIFF_NO_FAST_PNG");
     return diff_png_fast_enabled && !(e && *e && strcmp(e, "0") != 0);
@@ -258,7 +258,7 @@ static int fast_allowed(void)
 int gt_diff_png_read_mem(const void *data, size_t size, const char *name,
                          gt_diff_image *img, char *err)
 {
-    if (fast_allowed() && diff_png_decode_fast(data, size, img) == 1)
+    if (diff_png_fast_allowed() && diff_png_decode_fast(data, size, img) == 1)
         return 0;
     return diff_png_decode_libpng(data, size, name, img, err);
 }

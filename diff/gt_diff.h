@@ -6,9 +6,14 @@
  * command line all use it through this header only.
  *
  * Pixels are always 8-bit RGBA in memory. PNG input of any colour type and
- * bit depth is converted on reading; 16-bit samples are rounded to 8 bits,
- * so a 16-bit file and its 8-bit equivalent compare equal and tolerances are
- * always in 8-bit units (0..255).
+ * bit depth is converted on reading; 16-bit samples are rounded to 8 bits
+ * (as libpng's png_set_scale_16), so tolerances and metrics are always in
+ * 8-bit units (0..255). One exception, for files: gt_diff_batch_run in
+ * EXACT mode compares the two files' samples at full depth while reading
+ * them (as ImageMagick's compare -metric AE counts), so a change in the low
+ * byte of a 16-bit sample counts, and an 8-bit file equals the 16-bit file
+ * of its values times 257; 16-bit files that are interlaced or carry a tRNS
+ * chunk are rounded to 8 bits first, like everything else.
  *
  * Errors: functions that can fail return 0 on success and -1 on failure,
  * and write a one-line message naming the file (and the byte offset when

@@ -88,7 +88,7 @@ print(f"load average after: {load()}")
 med = lambda xs, i: statistics.median(x[i] for x in xs)
 print(f"{'':<18}{'-- wall, median ms --':^30}{'-- CPU (user+sys), median ms --':^32}")
 print(f"{'case':<11}{'pixels':>7}{'IM':>8}{'gltrace':>9}{'ratio':>6}{'min..max':>11}"
-      f"{'IM':>9}{'gltrace':>9}{'ratio':>7}" + (f"{'other wall':>12}{'ratio':>6}" if other else ""))
+      f"{'IM':>9}{'gltrace':>9}{'ratio':>7}" + (f"{'other wall':>12}{'ratio':>6}{'CPU':>6}" if other else ""))
 for c in cases:
     im, g = t[(c, "im")], t[(c, "gt")]
     per = [a[0] / b[0] for a, b in zip(im, g)]
@@ -96,7 +96,7 @@ for c in cases:
             f"{min(per):>6.1f}..{max(per):<4.1f}{med(im, 1)*1e3:>8.0f}{med(g, 1)*1e3:>9.0f}{med(im, 1)/med(g, 1):>6.1f}x")
     if other:
         o = t[(c, "other")]
-        line += f"{med(o, 0)*1e3:>12.0f}{med(im, 0)/med(o, 0):>5.1f}x"
+        line += f"{med(o, 0)*1e3:>12.0f}{med(im, 0)/med(o, 0):>5.1f}x{med(o, 1)*1e3:>6.0f}"
     print(line)
 EOF2
 

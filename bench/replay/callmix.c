@@ -11,6 +11,11 @@
  *           buffer and texture names, values behind pointers)
  *   state   glViewport, glScissor, glColorMask, glDepthFunc, glClearColor,
  *           glActiveTexture (6 calls of plain state with several arguments)
+ *   matrix  glActiveTexture, glBindTexture, glUniformMatrix4fv, glUniform4fv,
+ *           glVertexAttrib4f, glBindBuffer, glUniform1f (7 calls, written
+ *           after replay's per-call work was tuned: a 64-byte matrix behind
+ *           a pointer, mapped uniform locations and attribute index,
+ *           texture units and names)
  * ITERATIONS 0 gives the same program with an empty loop: the start-up. */
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -38,9 +43,9 @@ static GLuint program(void)
     /* Two attributes and the uniforms the mixes set; the unused "pad"
      * attribute comes first so the driver's locations are not 0 and 1 by
      * chance of declaration order alone. */
-    const char *vs = "uniform float u; uniform vec4 u4; uniform sampler2D s;\n"
+    const char *vs = "uniform float u; uniform vec4 u4; uniform sampler2D s; uniform mat4 m;\n"
                      "attribute vec4 pad; attribute vec4 p; attribute float w; attribute vec3 n;\n"
-                     "void main() { gl_Position = (p * u + u4 + pad) * w + vec4(n, 0.0)"
+                     "void main() { gl_Position = m * (p * u + u4 + pad) * w + vec4(n, 0.0)"
                      " + texture2DLod(s, vec2(0.0), 0.0); }";
     const char *fs = "precision mediump float; void main() { gl_FragColor = vec4(1.0); }";
     GLuint prog = glCreateProgram();
@@ -99,6 +104,36 @@ static void mix_attrib(long iters, GLuint prog)
     }
 }
 
+static void mix_matrix(long iters, GLuint prog)
+{
+    GLint m = glGetUniformLocation(prog, "m"), u4 = glGetUniformLocation(prog, "u4");
+    GLint u = glGetUniformLocation(prog, "u"), p = glGetAttribLocation(prog, "p");
+    GLuint buf[2], tex[2];
+    glGenBuffers(2, buf);
+    glGenTextures(2, tex);
+    for (int k = 0; k < 2; k++) {
+        glBindBuffer(GL_ARRAY_BUFFER, buf[k]);
+        glBufferData(GL_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
+        glBindTexture(GL_TEXTURE_2D, tex[k]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    }
+    GLfloat mat[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (long i = 0; i < iters; i++) {
+        float f = (float)(i & 1023);
+        mat[12] = f;
+        mat[13] = f * 0.5f;
+        GLfloat v4[4] = {0.25f, f, 0.5f, 1.0f};
+        glActiveTexture(GL_TEXTURE0 + (GLenum)(i & 1));
+        glBindTexture(GL_TEXTURE_2D, tex[(i >> 1) & 1]);
+        glUniformMatrix4fv(m, 1, GL_FALSE, mat);
+        glUniform4fv(u4, 1, v4);
+        glVertexAttrib4f((GLuint)p, f, 0.0f, 0.5f, 1.0f);
+        glBindBuffer(GL_ARRAY_BUFFER, buf[i & 1]);
+        glUniform1f(u, f * 0.25f);
+    }
+    glActiveTexture(GL_TEXTURE0);
+}
+
 static void mix_state(long iters)
 {
     for (long i = 0; i < iters; i++) {
@@ -116,9 +151,13 @@ int main(int argc, char **argv)
 {
     const char *mix = argc > 1 ? argv[1] : "";
     long iters = argc > 2 ? atol(argv[2]) : 1000000;
-    int per = !strcmp(mix, "blend") ? 3 : !strcmp(mix, "attrib") ? 8 : !strcmp(mix, "state") ? 6 : 0;
+    int per = !strcmp(mix, "blend")    ? 3
+              : !strcmp(mix, "attrib") ? 8
+              : !strcmp(mix, "state")  ? 6
+              : !strcmp(mix, "matrix") ? 7
+                                       : 0;
     if (!per || iters < 0) {
-        fprintf(stderr, "usage: callmix blend|attrib|state [ITERATIONS]\n");
+        fprintf(stderr, "usage: callmix blend|attrib|state|matrix [ITERATIONS]\n");
         return 2;
     }
     EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
@@ -145,6 +184,8 @@ int main(int argc, char **argv)
         mix_blend(iters, prog);
     else if (per == 8)
         mix_attrib(iters, prog);
+    else if (per == 7)
+        mix_matrix(iters, prog);
     else
         mix_state(iters);
     double t1 = now_ns();

@@ -23,11 +23,12 @@ unset DISPLAY WAYLAND_DISPLAY
 export WAFFLE_PLATFORM=surfaceless_egl # eglretrace on EGL surfaceless, as gltrace replay
 
 # name, program and arguments: about 3 M calls each, and the empty trace
-work_names=(blend attrib state callloop empty)
+work_names=(blend attrib state matrix callloop empty)
 declare -A prog=(
   [blend]="$bin/callmix blend 1000000"    # 3 calls an iteration
   [attrib]="$bin/callmix attrib 400000"   # 8
   [state]="$bin/callmix state 500000"     # 6
+  [matrix]="$bin/callmix matrix 430000"   # 7
   [callloop]="$bin/callloop 750000"       # 4
   [empty]="$bin/callmix blend 0"          # start-up, context, a shader compile, no loop
 )
@@ -81,6 +82,7 @@ for w in names:
 e_g, e_a = st.median(wall['gt', 'empty']), st.median(wall['api', 'empty'])
 print('per call above the empty trace (ns): ' + ', '.join(
     f'{w} {(st.median(wall["gt", w]) - e_g) / n * 1e9:.0f} vs {(st.median(wall["api", w]) - e_a) / n * 1e9:.0f}'
-    for w, n in (('blend', 3e6), ('attrib', 3.2e6), ('state', 3e6), ('callloop', 3e6)) if w in names))
+    for w, n in (('blend', 3e6), ('attrib', 3.2e6), ('state', 3e6), ('matrix', 3.01e6), ('callloop', 3e6))
+    if w in names))
 PY
 echo "load after: $(uptime)"

@@ -6,6 +6,7 @@
 # count whatever else the machine runs, so it shows a change's effect where
 # wall time cannot.
 #   bash bench/replay/instructions.sh [BUILD_DIR] [ITERS]   (defaults: build 20000)
+# MIXES="matrix" limits the per-call part to some mixes.
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd); iters=${2:-20000}
 bin=$build/bin; gt=$bin/gltrace
@@ -17,9 +18,9 @@ ir() { # command... -> instructions of all its threads
   valgrind --tool=callgrind --callgrind-out-file=cg.out "$@" >/dev/null 2>&1
   sed -n 's/^summary: *\([0-9]*\).*/\1/p' cg.out | awk '{s += $1} END {print s}'
 }
-declare -A per=([blend]=3 [attrib]=8 [state]=6)
+declare -A per=([blend]=3 [attrib]=8 [state]=6 [matrix]=7)
 printf '%-8s %14s %14s %6s\n' mix gltrace eglretrace ratio
-for mix in blend attrib state; do
+for mix in ${MIXES:-blend attrib state matrix}; do
   declare -A g a
   for n in "$iters" $((iters * 2)); do
     "$gt" record --fb=none -o $n.gltrace -- "$bin/callmix" $mix $n >/dev/null 2>&1
