@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "gt_container.h"
 #include "gt_trace.h"
+#include "gt_wire_times.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -472,6 +473,11 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
         free(data);
         return fail(r, "corrupt chunk at byte %llu: %s", (unsigned long long)c->off,
                     ZSTD_isError(n) ? ZSTD_getErrorName(n) : "size differs from its header");
+    }
+    if ((hc.flags & GT_CHUNK_TIMES) && gt_times_from_delta(data, usize) != 0) {
+        free(data);
+        return fail(r, "corrupt chunk at byte %llu: a start time does not fit its field",
+                    (unsigned long long)c->off);
     }
     r->st.uncompressed_size += usize;
     if (c->first_frame > r->st.frames)

@@ -24,6 +24,11 @@ extern "C" {
 /* FrameBuffer.coding */
 enum { GT_SNAP_RAW = 0, GT_SNAP_KEY = 1, GT_SNAP_DELTA = 2 };
 
+/* The first byte of a delta of RGBA8 pixels (format 3): red and blue
+ * planes less green's difference, a zstd frame after it. A delta without
+ * it (format 2, other texels) is the zstd frame alone. */
+#define GT_SNAP_TAG_RGB 0x01
+
 /* Capture writes a keyframe at least once every this many snapshots of a
  * slot, so a reader that starts mid-trace has pixels again soon, and a
  * chain a reader keeps pending stays short. */

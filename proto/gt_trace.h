@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define GT_FORMAT_VERSION 2u
+#define GT_FORMAT_VERSION 3u
 
 /* Synthetic function numbers (also in api/functions.tsv). */
 #define GT_FN_INVALID 3000
@@ -60,6 +60,9 @@ typedef struct gt_chunk_info {
  * the calls (FORMAT.md). */
 #define GT_CHUNK_COMPLETE 1u
 #define GT_CHUNK_RANGES 2u
+/* The chunk's records carry their start times as differences (gt_writer
+ * codes them, gt_reader restores them; FORMAT.md). */
+#define GT_CHUNK_TIMES 4u
 
 /* Creates (truncates) `path`. `level` is the zstd level. On failure returns
  * NULL and writes a message into err (errlen bytes). */

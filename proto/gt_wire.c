@@ -1,7 +1,9 @@
 /* gt_wire.c: the little protobuf and checksum knowledge the container needs
- * without protobuf-c: finding one varint field, CRC-32. Its writing half,
+ * without protobuf-c: finding one varint field, CRC-32, a chunk's start
+ * times as differences and back. Its writing half,
  * which the capture hot path inlines, is gt_wire_enc.h. */
 #include "gt_trace.h"
+#include "gt_wire_times.h"
 
 static int read_varint(const uint8_t *p, size_t len, size_t *i, uint64_t *v)
 {
@@ -135,4 +137,100 @@ uint32_t gt_crc32(const void *data, size_t len)
     for (size_t i = 0; i < len; i++)
         c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;
+}
+
+/* ---------------------------------------------------------------- times */
+
+/* The start time of a record that begins with fields 1 and 2, as capture
+ * writes them: *at and *n its varint's place and length. 0 when the record
+ * does not begin so (left alone by both directions). */
+static int time_field(const uint8_t *m, size_t len, size_t *at, size_t *n, uint64_t *t)
+{
+    size_t i = 1;
+    uint64_t ctx;
+    if (len < 2 || m[0] != 0x08 || read_varint(m, len, &i, &ctx) != 0 || i >= len || m[i] != 0x10)
+        return 0;
+    *at = ++i;
+    if (read_varint(m, len, &i, t) != 0)
+        return 0;
+    *n = i - *at;
+    return 1;
+}
+
+/* Calls each(m, at, n, t, ctx) for the timed records of a chunk, in order,
+ * up to the end or the first frame that does not fit (the reader reports
+ * that damage itself). Stops with each's non-zero return. */
+typedef int (*time_fn)(uint8_t *m, size_t at, size_t n, uint64_t t, uint64_t *prev);
+
+static int each_time(uint8_t *recs, size_t len, time_fn each)
+{
+    uint64_t prev = 0;
+    for (size_t off = 0; len - off >= 4;) {
+        size_t n = (size_t)recs[off] << 24 | (size_t)recs[off + 1] << 16 | (size_t)recs[off + 2] << 8 | recs[off + 3];
+        if (n > len - off - 4)
+            break;
+        uint8_t *m = recs + off + 4;
+        size_t at, vn;
+        uint64_t t;
+        int rc;
+        if (time_field(m, n, &at, &vn, &t) && (rc = each(m, at, vn, t, &prev)) != 0)
+            return rc;
+        off += 4 + n;
+    }
+    return 0;
+}
+
+/* v in exactly n varint bytes (the last without the top bit). */
+static void put_padded(uint8_t *p, size_t n, uint64_t v)
+{
+    for (size_t k = 0; k < n; k++, v >>= 7)
+        p[k] = (uint8_t)((v & 0x7f) | (k + 1 < n ? 0x80 : 0));
+}
+
+/* Times in call order need not rise (a record capture writes inside a call
+ * it comes before: surface contents read during eglMakeCurrent), so the
+ * difference is signed: zigzag, as protobuf's sint64. Mod 2^64 throughout. */
+static uint64_t zigzag(uint64_t d) { return d << 1 ^ (uint64_t)-(int64_t)(d >> 63); }
+static uint64_t unzigzag(uint64_t z) { return z >> 1 ^ (uint64_t)-(int64_t)(z & 1); }
+static int fits(uint64_t v, size_t n) { return n >= 10 || !(v >> (7 * n)); }
+
+static int check_one(uint8_t *m, size_t at, size_t n, uint64_t t, uint64_t *prev)
+{
+    (void)m, (void)at;
+    if (!fits(zigzag(t - *prev), n))
+        return 1; /* rare: t just past a varint length, the one before it later */
+    *prev = t;
+    return 0;
+}
+
+static int code_one(uint8_t *m, size_t at, size_t n, uint64_t t, uint64_t *prev)
+{
+    put_padded(m + at, n, zigzag(t - *prev));
+    *prev = t;
+    return 0;
+}
+
+static int decode_one(uint8_t *m, size_t at, size_t n, uint64_t z, uint64_t *prev)
+{
+    uint64_t t = *prev + unzigzag(z);
+    if (!fits(t, n))
+        return -1;
+    put_padded(m + at, n, t);
+    *prev = t;
+    return 0;
+}
+
+int gt_times_codable(const uint8_t *recs, size_t len)
+{
+    return each_time((uint8_t *)recs, len, check_one) == 0; /* check_one writes nothing */
+}
+
+void gt_times_to_delta(uint8_t *recs, size_t len)
+{
+    each_time(recs, len, code_one);
+}
+
+int gt_times_from_delta(uint8_t *recs, size_t len)
+{
+    return each_time(recs, len, decode_one);
 }

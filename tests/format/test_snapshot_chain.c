@@ -4,7 +4,9 @@
  * reader that adopts its own equal pixels goes on decoding later deltas; a
  * delta seen without its keyframe (a seek) gives no pixels and says why,
  * until pixels with the recorded hash mend the chain; a corrupt delta and a
- * wrong hash are refused with a reason. Exit 0 when all hold. */
+ * wrong hash are refused with a reason; a delta of RGBA8 pixels carries
+ * the colour-difference tag, and one coded as format 2 wrote it (no tag,
+ * plain differences) still decodes. Exit 0 when all hold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,33 @@ static void roundtrip(coder *c, size_t bpp)
     free(a), free(b), free(d);
 }
 
+/* A delta as format 2 wrote it: the planes of plain differences, one zstd
+ * frame, no tag. */
+static void format2(coder *c)
+{
+    size_t n = (size_t)W * H * 4, t = (size_t)W * H;
+    uint8_t a[W * H * 4], b[W * H * 4];
+    frame(a, 4, 1), frame(b, 4, 5);
+    for (size_t i = 0; i < t; i++)
+        for (size_t k = 0; k < 4; k++)
+            c->scratch[k * t + i] = (uint8_t)(b[i * 4 + k] - a[i * 4 + k]);
+    size_t z = ZSTD_compress(c->out, sizeof c->out, c->scratch, n, 1);
+    gt_snap_chain *ch = gt_snap_chain_new();
+    gt_snap_coded s = key(a, n, 4);
+    gt_snap_chain_add(ch, 1, &s);
+    s = (gt_snap_coded){gt_snap_hash(b, n), GT_SNAP_DELTA, 3, c->out, z, n, 4};
+    gt_snap_chain_add(ch, 1, &s);
+    char err[512] = "";
+    const uint8_t *got = gt_snap_chain_pixels(ch, 1, 3, err, sizeof err);
+    CHECK(!ZSTD_isError(z) && got && memcmp(got, b, n) == 0, "a format-2 delta decodes (%s)", got ? "other pixels" : err);
+    s = delta(c, a, b, n, 4);
+    CHECK(s.len > 1 && s.data[0] == GT_SNAP_TAG_RGB, "a delta of RGBA8 pixels now begins with the tag");
+    gt_snap_chain_add(ch, 1, &s);
+    got = gt_snap_chain_pixels(ch, 1, 3, err, sizeof err);
+    CHECK(got && memcmp(got, a, n) == 0, "and decodes after the format-2 one (%s)", got ? "other pixels" : err);
+    gt_snap_chain_free(ch);
+}
+
 static void damage(coder *c)
 {
     size_t n = (size_t)W * H * 4;
@@ -111,20 +140,23 @@ static void damage(coder *c)
     got = gt_snap_chain_pixels(ch, 1, 3, err, sizeof err);
     CHECK(got && memcmp(got, a, n) == 0, "pixels with the recorded hash mend the chain");
     gt_snap_chain_free(ch);
-    /* A corrupt delta, a wrong hash. */
-    for (int kind = 0; kind < 2; kind++) {
+    /* A corrupt delta, a wrong hash, a tag changed. */
+    for (int kind = 0; kind < 3; kind++) {
         ch = gt_snap_chain_new();
         s = key(a, n, 4);
         gt_snap_chain_add(ch, 1, &s);
         s = delta(c, b, a, n, 4);
         if (kind == 0)
             c->out[s.len / 2] ^= 0x55, c->out[1] ^= 0xff;
-        else
+        else if (kind == 1)
             s.hash ^= 1;
+        else
+            c->out[0] ^= 0x03;
         gt_snap_chain_add(ch, 1, &s);
         err[0] = 0;
         got = gt_snap_chain_pixels(ch, 1, 3, err, sizeof err);
-        CHECK(!got && err[0], "a %s is refused with a reason (%s)", kind ? "wrong hash" : "corrupt delta", err);
+        CHECK(!got && err[0], "a %s is refused with a reason (%s)",
+              kind == 1 ? "wrong hash" : kind ? "changed tag" : "corrupt delta", err);
         gt_snap_chain_free(ch);
     }
 }
@@ -137,6 +169,7 @@ int main(void)
     roundtrip(c, 16);
     roundtrip(c, 1);
     damage(c);
+    format2(c);
     ZSTD_freeCCtx(c->z);
     free(c);
     if (failures)
