@@ -65,8 +65,35 @@ def need(c, p, enums, sizefn_replay):
         if fn not in sizefn_replay:
             return None
         args = [a for a in args[:-1].split(',') if a]
-        return f'{sizefn_replay[fn]}(r' + ''.join(f', (intptr_t)({c_expr(a, c, enums)})' for a in args) + ')'
+        # A size function counts elements (bytes behind a void pointer).
+        call = f'{sizefn_replay[fn]}(r' + ''.join(f', (intptr_t)({c_expr(a, c, enums)})' for a in args) + ')'
+        return f'rp_need_mul({call}, (long)sizeof({elem_type(p.type)}))'
     return None
+
+
+def data_checks(c, i, p, enums, sizefn_replay):
+    """C refusing a record whose data behind `in` pointer p is shorter than
+    the call reads (rp_need.c): a NULL too, unless p is `nullable` (the GL
+    reads nothing through it then); where replay cannot tell the size, an
+    address of the app's with no data behind it; strings fewer or shorter
+    than the call's count and lengths say."""
+    ann = p.ann
+    if p.type.kind != 'POINTER' or not ann or ann.dir != 'in':
+        return []
+    n = need(c, p, enums, sizefn_replay)
+    offset = ann.count_kind == 'sizefn' and any(f in ann.count for f in ('cap_size_unpack', 'cap_size_indices'))
+    if n:
+        # NULL is offset 0 where the pointer may be an offset into a buffer.
+        guard = f'rp_arg_present(m, {i}) && ' if p.nullable or offset else ''
+        return [f'    if ({guard}rp_short(r, m, {i}, "{p.name}", {n}))', '        return;']
+    if p.type.pointer == 2 and ann.count_kind == 'strings':
+        count, length = ann.count[len('strings('):-1].split(',')
+        li = next((k for k, q in enumerate(c.params) if q.name == length), -1)
+        cnt = f'(long)({c_expr(count, c, enums)})'
+        return [f'    if (rp_strings_short(r, m, {i}, "{p.name}", {cnt}, {li}))', '        return;']
+    if ann.count_kind in ('sizefn', 'string', 'attribs') and not offset and not (p.klass and CLASSES.get(p.klass)):
+        return [f'    if (rp_no_data(r, m, {i}, "{p.name}"))', '        return;']
+    return []
 
 
 def routine(c, enums, sizefn_replay):
@@ -79,13 +106,7 @@ def routine(c, enums, sizefn_replay):
             # An array of names the driver reads: mapped element by element.
             L.append(f'    {pn(p)} = ({p.type.text})rp_names_in(r, {cls}, m, {i});')
     for i, p in enumerate(c.params):
-        n = need(c, p, enums, sizefn_replay)
-        if n:
-            # Recorded data shorter than the call reads: refused (rp_need.c).
-            # The bound (which may query the driver) only for a pointer with
-            # something behind it: a NULL the GL reads nothing through.
-            L.append(f'    if (rp_arg_present(m, {i}) && rp_short(r, m, {i}, "{p.name}", {n}))')
-            L.append('        return;')
+        L += data_checks(c, i, p, enums, sizefn_replay)
     args = ', '.join(pn(p) for p in c.params)
     call = f'((rp_pfn_{c.name})r->fn[RP_IDX_{c.name}])({args})'
     L.append(f'    {c.ret.decl() + " ret = " if R else ""}{call};')
@@ -172,7 +193,7 @@ def array_setters(cmds):
         unit = f'RP_IDX_{c.unit_select}' if c.unit_select else '-1'
         if c.unit_select and c.unit_select not in idx:
             raise SystemExit(f'gen_api.py: unit {c.name}: {c.unit_select} is not covered')
-        L.append(f'        {{rp_set_{c.name}, {attrib}, {unit}}},')
+        L.append(f'        {{rp_set_{c.name}, {attrib}, {unit}, {c.components}}},')
     L += ['    };', '    switch (number) {']
     for k, c in enumerate(setters):
         L.append(f'    case {c.number}: return &t[{k}]; /* {c.name} */')
