@@ -220,6 +220,14 @@ void rp_client_feed(rp *r, const rp_msg *m)
                  r->path, r->seq, len, (long long)lo, (long long)hi, elem, size, type, stride);
         return;
     }
+    /* A driver may count an element's offset in 32 bits. */
+    uint64_t end;
+    if (__builtin_mul_overflow((uint64_t)hi, (uint64_t)eff, &end) || end + (uint64_t)elem > INT32_MAX) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: record %" PRIu64 ": a client array's element %lld lies past 2 GB of it: refused", r->path, r->seq,
+                 (long long)hi);
+        return;
+    }
     rp_copy *c = copy_of(k, r->cur_ctx, set->attrib ? -1 : (int32_t)rp_arg_i(m, 8), set->attrib ? indx : unit);
     const uint8_t *ptr = NULL;
     uint8_t *b = c ? new_buffer(k, d->rawbytes[0].data, len, (uint64_t)lo * (uint64_t)eff, &ptr) : NULL;
