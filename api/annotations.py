@@ -9,10 +9,12 @@ DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
-DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount', 'start', 'end')
+DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount', 'start', 'end',
+              'baseinstance')
 DRAW_NAMES = {'first': 'first', 'count': 'count', 'type': 'type', 'indices': 'indices',
               'instancecount': 'instancecount', 'primcount': 'instancecount',
-              'basevertex': 'basevertex', 'drawcount': 'drawcount', 'start': 'start', 'end': 'end'}
+              'basevertex': 'basevertex', 'drawcount': 'drawcount', 'start': 'start', 'end': 'end',
+              'baseinstance': 'baseinstance'}
 
 
 # What replay has of a client array (a glVertexAttribPointerData record),

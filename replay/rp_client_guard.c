@@ -11,7 +11,8 @@
  * each draw, every enabled client array the driver has is looked up among
  * the live copies by the very pointer the driver holds, and the elements
  * the draw reads (its first and count, its indices, base vertex, range,
- * instances and the array's divisor: api's draw roles, cap_draw_roles.h)
+ * instances, base instance and the array's divisor: api's draw roles,
+ * cap_draw_roles.h)
  * must lie within that copy's; else the draw is refused and never reaches
  * the driver.
  *
@@ -351,8 +352,8 @@ typedef struct rp_live {
 #define RP_LIVE 64
 
 /* Whether array a reads only elements a copy holds (g: the vertices the
- * draw reads, inst its instances). */
-static int array_refused(rp *r, const rp_live *a, const range *g, int64_t inst)
+ * draw reads; inst its instances from base instance `base`). */
+static int array_refused(rp *r, const rp_live *a, const range *g, int64_t inst, int64_t base)
 {
     const struct rp_clients *k = r->clients;
     const rp_copy *c = NULL;
@@ -364,7 +365,7 @@ static int array_refused(rp *r, const rp_live *a, const range *g, int64_t inst)
                       a->p);
     range need = {0, -1};
     if (a->divisor > 0 && inst > 0)
-        need = (range){0, (inst - 1) / a->divisor};
+        need = (range){base, base + (inst - 1) / a->divisor};
     else if (a->divisor <= 0 && inst > 0)
         need = *g;
     if (need.hi >= need.lo && (need.lo < c->lo || need.hi > c->hi))
@@ -446,10 +447,11 @@ int rp_client_draw_refused(rp *r, const rp_entry *e, const rp_msg *m)
     if (!n)
         return 0;
     int64_t inst = l->inst >= 0 ? (int32_t)rp_arg_i(m, (unsigned)l->inst) : 1;
+    int64_t base = l->baseinst >= 0 ? (int64_t)(uint32_t)rp_arg_i(m, (unsigned)l->baseinst) : 0;
     if (draw_range(r, l, m, &g))
         return 1;
     for (int i = 0; i < n; i++)
-        if (array_refused(r, &live[i], &g, inst))
+        if (array_refused(r, &live[i], &g, inst, base))
             return 1;
     return 0;
 }
