@@ -274,7 +274,10 @@ static inline const uint8_t *rp_arg_bytes(const rp_msg *m, unsigned i, size_t *l
 }
 
 const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
-void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
+/* Replay's buffer for out pointer i: at least `room` bytes (what the call
+ * may write; 0 unknown) and the recorded bytes; NULL for the app's NULL,
+ * and with the summary's error set for room past 1 GB. */
+void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok, long room);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
 
 /* rp_need.c: lower bounds of the bytes a call reads (api/annotations.txt
@@ -284,6 +287,8 @@ long rp_need_texel(rp *r, intptr_t format, intptr_t type);
 long rp_need_indices(rp *r, intptr_t count, intptr_t type);
 long rp_need_unpack_bytes(rp *r, intptr_t bytes);
 long rp_need_pname(rp *r, intptr_t pname);
+/* An upper bound of the bytes a pixel read writes under the pack state. */
+long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h);
 /* n elements of `size` bytes: 0 for a count of none or less, LONG_MAX
  * where the product overflows (a hostile count is then refused, never
  * wrapped into a small bound). */
@@ -297,6 +302,8 @@ int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
  * of the app's with no data behind it (where the size the call reads is
  * not known to replay): the driver would read the app's memory. */
 int rp_no_data(rp *r, const rp_msg *m, unsigned i, const char *param);
+/* The name of a record's function ("?" for a number api does not know). */
+const char *rp_fn_name(const rp_msg *m);
 /* 1 (with the summary's error set) when the record holds fewer than
  * `count` strings in argument i, or one shorter than its length in the
  * int array of argument length_arg (-1: none). */

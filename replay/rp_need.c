@@ -29,9 +29,12 @@ static GLint get_int(GLenum pname)
     return v;
 }
 
-static int es3(const rp *r)
+/* The GLES version the driver gave the context, not the one asked for:
+ * Mesa gives all of GLES 3.2 to a context asked for as version 2, and its
+ * pixel-store and buffer state apply whatever the app asked. */
+static int es3(rp *r)
 {
-    return r->cur_ctx >= 0 && r->ctx[r->cur_ctx].version >= 3;
+    return r->cur_ctx >= 0 && rp_es_major(r) >= 3;
 }
 
 /* The 2D calls' depth in api/annotations.txt: no GLsizei has this value. */
@@ -59,6 +62,27 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
     if (__builtin_mul_overflow(rows, (long)d - 1, &n) || __builtin_add_overflow(n, (long)h - 1, &n) ||
         __builtin_mul_overflow(row, n, &n) || __builtin_add_overflow(n, (long)w, &n) ||
         __builtin_mul_overflow(bpp, n, &n))
+        return LONG_MAX;
+    return n;
+}
+
+long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
+{
+    if (w <= 0 || h <= 0 || (es3(r) && get_int(GL_PIXEL_PACK_BUFFER_BINDING)))
+        return 0;
+    long bpp = gt_texel_bytes((unsigned)format, (unsigned)type);
+    if (bpp <= 0)
+        bpp = 16; /* a format and type replay does not know: the widest pixel */
+    long align = get_int(GL_PACK_ALIGNMENT), rl = 0, skip_rows = 0, skip_px = 0;
+    if (es3(r))
+        rl = get_int(GL_PACK_ROW_LENGTH), skip_rows = get_int(GL_PACK_SKIP_ROWS), skip_px = get_int(GL_PACK_SKIP_PIXELS);
+    if (align <= 0 || rl < 0 || skip_rows < 0 || skip_px < 0)
+        return LONG_MAX;
+    /* align(row * bpp) * (skip_rows + h - 1) + bpp * (skip_px + w) */
+    long row, n, last;
+    if (__builtin_mul_overflow(rl > 0 ? rl : (long)w, bpp, &row) || __builtin_add_overflow(row, align - 1, &row) ||
+        __builtin_mul_overflow(row / align * align, skip_rows + (long)h - 1, &n) ||
+        __builtin_mul_overflow(skip_px + (long)w, bpp, &last) || __builtin_add_overflow(n, last, &n))
         return LONG_MAX;
     return n;
 }
@@ -109,7 +133,7 @@ long rp_need_unpack_bytes(rp *r, intptr_t bytes)
     return (long)bytes;
 }
 
-static const char *fn_name(const rp_msg *m)
+const char *rp_fn_name(const rp_msg *m)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     return f ? f->name : "?";
@@ -132,11 +156,11 @@ int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
     if (!have && !rp_arg_present(m, i))
         snprintf(r->sum->error, sizeof r->sum->error,
                  "%s: call %" PRIu64 " (%s): %s is NULL in the trace, the call reads at least %ld bytes through it: "
-                 "refused", r->path, r->seq, fn_name(m), param, need);
+                 "refused", r->path, r->seq, rp_fn_name(m), param, need);
     else
         snprintf(r->sum->error, sizeof r->sum->error,
                  "%s: call %" PRIu64 " (%s): %s has %zu bytes in the trace, the call reads at least %ld: refused",
-                 r->path, r->seq, fn_name(m), param, have, need);
+                 r->path, r->seq, rp_fn_name(m), param, have, need);
     return 1;
 }
 
@@ -147,7 +171,7 @@ int rp_no_data(rp *r, const rp_msg *m, unsigned i, const char *param)
         return 0;
     snprintf(r->sum->error, sizeof r->sum->error,
              "%s: call %" PRIu64 " (%s): %s is the app's address %p with no data in the trace: refused", r->path,
-             r->seq, fn_name(m), param, rp_arg_addr(m, i));
+             r->seq, rp_fn_name(m), param, rp_arg_addr(m, i));
     return 1;
 }
 
@@ -160,7 +184,7 @@ int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long
     if (have < (size_t)count) {
         snprintf(r->sum->error, sizeof r->sum->error,
                  "%s: call %" PRIu64 " (%s): %s has %zu strings in the trace, the call reads %ld: refused", r->path,
-                 r->seq, fn_name(m), param, have, count);
+                 r->seq, rp_fn_name(m), param, have, count);
         return 1;
     }
     /* Each string's length, where the call is given them (a negative one:
@@ -173,7 +197,7 @@ int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long
         if (n >= 0 && (size_t)n > d->charvalue[k].len) {
             snprintf(r->sum->error, sizeof r->sum->error,
                      "%s: call %" PRIu64 " (%s): %s %ld has %zu bytes in the trace, its length says %d: refused",
-                     r->path, r->seq, fn_name(m), param, k, d->charvalue[k].len, (int)n);
+                     r->path, r->seq, rp_fn_name(m), param, k, d->charvalue[k].len, (int)n);
             return 1;
         }
     }

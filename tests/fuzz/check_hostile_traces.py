@@ -20,7 +20,8 @@ stand between the damage and the driver.
   instances), or their data records gone (the driver would read the app's
   address);
 - NULL pointers where the call reads data (a NULL the app never passed),
-  an address with its data gone, fewer strings than the call's count; and
+  an address with its data gone, fewer strings than the call's count; a
+  pixel read whose record holds fewer bytes than it writes; and
   a NULL the GL allows (glBufferData's data, `nullable` in
   api/annotations.txt) still replayed.
 
@@ -320,6 +321,15 @@ check_refused('glShaderSource_no_strings', 'glShaderSource', no_data(2),
               r'string has 0 strings in the trace, the call reads 1')
 check_refused('glShaderSource_long_length', 'glShaderSource', raw(3, struct.pack('<i', 1 << 20)),
               r'string 0 has \d+ bytes in the trace, its length says 1048576')
+# Output: replay's buffer has the room the call's arguments say, whatever
+# the record holds; past 1 GB the call is refused.
+check_refused('glReadPixels_huge', 'glReadPixels', lambda fs: set_arg(3, 1 << 20)(set_arg(2, 1 << 20)(fs)),
+              r'argument 7 would take \d+ bytes of output: refused')
+for name, edit in (('glReadPixels_wide', set_arg(2, 5000)), ('glReadPixels_no_data', no_data(6))):
+    stream, _ = edit_first('glReadPixels', edit)
+    rc, _, err = run('replay', write(name + '.legacy', stream))
+    ck.check(f'{name}: replayed into a buffer of the room the call needs (no crash, no sanitizer report)',
+             sane(rc, err) and gt.replay_summary(err) is not None, (rc, err[-600:]))
 # A NULL the GL allows: glBufferData's data (`nullable`): replayed, not refused.
 stream, _ = edit_first('glBufferData', null(2))
 rc, _, err = run('replay', write('glBufferData_null.legacy', stream))
