@@ -102,7 +102,8 @@ def data_checks(c, i, p, enums, sizefn_replay):
     the call reads (rp_need.c): a NULL too, unless p is `nullable` (the GL
     reads nothing through it then); where replay cannot tell the size, an
     address of the app's with no data behind it; strings fewer or shorter
-    than the call's count and lengths say."""
+    than the call's count and lengths say; an attribute list without its
+    terminating GL_NONE."""
     ann = p.ann
     if p.type.kind != 'POINTER' or not ann or ann.dir != 'in':
         return []
@@ -117,7 +118,9 @@ def data_checks(c, i, p, enums, sizefn_replay):
         li = next((k for k, q in enumerate(c.params) if q.name == length), -1)
         cnt = f'(long)({c_expr(count, c, enums)})'
         return [f'    if (rp_strings_short(r, m, {i}, "{p.name}", {cnt}, {li}))', '        return;']
-    if ann.count_kind in ('sizefn', 'string', 'attribs') and not offset and not (p.klass and CLASSES.get(p.klass)):
+    if ann.count_kind == 'attribs':
+        return [f'    if (rp_attribs_short(r, m, {i}, "{p.name}"))', '        return;']
+    if ann.count_kind in ('sizefn', 'string') and not offset and not (p.klass and CLASSES.get(p.klass)):
         return [f'    if (rp_no_data(r, m, {i}, "{p.name}"))', '        return;']
     return []
 

@@ -308,6 +308,9 @@ const char *rp_fn_name(const rp_msg *m);
  * `count` strings in argument i, or one shorter than its length in the
  * int array of argument length_arg (-1: none). */
 int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long count, int length_arg);
+/* 1 (with the summary's error set) when the attribute list in argument i
+ * (name, value pairs) has no terminating GL_NONE within the record. */
+int rp_attribs_short(rp *r, const rp_msg *m, unsigned i, const char *param);
 /* 1 (with the summary's error set) when the record's arguments cannot be
  * its function's (api/gt_api.h): another count, or a pointer recorded as
  * a nonzero 32-bit value. The caller must not replay it. */

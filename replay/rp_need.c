@@ -175,6 +175,26 @@ int rp_no_data(rp *r, const rp_msg *m, unsigned i, const char *param)
     return 1;
 }
 
+int rp_attribs_short(rp *r, const rp_msg *m, unsigned i, const char *param)
+{
+    if (rp_no_data(r, m, i, param))
+        return 1;
+    size_t len = 0;
+    const uint8_t *b = rp_arg_bytes(m, i, &len);
+    if (!b)
+        return 0; /* NULL: no attributes */
+    for (size_t k = 0; k + 4 <= len; k += 8) { /* name, value pairs, then GL_NONE */
+        int32_t v;
+        memcpy(&v, b + k, 4);
+        if (v == GL_NONE)
+            return 0;
+    }
+    snprintf(r->sum->error, sizeof r->sum->error,
+             "%s: call %" PRIu64 " (%s): %s (%zu bytes in the trace) has no terminating GL_NONE: refused", r->path,
+             r->seq, rp_fn_name(m), param, len);
+    return 1;
+}
+
 int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long count, int length_arg)
 {
     const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
