@@ -9,10 +9,12 @@ DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
-DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount')
+DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount', 'start', 'end',
+              'baseinstance')
 DRAW_NAMES = {'first': 'first', 'count': 'count', 'type': 'type', 'indices': 'indices',
               'instancecount': 'instancecount', 'primcount': 'instancecount',
-              'basevertex': 'basevertex', 'drawcount': 'drawcount'}
+              'basevertex': 'basevertex', 'drawcount': 'drawcount', 'start': 'start', 'end': 'end',
+              'baseinstance': 'baseinstance'}
 
 
 # What replay has of a client array (a glVertexAttribPointerData record),
@@ -63,6 +65,8 @@ class Rules:
         self.handlers = []  # (cmd glob, C handler, lineno): replay's hand-written EGL handlers
         self.draws = []     # (cmd glob, {role: param} or None, lineno): roles names do not give
         self.units = []     # (cmd glob, selector command, lineno): arrays set per texture unit
+        self.components = []  # (cmd glob, N, lineno): an array setter's fixed components per element
+        self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.driver_names = []
         with open(path) as f:
@@ -101,6 +105,12 @@ class Rules:
                     self.draws.append((w[1], self._draw_roles(w[2:], path, no), no))
                 elif w[0] == 'unit' and len(w) == 3:
                     self.units.append((w[1], w[2], no))
+                elif w[0] == 'components' and len(w) == 3:
+                    if not w[2].isdigit() or not 1 <= int(w[2]) <= 4:
+                        raise AnnotationError(f'{path}:{no}: components takes 1 to 4, not {w[2]!r}')
+                    self.components.append((w[1], int(w[2]), no))
+                elif w[0] == 'nullable' and len(w) == 3:
+                    self.nullable.append((w[1], w[2], no))
                 elif w[0] == 'driver' and len(w) == 2:
                     self.drivers.append((w[1], no))
                 elif w[0] == 'map' and len(w) == 4:
@@ -198,6 +208,10 @@ class Rules:
             c.egl_handler = next((h for g, h, _ in self.handlers if fnmatch.fnmatchcase(c.name, g)), None)
             c.draw_roles = self._roles_of(c)
             c.unit_select = next((s for g, s, _ in self.units if fnmatch.fnmatchcase(c.name, g)), None)
+            c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
+            for p in c.params:
+                p.nullable = any(fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)
+                                 for g, pg, _ in self.nullable)
             c.check = next((k for g, k, _ in self.checks if fnmatch.fnmatchcase(c.name, g)), 'yes') == 'yes'
 
             c.maps = {}
@@ -216,7 +230,7 @@ class Rules:
             if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
         for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
-                           ('unit', self.units)):
+                           ('unit', self.units), ('components', self.components), ('nullable', self.nullable)):
             for cglob, _, no in rows:
                 if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                     raise AnnotationError(f'{self.path}:{no}: {what} for {cglob}: no covered command matches')
@@ -269,6 +283,11 @@ class Rules:
                 if c.cls != 'arrays' or not sel or [p.type.text for p in sel.params] != ['GLenum']:
                     raise AnnotationError(f'{self.path}: unit {c.name} {c.unit_select}: an array setter and a '
                                           'covered command of one GLenum parameter')
+            if c.cls == 'arrays' and bool(c.components) == any(p.name == 'size' for p in c.params):
+                raise AnnotationError(f'{self.path}: class arrays: {c.name}: a `components` line goes with a '
+                                      'setter that has no size parameter, and only with one')
+            if c.components and c.cls != 'arrays':
+                raise AnnotationError(f'{self.path}: components {c.name}: not an array setter')
             if c.cls == 'arrays':
                 extra = [p.name for p in c.params if p.name not in ARRAY_PARAMS]
                 if extra:

@@ -1,14 +1,17 @@
 """Writes cap_draw_roles.h: for the draws that read client vertex arrays,
 where each keeps its first vertex, count, index type, indices, instance
-count, base vertex and draw count (capture/cap_client_arrays.c records the
-arrays' bytes from them). The roles come from the registry's parameter
+count, base vertex, a range draw's start and end, base instance and draw
+count
+(capture/cap_client_arrays.c records the arrays' bytes from them;
+replay/rp_client_guard.c checks a draw reads no more than those). The roles come from the registry's parameter
 names; the `draw` lines of api/annotations.txt give those the names do not
 (annotations.py, Rules._roles_of)."""
 
 import os
 
 FIELDS = [('first', 'first'), ('count', 'count'), ('type', 'type'), ('indices', 'indices'),
-          ('inst', 'instancecount'), ('basevertex', 'basevertex')]
+          ('inst', 'instancecount'), ('basevertex', 'basevertex'), ('start', 'start'), ('end', 'end'),
+          ('baseinst', 'baseinstance')]
 
 
 def row(c):

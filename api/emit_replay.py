@@ -5,6 +5,7 @@ a command comes from the registry (types, object classes) and
 api/annotations.txt (pointer directions and sizes, `replay` and `map`
 lines, replay hooks), never from names here."""
 import os
+import re
 
 from annotations import ARRAY_PARAMS
 from emit_capture import c_expr, elem_type, params_decl, pn
@@ -14,6 +15,27 @@ CLASSES = {'program': 'RP_PROGRAM', 'shader': 'RP_PROGRAM', 'texture': 'RP_TEXTU
            'framebuffer': 'RP_FRAMEBUFFER', 'vertex array': 'RP_VERTEX_ARRAY', 'query': 'RP_QUERY',
            'renderbuffer': 'RP_RENDERBUFFER', 'sampler': 'RP_SAMPLER', 'transform feedback': 'RP_XFB',
            'program pipeline': 'RP_PIPELINE', 'sync': None, 'display list': None}
+
+
+SIZEFN_REPLAY = {}  # set by write(): the size functions' replay bounds
+
+
+def out_room(c, i, p):
+    """C for the bytes the call may write behind out pointer i (its count
+    over parameters decoded before it), '0' where replay cannot tell."""
+    ann = p.ann
+    before = {q.name for q in c.params[:i]}
+    if ann.count_kind == 'expr':
+        used = set(re.findall(r'[A-Za-z_]\w*', ann.count))
+        if used <= before | {'sizeof'} or not used & {q.name for q in c.params}:
+            return f'rp_need_mul((long)({c_expr(ann.count, c, {})}), (long)sizeof({elem_type(p.type)}))'
+    if ann.count_kind == 'sizefn':
+        fn, args = ann.count[1:].split('(', 1)
+        args = [a for a in args[:-1].split(',') if a]
+        if fn in SIZEFN_REPLAY and set(args) <= before:
+            call = f'{SIZEFN_REPLAY[fn]}(r' + ''.join(f', (intptr_t)(x_{a})' for a in args) + ')'
+            return f'rp_need_mul({call}, (long)sizeof({elem_type(p.type)}))'
+    return '0'
 
 
 def decode(c, i, p):
@@ -30,7 +52,11 @@ def decode(c, i, p):
         if t.pointer == 2 and ann.count_kind == 'strings':
             return f'    {decl} = {cast}rp_arg_strings(r, m, {i});'
         if ann.dir == 'out':
-            return f'    {decl} = {cast}rp_arg_out(r, m, {i}, {offset_ok});'
+            room = out_room(c, i, p)
+            line = f'    {decl} = {cast}rp_arg_out(r, m, {i}, {offset_ok}, {room});'
+            if room == '0':
+                return line
+            return line + f'\n    if (!{pn(p)} && r->sum->error[0])\n        return;'
         if t.pointer == 1 and elem_type(t) in ('GLchar', 'const GLchar', 'GLcharARB'):
             # Text counted in bytes (labels, debug messages): with a negative
             # length the driver reads up to a NUL, which the bytes may lack.
@@ -69,8 +95,38 @@ def need(c, p, enums, sizefn_replay):
         if fn not in sizefn_replay:
             return None
         args = [a for a in args[:-1].split(',') if a]
-        return f'{sizefn_replay[fn]}(r' + ''.join(f', (intptr_t)({c_expr(a, c, enums)})' for a in args) + ')'
+        # A size function counts elements (bytes behind a void pointer).
+        call = f'{sizefn_replay[fn]}(r' + ''.join(f', (intptr_t)({c_expr(a, c, enums)})' for a in args) + ')'
+        return f'rp_need_mul({call}, (long)sizeof({elem_type(p.type)}))'
     return None
+
+
+def data_checks(c, i, p, enums, sizefn_replay):
+    """C refusing a record whose data behind `in` pointer p is shorter than
+    the call reads (rp_need.c): a NULL too, unless p is `nullable` (the GL
+    reads nothing through it then); where replay cannot tell the size, an
+    address of the app's with no data behind it; strings fewer or shorter
+    than the call's count and lengths say; an attribute list without its
+    terminating GL_NONE."""
+    ann = p.ann
+    if p.type.kind != 'POINTER' or not ann or ann.dir != 'in':
+        return []
+    n = need(c, p, enums, sizefn_replay)
+    offset = ann.count_kind == 'sizefn' and any(f in ann.count for f in ('cap_size_unpack', 'cap_size_indices'))
+    if n:
+        # NULL is offset 0 where the pointer may be an offset into a buffer.
+        guard = f'rp_arg_present(m, {i}) && ' if p.nullable or offset else ''
+        return [f'    if ({guard}rp_short(r, m, {i}, "{p.name}", {n}))', '        return;']
+    if p.type.pointer == 2 and ann.count_kind == 'strings':
+        count, length = ann.count[len('strings('):-1].split(',')
+        li = next((k for k, q in enumerate(c.params) if q.name == length), -1)
+        cnt = f'(long)({c_expr(count, c, enums)})'
+        return [f'    if (rp_strings_short(r, m, {i}, "{p.name}", {cnt}, {li}))', '        return;']
+    if ann.count_kind == 'attribs':
+        return [f'    if (rp_attribs_short(r, m, {i}, "{p.name}"))', '        return;']
+    if ann.count_kind in ('sizefn', 'string') and not offset and not (p.klass and CLASSES.get(p.klass)):
+        return [f'    if (rp_no_data(r, m, {i}, "{p.name}"))', '        return;']
+    return []
 
 
 def routine(c, enums, sizefn_replay):
@@ -83,13 +139,7 @@ def routine(c, enums, sizefn_replay):
             # An array of names the driver reads: mapped element by element.
             L.append(f'    {pn(p)} = ({p.type.text})rp_names_in(r, {cls}, m, {i});')
     for i, p in enumerate(c.params):
-        n = need(c, p, enums, sizefn_replay)
-        if n:
-            # Recorded data shorter than the call reads: refused (rp_need.c).
-            # The bound (which may query the driver) only for a pointer with
-            # something behind it: a NULL the GL reads nothing through.
-            L.append(f'    if (rp_arg_present(m, {i}) && rp_short(r, m, {i}, "{p.name}", {n}))')
-            L.append('        return;')
+        L += data_checks(c, i, p, enums, sizefn_replay)
     args = ', '.join(pn(p) for p in c.params)
     call = f'((rp_pfn_{c.name})r->fn[RP_IDX_{c.name}])({args})'
     L.append(f'    {c.ret.decl() + " ret = " if R else ""}{call};')
@@ -176,7 +226,7 @@ def array_setters(cmds):
         unit = f'RP_IDX_{c.unit_select}' if c.unit_select else '-1'
         if c.unit_select and c.unit_select not in idx:
             raise SystemExit(f'gen_api.py: unit {c.name}: {c.unit_select} is not covered')
-        L.append(f'        {{rp_set_{c.name}, {attrib}, {unit}}},')
+        L.append(f'        {{rp_set_{c.name}, {attrib}, {unit}, {c.components}}},')
     L += ['    };', '    switch (number) {']
     for k, c in enumerate(setters):
         L.append(f'    case {c.number}: return &t[{k}]; /* {c.name} */')
@@ -197,6 +247,7 @@ def write_handlers(out, cmds):
 
 
 def write(out, cmds, enums, sizefn_replay):
+    SIZEFN_REPLAY.update(sizefn_replay)
     gl = [c for c in cmds if c.api == 'gl']
     write_handlers(out, cmds)
     L = ['/* Generated by api/gen_api.py from the registry and api/annotations.txt. Do not edit. */',

@@ -65,7 +65,7 @@ static void mismatch(rp *r, const char *what, const uint8_t *want, size_t wn, co
 
 void *rp_check_out_buffer(rp *r, const rp_msg *m, unsigned i)
 {
-    void *p = rp_arg_out(r, m, i, 0);
+    void *p = rp_arg_out(r, m, i, 0, 0);
     size_t n = 0;
     if (p && rp_arg_bytes(m, i, &n))
         memset(p, 0, n);

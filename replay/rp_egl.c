@@ -312,74 +312,7 @@ void rp_egl_swap(rp *r, const rp_msg *m, uint64_t tid, void *fn)
     rp_frame_end(r, tid);
 }
 
-/* ---------------------------------------------------------------- client arrays, maps */
-
-/* glVertexAttribPointerData: indx, size, type, normalized, stride, data,
- * minIndex, maxIndex, setter, unit. Re-sets the array to a copy of the
- * recorded bytes, placed so that element minIndex is where the data starts. */
-static void client_array(rp *r, const rp_msg *m)
-{
-    const Gltrace__GLMessage__DataType *d = m->n_args > 5 ? m->args[5] : NULL;
-    if (!d || !d->n_rawbytes)
-        return;
-    GLint indx = (GLint)rp_arg_i(m, 0), size = (GLint)rp_arg_i(m, 1), stride = (GLint)rp_arg_i(m, 4);
-    GLenum type = (GLenum)rp_arg_i(m, 2);
-    GLboolean norm = (GLboolean)rp_arg_i(m, 3);
-    int64_t lo = rp_arg_i(m, 6);
-    int32_t unit = (int32_t)rp_arg_i(m, 9);
-    const rp_array_setter *set = rp_array_setter_of((int32_t)rp_arg_i(m, 8));
-    if (!set)
-        return;
-    if (set->attrib)
-        indx = (GLint)rp_map_attrib(r, m, indx); /* as its glVertexAttribPointer was */
-    size_t slot = (size_t)(set->attrib ? (indx & 31) : 32 + ((indx + unit) & 31));
-    size_t len = d->rawbytes[0].len;
-    if (r->array_cap[slot] < len) {
-        uint8_t *b = realloc(r->arrays[slot], len);
-        if (!b)
-            return;
-        r->arrays[slot] = b;
-        r->array_cap[slot] = len;
-    }
-    memcpy(r->arrays[slot], d->rawbytes[0].data, len);
-    /* The stride between elements when the app gave 0 (tightly packed). */
-    GLint ts = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
-             : type == GL_SHORT || type == GL_UNSIGNED_SHORT || type == GL_HALF_FLOAT || type == GL_HALF_FLOAT_OES ? 2 : 4;
-    GLint elem = type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ? 4 : size * ts;
-    if (elem <= 0)
-        elem = 1; /* a setter without a size (glNormalPointer): checked by its first byte */
-    GLint eff = stride ? stride : elem;
-    /* The bytes must hold elements lo..hi: with a damaged record the driver
-     * would read outside them. */
-    int64_t hi = rp_arg_i(m, 7);
-    if (lo < 0 || hi < lo || hi - lo > INT32_MAX || eff <= 0 ||
-        (uint64_t)(hi - lo) * (uint64_t)eff + (uint64_t)elem > (uint64_t)len) {
-        snprintf(r->sum->error, sizeof r->sum->error,
-                 "%s: record %llu: a client array's data of %zu bytes does not hold its elements %lld..%lld: refused",
-                 r->path, (unsigned long long)r->seq, len, (long long)lo, (long long)hi);
-        return;
-    }
-    const void *ptr = (const void *)((uintptr_t)r->arrays[slot] - (uintptr_t)(lo * eff));
-    const rp_array a = {indx, size, type, norm, stride, ptr};
-    GLint old = 0;
-    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &old);
-    if (old)
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
-    /* An array of one texture unit: that unit chosen around the call. */
-    void (*select_unit)(GLenum) = set->select_unit >= 0 ? (void (*)(GLenum))rp_fn(r, (size_t)set->select_unit) : NULL;
-    GLint was = 0;
-    if (select_unit) {
-        glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &was);
-        select_unit((GLenum)(GL_TEXTURE0 + unit));
-    }
-    set->set(r, &a);
-    if (set->attrib)
-        rp_client_fed(r, (unsigned)indx);
-    if (select_unit)
-        select_unit((GLenum)was);
-    if (old)
-        glBindBuffer(GL_ARRAY_BUFFER, (GLuint)old);
-}
+/* ---------------------------------------------------------------- maps (client arrays: rp_client_guard.c) */
 
 /* Buffer mappings of the replay, so that recorded writes land in them. */
 static uint64_t map_key(rp *r, uint32_t buffer)
@@ -436,7 +369,7 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
         return 1;
     case GT_FN_VERTEX_ATTRIB_POINTER_DATA:
         if (rp_make_current_for(r, tid) == 0)
-            client_array(r, m);
+            rp_client_feed(r, m);
         return 1;
     case GT_FN_MAPPED_DATA:
         if (rp_make_current_for(r, tid) == 0)

@@ -85,6 +85,7 @@ typedef struct rp_array_setter {
     void (*set)(rp *r, const rp_array *a); /* calls it with the array's values */
     uint8_t attrib;      /* its index is a vertex attribute's (`map ... index attrib`) */
     int32_t select_unit; /* entry of the command choosing its texture unit (`unit`), -1: none */
+    uint8_t components;  /* of a setter with no size parameter (`components`), else 0 */
 } rp_array_setter;
 /* The setter of function number `number`, or NULL. */
 const rp_array_setter *rp_array_setter_of(int32_t number);
@@ -156,8 +157,7 @@ struct rp {
     rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
     rp_initial initial[RP_MAX_INITIAL]; /* new surfaces' contents, till bound (rp_initial.c) */
     EGLContext initial_ctx;    /* replay's own, for writing them */
-    uint32_t client_unfed;     /* vertex attributes set to app memory, no data yet (rp_client_guard.c) */
-    uint64_t client_addr[32];  /* that memory's address */
+    struct rp_clients *clients; /* client arrays' copies (rp_client_guard.c), NULL: none set yet */
     /* The attributes of the last eglCreateContext, for the gltraceContext
      * record that follows it (the context it returned). */
     uint64_t pending_ctx;
@@ -176,9 +176,6 @@ struct rp {
     /* Scratch for decoded arguments, reset after each call. */
     uint8_t *scratch;
     size_t scratch_used, scratch_cap;
-    /* Client array copies, by attribute slot. */
-    uint8_t *arrays[64];
-    size_t array_cap[64];
     const rp_msg *cur;         /* the record being replayed */
     const char *cur_name;      /* its function's name */
     /* Call records, decoded without malloc. Two: the reader has the next
@@ -278,7 +275,10 @@ static inline const uint8_t *rp_arg_bytes(const rp_msg *m, unsigned i, size_t *l
 
 const void *rp_arg_in(rp *r, const rp_msg *m, unsigned i, int offset_ok);
 const char *rp_arg_text(rp *r, const rp_msg *m, unsigned i);
-void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok);
+/* Replay's buffer for out pointer i: at least `room` bytes (what the call
+ * may write; 0 unknown) and the recorded bytes; NULL for the app's NULL,
+ * and with the summary's error set for room past 1 GB. */
+void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok, long room);
 const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i);
 
 /* rp_need.c: lower bounds of the bytes a call reads (api/annotations.txt
@@ -287,14 +287,31 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
 long rp_need_texel(rp *r, intptr_t format, intptr_t type);
 long rp_need_indices(rp *r, intptr_t count, intptr_t type);
 long rp_need_unpack_bytes(rp *r, intptr_t bytes);
+long rp_need_pname(rp *r, intptr_t pname);
+/* An upper bound of the bytes a pixel read writes under the pack state. */
+long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h);
 /* n elements of `size` bytes: 0 for a count of none or less, LONG_MAX
  * where the product overflows (a hostile count is then refused, never
  * wrapped into a small bound). */
 long rp_need_mul(long n, long size);
 /* 1 (with the summary's error set) when argument i's data is shorter than
- * `need` bytes: the caller must not make the call. Only for an argument
- * rp_arg_present says is there (a NULL pointer is not checked). */
+ * `need` bytes: the caller must not make the call. A NULL is shorter than
+ * any need (the generated calls check one only where the parameter is not
+ * `nullable` in api/annotations.txt). */
 int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need);
+/* 1 (with the summary's error set) when pointer argument i is an address
+ * of the app's with no data behind it (where the size the call reads is
+ * not known to replay): the driver would read the app's memory. */
+int rp_no_data(rp *r, const rp_msg *m, unsigned i, const char *param);
+/* The name of a record's function ("?" for a number api does not know). */
+const char *rp_fn_name(const rp_msg *m);
+/* 1 (with the summary's error set) when the record holds fewer than
+ * `count` strings in argument i, or one shorter than its length in the
+ * int array of argument length_arg (-1: none). */
+int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long count, int length_arg);
+/* 1 (with the summary's error set) when the attribute list in argument i
+ * (name, value pairs) has no terminating GL_NONE within the record. */
+int rp_attribs_short(rp *r, const rp_msg *m, unsigned i, const char *param);
 /* 1 (with the summary's error set) when the record's arguments cannot be
  * its function's (api/gt_api.h): another count, or a pointer recorded as
  * a nonzero 32-bit value. The caller must not replay it. */
@@ -386,6 +403,8 @@ void rp_snapshot_extra(rp *r, int back_buffer, const char *why);
  * in *fbo. 0, or -1 (said once) when it cannot be read. */
 struct gt_diff_image;
 int rp_snapshot_read(rp *r, int back_buffer, struct gt_diff_image *img, int *fbo);
+/* The GLES major version the current context has (GL_VERSION), asked once. */
+int rp_es_major(rp *r);
 /* Whether --snapshot CALLSET names call `seq`. */
 int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
@@ -397,10 +416,15 @@ void rp_snapshot_no_context(rp *r, const rp_msg *m, uint64_t tid);
 void rp_snapshot_initial(rp *r, const rp_msg *m);
 void rp_initial_bound(rp *r, uint64_t tid, uint64_t draw);
 void rp_initial_free(rp *r);
-/* rp_client_guard.c: client vertex pointers with no data (fuzzed traces). */
+/* rp_client_guard.c: client arrays. rp_client_noted: after a `class
+ * arrays` call; rp_client_feed: a glVertexAttribPointerData record (the
+ * array set to a copy of its bytes); rp_client_draw_refused: before a
+ * `class draw` call, 1 (the summary's error set) when the driver would
+ * read client memory the trace did not feed. */
 void rp_client_noted(rp *r, const rp_msg *m);
-void rp_client_fed(rp *r, unsigned index);
-int rp_client_draw_refused(rp *r, const char *name);
+void rp_client_feed(rp *r, const rp_msg *m);
+int rp_client_draw_refused(rp *r, const rp_entry *e, const rp_msg *m);
+void rp_client_free(rp *r);
 
 /* rp_diverge_probe.c: the events gltrace diverge's parent reads from a
  * replay in lockstep (gt_replay_options.probe). open: 0, or -1 with the

@@ -345,20 +345,30 @@ const char *rp_arg_text(rp *r, const rp_msg *m, unsigned i)
     return s;
 }
 
-void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok)
+void *rp_arg_out(rp *r, const rp_msg *m, unsigned i, int offset_ok, long room)
 {
     const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
     if (!d || !d->n_int64value || !d->int64value[0])
         return NULL; /* the app passed NULL */
     size_t n = d->n_rawbytes ? d->rawbytes[0].len : d->n_charvalue ? d->charvalue[0].len + 1 : 0;
-    if (!n && offset_ok)
+    if (!n && offset_ok && room <= 0)
         return rp_arg_addr(m, i); /* an offset into a bound pixel buffer */
+    /* The call writes up to `room` bytes (its arguments say), whatever the
+     * record holds: a hostile one may hold less. */
+    if (room > (1L << 30)) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %llu (%s): argument %u would take %ld bytes of output: refused", r->path,
+                 (unsigned long long)r->seq, rp_fn_name(m), i + 1, room);
+        return NULL;
+    }
+    if (room > 0 && (size_t)room > n)
+        n = (size_t)room;
     uint8_t *out = rp_scratch(r, n + 65536);
     if (out && offset_ok && d->n_rawbytes) {
         /* Pixels: the recorded bytes first, so that those the pack state
          * skips (row padding, skipped pixels) compare equal after the read
          * (rp_hook_read_pixels); a read that fails is told by its error. */
-        memcpy(out, d->rawbytes[0].data, n);
+        memcpy(out, d->rawbytes[0].data, d->rawbytes[0].len);
         r->last_out = out, r->last_out_arg = i;
     }
     return out;

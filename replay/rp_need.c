@@ -16,8 +16,10 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gt_api.h"
+#include "gt_get_counts.h"
 #include "gt_texel.h"
 
 static GLint get_int(GLenum pname)
@@ -27,9 +29,12 @@ static GLint get_int(GLenum pname)
     return v;
 }
 
-static int es3(const rp *r)
+/* The GLES version the driver gave the context, not the one asked for:
+ * Mesa gives all of GLES 3.2 to a context asked for as version 2, and its
+ * pixel-store and buffer state apply whatever the app asked. */
+static int es3(rp *r)
 {
-    return r->cur_ctx >= 0 && r->ctx[r->cur_ctx].version >= 3;
+    return r->cur_ctx >= 0 && rp_es_major(r) >= 3;
 }
 
 /* The 2D calls' depth in api/annotations.txt: no GLsizei has this value. */
@@ -61,6 +66,27 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
     return n;
 }
 
+long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
+{
+    if (w <= 0 || h <= 0 || (es3(r) && get_int(GL_PIXEL_PACK_BUFFER_BINDING)))
+        return 0;
+    long bpp = gt_texel_bytes((unsigned)format, (unsigned)type);
+    if (bpp <= 0)
+        bpp = 16; /* a format and type replay does not know: the widest pixel */
+    long align = get_int(GL_PACK_ALIGNMENT), rl = 0, skip_rows = 0, skip_px = 0;
+    if (es3(r))
+        rl = get_int(GL_PACK_ROW_LENGTH), skip_rows = get_int(GL_PACK_SKIP_ROWS), skip_px = get_int(GL_PACK_SKIP_PIXELS);
+    if (align <= 0 || rl < 0 || skip_rows < 0 || skip_px < 0)
+        return LONG_MAX;
+    /* align(row * bpp) * (skip_rows + h - 1) + bpp * (skip_px + w) */
+    long row, n, last;
+    if (__builtin_mul_overflow(rl > 0 ? rl : (long)w, bpp, &row) || __builtin_add_overflow(row, align - 1, &row) ||
+        __builtin_mul_overflow(row / align * align, skip_rows + (long)h - 1, &n) ||
+        __builtin_mul_overflow(skip_px + (long)w, bpp, &last) || __builtin_add_overflow(n, last, &n))
+        return LONG_MAX;
+    return n;
+}
+
 long rp_need_texel(rp *r, intptr_t format, intptr_t type)
 {
     (void)r;
@@ -78,6 +104,22 @@ long rp_need_indices(rp *r, intptr_t count, intptr_t type)
     return __builtin_mul_overflow((long)count, size, &n) ? LONG_MAX : n;
 }
 
+/* The values a pname carries (api/get_counts.tsv); those counted by
+ * another query are queries' outputs, never read: one. */
+long rp_need_pname(rp *r, intptr_t pname)
+{
+    (void)r;
+#define RP_FIXED(p, n) case p: return n;
+#define RP_COUNTED(p, count, es) case p: return 1;
+    switch ((GLenum)pname) {
+        GT_GET_VALUES(RP_FIXED, RP_COUNTED)
+    default:
+        return 1;
+    }
+#undef RP_FIXED
+#undef RP_COUNTED
+}
+
 long rp_need_mul(long n, long size)
 {
     long v;
@@ -89,6 +131,12 @@ long rp_need_unpack_bytes(rp *r, intptr_t bytes)
     if (bytes <= 0 || (es3(r) && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)))
         return 0;
     return (long)bytes;
+}
+
+const char *rp_fn_name(const rp_msg *m)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    return f ? f->name : "?";
 }
 
 int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
@@ -105,11 +153,75 @@ int rp_short(rp *r, const rp_msg *m, unsigned i, const char *param, long need)
         have = 0; /* an address of the app's with no data behind it */
     if (have >= (size_t)need)
         return 0;
-    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    snprintf(r->sum->error, sizeof r->sum->error,
-             "%s: call %" PRIu64 " (%s): %s has %zu bytes in the trace, the call reads at least %ld: refused",
-             r->path, r->seq, f ? f->name : "?", param, have, need);
+    if (!have && !rp_arg_present(m, i))
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %" PRIu64 " (%s): %s is NULL in the trace, the call reads at least %ld bytes through it: "
+                 "refused", r->path, r->seq, rp_fn_name(m), param, need);
+    else
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %" PRIu64 " (%s): %s has %zu bytes in the trace, the call reads at least %ld: refused",
+                 r->path, r->seq, rp_fn_name(m), param, have, need);
     return 1;
+}
+
+int rp_no_data(rp *r, const rp_msg *m, unsigned i, const char *param)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    if (!d || d->n_rawbytes || d->n_charvalue || !rp_arg_addr(m, i))
+        return 0;
+    snprintf(r->sum->error, sizeof r->sum->error,
+             "%s: call %" PRIu64 " (%s): %s is the app's address %p with no data in the trace: refused", r->path,
+             r->seq, rp_fn_name(m), param, rp_arg_addr(m, i));
+    return 1;
+}
+
+int rp_attribs_short(rp *r, const rp_msg *m, unsigned i, const char *param)
+{
+    if (rp_no_data(r, m, i, param))
+        return 1;
+    size_t len = 0;
+    const uint8_t *b = rp_arg_bytes(m, i, &len);
+    if (!b)
+        return 0; /* NULL: no attributes */
+    for (size_t k = 0; k + 4 <= len; k += 8) { /* name, value pairs, then GL_NONE */
+        int32_t v;
+        memcpy(&v, b + k, 4);
+        if (v == GL_NONE)
+            return 0;
+    }
+    snprintf(r->sum->error, sizeof r->sum->error,
+             "%s: call %" PRIu64 " (%s): %s (%zu bytes in the trace) has no terminating GL_NONE: refused", r->path,
+             r->seq, rp_fn_name(m), param, len);
+    return 1;
+}
+
+int rp_strings_short(rp *r, const rp_msg *m, unsigned i, const char *param, long count, int length_arg)
+{
+    const Gltrace__GLMessage__DataType *d = i < m->n_args ? m->args[i] : NULL;
+    size_t have = d ? d->n_charvalue : 0;
+    if (count <= 0)
+        return 0;
+    if (have < (size_t)count) {
+        snprintf(r->sum->error, sizeof r->sum->error,
+                 "%s: call %" PRIu64 " (%s): %s has %zu strings in the trace, the call reads %ld: refused", r->path,
+                 r->seq, rp_fn_name(m), param, have, count);
+        return 1;
+    }
+    /* Each string's length, where the call is given them (a negative one:
+     * up to its NUL, which replay adds), within the recorded string. */
+    size_t nlen = 0;
+    const uint8_t *len = length_arg >= 0 ? rp_arg_bytes(m, (unsigned)length_arg, &nlen) : NULL;
+    for (long k = 0; len && k < count && (size_t)(k + 1) * 4 <= nlen; k++) {
+        int32_t n;
+        memcpy(&n, len + 4 * k, 4);
+        if (n >= 0 && (size_t)n > d->charvalue[k].len) {
+            snprintf(r->sum->error, sizeof r->sum->error,
+                     "%s: call %" PRIu64 " (%s): %s %ld has %zu bytes in the trace, its length says %d: refused",
+                     r->path, r->seq, rp_fn_name(m), param, k, d->charvalue[k].len, (int)n);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* The covered function of each number (alias 0), from the API description,

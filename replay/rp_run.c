@@ -196,7 +196,7 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
         r->sum->skipped++;
         return;
     }
-    if (__builtin_expect(r->client_unfed != 0, 0) && e->cls == GT_CLASS_DRAW && rp_client_draw_refused(r, e->name))
+    if (e->cls == GT_CLASS_DRAW && rp_client_draw_refused(r, e, m))
         return;
     e->fn(r, m);
     scratch_done(r);
@@ -496,8 +496,7 @@ out:
     rp_egl_close(r);
     scratch_reset(r);
     free(r->scratch);
-    for (int i = 0; i < 64; i++)
-        free(r->arrays[i]);
+    rp_client_free(r);
     rp_map_free(&r->names);
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);

@@ -54,6 +54,11 @@ static int es(rp *r)
     return cx->gl_major;
 }
 
+int rp_es_major(rp *r)
+{
+    return es(r);
+}
+
 /* ---------------------------------------------------------------- reading */
 
 typedef struct saved {

@@ -14,6 +14,16 @@ stand between the damage and the driver.
   texture's width and height, a buffer's size;
 - records of real functions with the wrong number of arguments, or with
   their arguments shifted (a pointer recorded as an integer or a bool).
+- client arrays (GLES 2/3 vertex attributes, GLES 1's vertex, colour,
+  texture coordinate arrays): a draw reading more elements than the data
+  records before it hold (a larger count, an index past them, more
+  instances), or their data records gone (the driver would read the app's
+  address);
+- NULL pointers where the call reads data (a NULL the app never passed),
+  an address with its data gone, fewer strings than the call's count; a
+  pixel read whose record holds fewer bytes than it writes; and
+  a NULL the GL allows (glBufferData's data, `nullable` in
+  api/annotations.txt) still replayed.
 
 Each must give exit 2 and a message naming the file and the byte offset
 (container damage) or the call and function, "refused" (records), never a
@@ -21,7 +31,7 @@ crash or a sanitizer report; and the refused call must not reach the
 driver: replay itself is recorded (`gltrace record -- gltrace replay`) and
 its driver calls checked.
 
-usage: check_hostile_traces.py GLTRACE THREADS_APP UPLOADS_APP WORK_DIR"""
+usage: check_hostile_traces.py GLTRACE THREADS_APP UPLOADS_APP ARRAYS_APP GLES1_APP WORK_DIR"""
 import os
 import re
 import struct
@@ -32,7 +42,7 @@ import zlib
 import gltest as gt
 from legacy_pb import encode, fields, frame, records
 
-gltrace, threads_app, uploads_app, work = sys.argv[1:5]
+gltrace, threads_app, uploads_app, arrays_app, gles1_app, work = sys.argv[1:7]
 HEADLESS = gt.gl_env(headless=True)
 ck = gt.Checker('fuzz.hostile_traces')
 os.makedirs(work, exist_ok=True)
@@ -156,22 +166,30 @@ if not ck.check('record the uploads app', r.returncode == 0, r.stderr):
 msgs = list(records(subprocess.run(['zstd', '-dcq', good], capture_output=True).stdout))
 # api/functions.tsv
 FN = {'glTexImage2D': 327, 'glUniformMatrix4fv': 360, 'glDeleteBuffers': 62, 'glBufferData': 22,
-      'glShaderSource': 303, 'glReadPixels': 284, 'glGenTextures': 144, 'eglCreateContext': 2011}
+      'glShaderSource': 303, 'glReadPixels': 284, 'glGenTextures': 144, 'eglCreateContext': 2011,
+      'glDrawArrays': 85, 'glDrawElements': 86, 'glDrawArraysInstanced': 444, 'glLightfv': 220,
+      'glVertexAttribPointerData': 3001}
 
 
 def function_of(fs):
     return next(v for n, _, v in fs if n == 4)
 
 
-def edit_first(fn, edit):
-    """The legacy stream with fn's first record passed through edit(fields),
-    and that record's seq (its index in the stream when it carries none)."""
-    out, seq = [], None
-    for i, m in enumerate(msgs):
+def edit_first(fn, edit, of=None, nth=0):
+    """The legacy stream (of `of`, the uploads trace's records by default)
+    with fn's nth record passed through edit(fields) (None: dropped), and
+    that record's seq (its index in the stream when it carries none)."""
+    out, seq, k = [], None, 0
+    for i, m in enumerate(msgs if of is None else of):
         fs = fields(m)
         if seq is None and function_of(fs) == FN[fn]:
-            seq = next((v for n, _, v in fs if n == 9), i)
-            m = encode(edit(fs))
+            if k == nth:
+                seq = next((v for n, _, v in fs if n == 9), i)
+                edited = edit(fs)
+                if edited is None:
+                    continue
+                m = encode(edited)
+            k += 1
         out.append(m)
     return frame(out), seq
 
@@ -207,14 +225,14 @@ def set_arg(i, value):
     return edit
 
 
-def check_refused(name, fn, edit, why):
-    stream, seq = edit_first(fn, edit)
+def check_refused(name, fn, edit, why, of=None, nth=0):
+    stream, seq = edit_first(fn, edit, of, nth)
     path = write(name + '.legacy', stream)
     rc, _, err = run('replay', path)
     ok = sane(rc, err) and rc == 2 and path in err and f'call {seq} ({fn})' in err and 'refused' in err and \
         re.search(why, err) and gt.replay_summary(err) is not None
     ck.check(f'{name}: exit 2, the file, call {seq} ({fn}), why and "refused" named', ok, (rc, err[-600:]))
-    return path, seq
+    return stream, seq
 
 
 for fn in ('glTexImage2D', 'glUniformMatrix4fv', 'glDeleteBuffers', 'glShaderSource', 'glReadPixels',
@@ -242,15 +260,134 @@ def calls_of_replay(name, stream, fn):
     return p.returncode, recorded, sum(1 for x in d.records if x['fn'] == fn), p.stderr
 
 
+def never_called(name, fn, stream, seq, of=None, nth=0):
+    """The refused call never reaches the driver: replay, itself recorded,
+    calls fn no more often than the replay of the records before it."""
+    of = msgs if of is None else of
+    at = [i for i, m in enumerate(of) if function_of(fields(m)) == FN[fn]][nth]
+    rc, recorded, made, err = calls_of_replay(name, stream, fn)
+    rc0, recorded0, before, err0 = calls_of_replay(name + '_prefix', frame(of[:at]), fn)
+    ck.check(f'{name}: the replay, recorded, calls {fn} no more than the replay of the records before call {seq}',
+             rc == 2 and sane(rc0, err0) and recorded and recorded0 and made == before,
+             (rc, rc0, made, before, err[-300:], err0[-300:]))
+
+
 for name, fn, edit in (('glTexImage2D_drop_last', 'glTexImage2D', drop_last),
                        ('glUniformMatrix4fv_shifted', 'glUniformMatrix4fv', shifted),
                        ('glTexImage2D_huge', 'glTexImage2D', lambda fs: set_arg(4, 1 << 30)(set_arg(3, 1 << 30)(fs)))):
     stream, seq = edit_first(fn, edit)
-    at = next(i for i, m in enumerate(msgs) if function_of(fields(m)) == FN[fn])
-    rc, recorded, made, err = calls_of_replay(name, stream, fn)
-    rc0, recorded0, before, err0 = calls_of_replay(name + '_prefix', frame(msgs[:at]), fn)
-    ck.check(f'{name}: the replay, recorded, calls {fn} no more than the replay of the records before call {seq}',
-             rc == 2 and sane(rc0, err0) and recorded and recorded0 and made == before,
-             (rc, rc0, made, before, err[-300:], err0[-300:]))
+    never_called(name, fn, stream, seq)
+
+# ------------------------------------------------------------ pointers with no data
+
+
+def data_edit(i, keep=(), int64=None):
+    """Argument i with only its fields `keep` (type, isArray, values...)
+    and, when int64 is given, that address (0: NULL)."""
+    def edit(fs):
+        k = args_of(fs)[i]
+        dt = [(n, wt, v) for n, wt, v in fields(fs[k][2]) if n in keep or n in (1, 2)]
+        if int64 is not None:
+            dt = [f for f in dt if f[0] != 8] + [(8, 0, int64)]
+        fs[k] = (5, 2, encode(dt))
+        return fs
+    return edit
+
+
+def null(i):  # the app passed NULL: no data, address 0
+    return data_edit(i, int64=0)
+
+
+def no_data(i):  # the address kept, the data gone
+    return data_edit(i, keep=(8,))
+
+
+def raw(i, data):  # argument i's bytes replaced
+    def edit(fs):
+        k = args_of(fs)[i]
+        dt = [(n, wt, v) for n, wt, v in fields(fs[k][2]) if n != 6] + [(6, 2, data)]
+        fs[k] = (5, 2, encode(dt))
+        return fs
+    return edit
+
+
+NULL_READ = r'is NULL in the trace, the call reads at least \d+ bytes through it'
+stream, seq = check_refused('glUniformMatrix4fv_null', 'glUniformMatrix4fv', null(3), NULL_READ)
+never_called('glUniformMatrix4fv_null', 'glUniformMatrix4fv', stream, seq)
+check_refused('glDeleteBuffers_null', 'glDeleteBuffers', null(1), NULL_READ)
+check_refused('glUniformMatrix4fv_no_data', 'glUniformMatrix4fv', no_data(3),
+              r'value has 0 bytes in the trace, the call reads at least \d+')
+check_refused('glShaderSource_no_strings', 'glShaderSource', no_data(2),
+              r'string has 0 strings in the trace, the call reads 1')
+check_refused('glShaderSource_long_length', 'glShaderSource', raw(3, struct.pack('<i', 1 << 20)),
+              r'string 0 has \d+ bytes in the trace, its length says 1048576')
+# Output: replay's buffer has the room the call's arguments say, whatever
+# the record holds; past 1 GB the call is refused.
+check_refused('glReadPixels_huge', 'glReadPixels', lambda fs: set_arg(3, 1 << 20)(set_arg(2, 1 << 20)(fs)),
+              r'argument 7 would take \d+ bytes of output: refused')
+for name, edit in (('glReadPixels_wide', set_arg(2, 5000)), ('glReadPixels_no_data', no_data(6))):
+    stream, _ = edit_first('glReadPixels', edit)
+    rc, _, err = run('replay', write(name + '.legacy', stream))
+    ck.check(f'{name}: replayed into a buffer of the room the call needs (no crash, no sanitizer report)',
+             sane(rc, err) and gt.replay_summary(err) is not None, (rc, err[-600:]))
+# A NULL the GL allows: glBufferData's data (`nullable`): replayed, not refused.
+stream, _ = edit_first('glBufferData', null(2))
+rc, _, err = run('replay', write('glBufferData_null.legacy', stream))
+ck.check('glBufferData_null: a NULL the GL allows is replayed (exit 0 or 1, nothing refused)',
+         sane(rc, err) and rc in (0, 1) and 'refused' not in err, (rc, err[-600:]))
+
+# ------------------------------------------------------------ client arrays
+
+
+def legacy_of(name, app):
+    path = os.path.join(work, name + '.gltrace')
+    r = gt.run([gltrace, 'record', '-o', path, '--', app], env=HEADLESS, timeout=600)
+    if not ck.check(f'record {name}', r.returncode == 0, r.stderr):
+        ck.exit()
+    return list(records(subprocess.run(['zstd', '-dcq', path], capture_output=True).stdout))
+
+
+def data_dropped(of, fn, nth=0):
+    """The stream without the client arrays' data records before fn's nth
+    record (since the draw before it), and that record's seq."""
+    at = [i for i, m in enumerate(of) if function_of(fields(m)) == FN[fn]][nth]
+    k = at
+    while k > 0 and function_of(fields(of[k - 1])) == FN['glVertexAttribPointerData']:
+        k -= 1
+    fs = fields(of[at])
+    return frame(of[:k] + of[at:]), next((v for n, _, v in fs if n == 9), k), at - k
+
+
+es3 = legacy_of('arrays_maps', arrays_app)
+gles1 = legacy_of('gles1_scene', gles1_app)
+PAST = r'has elements \d+\.\.\d+ in the trace, the draw reads \d+\.\.\d+'
+APP = r"reads the app's memory at 0x[0-9a-f]+ and the trace has no data for it there"
+# GLES 3 vertex attributes: more vertices, an index past the data, more instances.
+stream, seq = check_refused('es3_draw_arrays_count', 'glDrawArrays', set_arg(2, 1000), r'vertex attribute \d+ ' + PAST,
+                            of=es3)
+never_called('es3_draw_arrays_count', 'glDrawArrays', stream, seq, of=es3)
+check_refused('es3_draw_elements_index', 'glDrawElements', raw(3, bytes([0, 1, 200])), PAST, of=es3)
+check_refused('es3_instances', 'glDrawArraysInstanced', set_arg(3, 1000), PAST, of=es3)
+stream, seq, dropped = data_dropped(es3, 'glDrawArrays')
+path = write('es3_data_dropped.legacy', stream)
+rc, _, err = run('replay', path)
+ck.check(f'es3_data_dropped: {dropped} data records gone, exit 2 naming the file and call {seq} (glDrawArrays), '
+         'the app\'s memory named', sane(rc, err) and rc == 2 and dropped > 0 and path in err and
+         f'call {seq} (glDrawArrays)' in err and re.search(APP, err), (rc, err[-600:]))
+never_called('es3_data_dropped', 'glDrawArrays', stream, seq, of=es3)
+# GLES 1 arrays (api/state.tsv's `pointer` rows).
+check_refused('gles1_draw_arrays_count', 'glDrawArrays', set_arg(2, 400), 'GL_VERTEX_ARRAY_POINTER ' + PAST,
+              of=gles1)
+check_refused('gles1_draw_elements_index', 'glDrawElements', raw(3, bytes([0, 1, 2, 0, 2, 250])), PAST, of=gles1)
+stream, seq, dropped = data_dropped(gles1, 'glDrawArrays')
+path = write('gles1_data_dropped.legacy', stream)
+rc, _, err = run('replay', path)
+ck.check(f'gles1_data_dropped: {dropped} data records gone, exit 2 naming the file and call {seq} (glDrawArrays), '
+         'the app\'s memory named', sane(rc, err) and rc == 2 and dropped > 0 and path in err and
+         f'call {seq} (glDrawArrays)' in err and re.search(APP, err), (rc, err[-600:]))
+never_called('gles1_data_dropped', 'glDrawArrays', stream, seq, of=gles1)
+check_refused('gles1_glLightfv_null', 'glLightfv', null(2), NULL_READ, of=gles1)
+check_refused('gles1_glLightfv_short', 'glLightfv', raw(2, b'\0\0\0\0'),
+              r'params has 4 bytes in the trace, the call reads at least 16', of=gles1)
 
 ck.exit()
