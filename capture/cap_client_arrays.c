@@ -262,6 +262,13 @@ static void client_arrays(cap_tls *t, const draw_layout *l, const uint64_t *args
                                   : (const void *)(uintptr_t)args[l->indices];
         int64_t base = l->basevertex < 0 ? 0
                      : l->multi ? ((const GLint *)(uintptr_t)args[l->basevertex])[d] : (int32_t)args[l->basevertex];
+        /* A range draw's start..end: the driver may read all of it (and
+         * replay checks that the trace holds it). */
+        if (l->start >= 0 && l->end >= 0 && count > 0 && (uint32_t)args[l->end] >= (uint32_t)args[l->start]) {
+            int64_t lo = (int64_t)(uint32_t)args[l->start] + base, hi = (int64_t)(uint32_t)args[l->end] + base;
+            r.lo = lo < r.lo ? lo : r.lo;
+            r.hi = hi > r.hi ? hi : r.hi;
+        }
         if (element_range(t, &r, count, (GLenum)args[l->type], ix, base) != 0) {
             static _Atomic int told;
             if (!atomic_exchange(&told, 1))
@@ -270,9 +277,11 @@ static void client_arrays(cap_tls *t, const draw_layout *l, const uint64_t *args
             return;
         }
     }
+    /* Instance i reads element i / divisor + the base instance. */
+    int64_t binst = l->baseinst >= 0 ? (int64_t)(uint32_t)args[l->baseinst] : 0;
     for (int i = 0; i < n; i++) {
         if (arrays[i].divisor > 0)
-            emit_array(t, &arrays[i], 0, inst > 0 ? (inst - 1) / arrays[i].divisor : -1);
+            emit_array(t, &arrays[i], 0, inst > 0 ? binst + (inst - 1) / arrays[i].divisor : -1);
         else if (inst > 0)
             emit_array(t, &arrays[i], r.lo, r.hi);
     }

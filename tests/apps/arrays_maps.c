@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     glDisableVertexAttribArray(2);
 
     static const GLushort range_ix[] = {3, 1, 2};
-    glDrawRangeElements(GL_TRIANGLES, 1, 3, 3, GL_UNSIGNED_SHORT, range_ix); /* 1..3 */
+    glDrawRangeElements(GL_TRIANGLES, 0, 5, 3, GL_UNSIGNED_SHORT, range_ix); /* 0..5: the range, wider than 1..3 */
     static const GLushort base_ix[] = {0, 1, 2};
     glDrawElementsBaseVertex(GL_TRIANGLES, 3, GL_UNSIGNED_SHORT, base_ix, 4); /* 4..6 */
     check_error("the instanced, range and base-vertex draws");

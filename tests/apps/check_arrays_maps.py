@@ -57,7 +57,7 @@ def main():
             ('glDrawElements', expect_arrays(0, 6)),
             ('glDrawElements', expect_arrays(2, 4)),
             ('glDrawArraysInstanced', expect_arrays(0, 2, off=(0, 1))),
-            ('glDrawRangeElements', expect_arrays(1, 3)),
+            ('glDrawRangeElements', expect_arrays(0, 5)),
             ('glDrawElementsBaseVertex', expect_arrays(4, 6))]
     labels = ['glDrawArrays(first 3, count 3): elements 3..5',
               'client GL_UNSIGNED_BYTE indices {7, 2, 4}: elements 2..7',
@@ -65,7 +65,7 @@ def main():
               'client GL_UNSIGNED_INT indices {0, 6, 3}: elements 0..6',
               'indices {2, 3, 4} at offset 2 of an element buffer: elements 2..4',
               'glDrawArraysInstanced(3 vertices, 4 instances), divisor 2: elements 0..2, a_off 0..1',
-              'glDrawRangeElements {3, 1, 2}: elements 1..3',
+              'glDrawRangeElements(start 0, end 5) {3, 1, 2}: elements 0..5, the range the driver may read',
               'glDrawElementsBaseVertex {0, 1, 2} + 4: elements 4..6']
     for i, ((fn, arrays), label) in enumerate(zip(want, labels)):
         if i >= len(draws):
