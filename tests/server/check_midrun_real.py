@@ -49,7 +49,7 @@ for name, argv, wait in PROGRAMS:
     a = subprocess.Popen([xvfb, '-a', '-s', '-screen 0 640x480x24', *argv], env=env, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     line, end = '', time.time() + 30
-    while 'trace server on' not in line and time.time() < end and line is not None:
+    while line is not None and 'trace server on' not in line and time.time() < end:
         line = a.stderr.readline() or None
     ck.check(f'{name}: it says where its trace server listens', line and 'trace server on' in line, line)
     time.sleep(rng.uniform(*wait))
