@@ -66,6 +66,17 @@ static int skip_chunk(diff_png_source *s, uint32_t len, const uint8_t type[4])
 }
 
 /* Reads chunk headers up to the first IDAT, whose data is then next. */
+/* The next chunk's length and type, read past (PNG caps lengths at 2^31-1). */
+static int chunk_head(diff_png_source *s, uint32_t *len, uint8_t type[4])
+{
+    if (fill(s, 8) != 0)
+        return -1;
+    *len = be32(s->buf + s->pos);
+    memcpy(type, s->buf + s->pos + 4, 4);
+    s->pos += 8;
+    return *len > 0x7fffffffu ? -1 : 0;
+}
+
 static int read_header(diff_png_source *s)
 {
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -86,14 +97,10 @@ static int read_header(diff_png_source *s)
     s->channels = channels[ctype];
     s->pos = 8 + 25;
     for (;;) {
-        if (fill(s, 8) != 0)
-            return -1;
-        uint32_t len = be32(s->buf + s->pos);
+        uint32_t len;
         uint8_t type[4];
-        memcpy(type, s->buf + s->pos + 4, 4);
-        if (len > 0x7fffffffu)
+        if (chunk_head(s, &len, type) != 0)
             return -1;
-        s->pos += 8;
         if (memcmp(type, "IDAT", 4) == 0) {
             s->idat_left = len;
             s->crc = libdeflate_crc32(0, type, 4);
@@ -179,14 +186,10 @@ int diff_png_source_finish(diff_png_source *s)
             return -1;
     }
     for (;;) {
-        if (fill(s, 8) != 0)
-            return -1;
-        uint32_t len = be32(s->buf + s->pos);
+        uint32_t len;
         uint8_t type[4];
-        memcpy(type, s->buf + s->pos + 4, 4);
-        if (len > 0x7fffffffu)
+        if (chunk_head(s, &len, type) != 0)
             return -1;
-        s->pos += 8;
         if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "tRNS", 4) == 0 ||
             (!(type[0] & 0x20) && memcmp(type, "IEND", 4) != 0 && memcmp(type, "PLTE", 4) != 0))
             return -1; /* IDATs must be consecutive; the rest as read_header */
