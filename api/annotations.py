@@ -66,6 +66,7 @@ class Rules:
         self.draws = []     # (cmd glob, {role: param} or None, lineno): roles names do not give
         self.units = []     # (cmd glob, selector command, lineno): arrays set per texture unit
         self.components = []  # (cmd glob, N, lineno): an array setter's fixed components per element
+        self.pixels = []    # (cmd glob, reads/clears/-, lineno): what a command does with the framebuffer's pixels
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.driver_names = []
@@ -109,6 +110,10 @@ class Rules:
                     if not w[2].isdigit() or not 1 <= int(w[2]) <= 4:
                         raise AnnotationError(f'{path}:{no}: components takes 1 to 4, not {w[2]!r}')
                     self.components.append((w[1], int(w[2]), no))
+                elif w[0] == 'pixels' and len(w) == 3:
+                    if w[2] not in ('reads', 'clears', '-'):
+                        raise AnnotationError(f'{path}:{no}: pixels takes reads, clears or -, not {w[2]!r}')
+                    self.pixels.append((w[1], w[2], no))
                 elif w[0] == 'nullable' and len(w) == 3:
                     self.nullable.append((w[1], w[2], no))
                 elif w[0] == 'driver' and len(w) == 2:
@@ -209,6 +214,7 @@ class Rules:
             c.draw_roles = self._roles_of(c)
             c.unit_select = next((s for g, s, _ in self.units if fnmatch.fnmatchcase(c.name, g)), None)
             c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
+            c.pixels = next((k for g, k, _ in self.pixels if fnmatch.fnmatchcase(c.name, g)), '-')
             for p in c.params:
                 p.nullable = any(fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)
                                  for g, pg, _ in self.nullable)
@@ -230,7 +236,8 @@ class Rules:
             if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
         for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
-                           ('unit', self.units), ('components', self.components), ('nullable', self.nullable)):
+                           ('unit', self.units), ('components', self.components), ('nullable', self.nullable),
+                           ('pixels', self.pixels)):
             for cglob, _, no in rows:
                 if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                     raise AnnotationError(f'{self.path}:{no}: {what} for {cglob}: no covered command matches')

@@ -286,8 +286,6 @@ static void make_current(rp *r, const rp_msg *m, uint64_t tid)
     t->ctx = id;
     t->draw = rp_arg_u(m, 1);
     t->read = rp_arg_u(m, 2);
-    if (id >= 0)
-        rp_initial_bound(r, tid, t->draw);
 }
 
 /* The EGL handlers (`replay ... egl HANDLER` in api/annotations.txt). The
@@ -387,10 +385,13 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
                 rp_snapshot_loop(r, m);
             return 1;
         }
-        if (rp_make_current_for(r, tid) == 0)
+        if (rp_make_current_for(r, tid) == 0) {
+            if (r->initial_held)
+                rp_initial_flush(r);
             rp_snapshot_compare(r, m, tid);
-        else
+        } else {
             rp_snapshot_no_context(r, m, tid);
+        }
         return 1;
     default:
         return 0;

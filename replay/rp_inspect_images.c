@@ -321,6 +321,8 @@ void ik_framebuffers(ik *k)
 {
     if (k->ver < 30)
         return;
+    if (k->r->initial_held) /* a new surface's recorded pixels are in it by now */
+        rp_initial_flush(k->r);
     ij_key(k->w, "framebuffers");
     ij_obj(k->w);
     GLint draw = 0, read = 0;

@@ -23,6 +23,8 @@ enum {
     RP_SAMPLER, RP_XFB, RP_PIPELINE, RP_NCLASSES
 };
 enum { RP_CALL, RP_SKIP, RP_EGL };
+/* What a command does with the bound framebuffer's pixels. */
+enum { RP_PIXELS_NONE, RP_PIXELS_READS, RP_PIXELS_CLEARS };
 
 /* rp_decode.c: a call record decoded into reused storage (no malloc), in
  * protobuf-c's shape. 1: *out is valid until the next call; 0: not a
@@ -66,6 +68,7 @@ typedef struct rp_entry {
     rp_handler fn;
     uint8_t how;
     uint8_t cls;       /* gt_class (gt_api.h): `class` in api/annotations.txt */
+    uint8_t pixels;    /* RP_PIXELS_*: `pixels` in api/annotations.txt */
     rp_handler check;  /* a skipped query's --check routine, or NULL */
     rp_egl_handler *egl; /* RP_EGL: its handler, NULL where nothing is done */
 } rp_entry;
@@ -102,8 +105,8 @@ void rp_map_free(rp_map *h);
 
 #define RP_MAX_CTX 256
 
-/* A new surface's recorded contents, waiting for the surface's binding. */
-#define RP_MAX_INITIAL 8
+/* A new surface's recorded contents, waiting for a command that sees them. */
+#define RP_MAX_INITIAL 16
 typedef struct rp_initial {
     uint64_t surface; /* recorded EGLSurface */
     int w, h;
@@ -155,7 +158,8 @@ struct rp {
     rp_map handles;            /* recorded GLsync/EGL handle -> replayed */
     rp_map surfaces;           /* recorded EGLSurface -> replayed EGLSurface */
     rp_map surface_cfgs;       /* recorded EGLSurface -> the EGLConfig replay chose */
-    rp_initial initial[RP_MAX_INITIAL]; /* new surfaces' contents, till bound (rp_initial.c) */
+    rp_initial initial[RP_MAX_INITIAL]; /* new surfaces' contents, till seen (rp_initial.c) */
+    unsigned initial_held;     /* how many of them hold contents */
     EGLContext initial_ctx;    /* replay's own, for writing them */
     struct rp_clients *clients; /* client arrays' copies (rp_client_guard.c), NULL: none set yet */
     /* The attributes of the last eglCreateContext, for the gltraceContext
@@ -410,11 +414,16 @@ int rp_snapshot_wanted(const rp *r, uint64_t seq);
 /* A snapshot on a thread replay has no context for: not compared, and a
  * failure when inside --frames/--calls. */
 void rp_snapshot_no_context(rp *r, const rp_msg *m, uint64_t tid);
-/* rp_initial.c: a gltraceSurfaceContents record (a new surface's contents) held until the eglMakeCurrent that binds the surface, then
- * written into it; rp_initial_bound: after thread tid's make-current with
- * draw surface `draw` (recorded handle). */
+/* rp_initial.c: a gltraceSurfaceContents record (a new surface's
+ * contents) is held (rp_snapshot_initial) until a command may see them:
+ * rp_initial_seen, before a command whose `pixels` is not none, writes
+ * them into thread tid's bound surfaces when that command reads the
+ * default framebuffer, and drops them after a clear that covers it all;
+ * rp_initial_flush writes those of the surfaces bound now, before replay
+ * reads a framebuffer itself. */
 void rp_snapshot_initial(rp *r, const rp_msg *m);
-void rp_initial_bound(rp *r, uint64_t tid, uint64_t draw);
+void rp_initial_seen(rp *r, const rp_entry *e, const rp_msg *m, uint64_t tid);
+void rp_initial_flush(rp *r);
 void rp_initial_free(rp *r);
 /* rp_client_guard.c: client arrays. rp_client_noted: after a `class
  * arrays` call; rp_client_feed: a glVertexAttribPointerData record (the

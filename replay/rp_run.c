@@ -166,6 +166,10 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
     if (!(plain && m->n_args + 1 == plain) && rp_args_refused(r, m))
         return;
     r->sum->calls++;
+    /* A new surface's recorded contents wait for the first command that
+     * may see them (rp_initial.c). */
+    if (__builtin_expect(r->initial_held != 0, 0) && e->pixels != RP_PIXELS_NONE && !r->looping)
+        rp_initial_seen(r, e, m, tid);
     if (e->how == RP_EGL) {
         /* The window system is replay's own: the record is taken, and its
          * handler (if any) keeps what later records need. */

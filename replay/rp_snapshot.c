@@ -653,6 +653,8 @@ static void extent(rp *r, GLuint fbo, GLint *w, GLint *h)
 
 int rp_snapshot_read(rp *r, int back_buffer, gt_diff_image *img, int *fbo_out)
 {
+    if (r->initial_held)
+        rp_initial_flush(r);
     int version = es(r);
     saved s;
     save(r, &s);

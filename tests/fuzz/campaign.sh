@@ -24,11 +24,14 @@ mapfile -t extra < <("$here/options.sh" "$name")
 fork=()
 [ "$name" = replay ] && fork+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 echo "campaign: fuzz_$name for ${seconds}s, $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$dir/log"
-ASAN_OPTIONS=quarantine_size_mb=64 nice -n 19 "$prog" -max_total_time="$seconds" -timeout=10 \
+# The goal is CPU time, not wall time: /usr/bin/time appends the fuzzer's
+# own user and system seconds (its children's too, for fork mode) to the log.
+ASAN_OPTIONS=quarantine_size_mb=64 nice -n 19 /usr/bin/time -a -o "$dir/log" -f 'campaign: cpu %U s user, %S s system, %e s wall' \
+  "$prog" -max_total_time="$seconds" -timeout=10 \
   -malloc_limit_mb=2048 -rss_limit_mb=8192 -print_final_stats=1 \
   -dict="$here/$name.dict" -artifact_prefix="$dir/findings/" "${extra[@]}" "${fork[@]}" "$dir/corpus" >>"$dir/log" 2>&1 ||
   echo "campaign: fuzz_$name stopped on a finding (status $?)" | tee -a "$dir/log"
-grep -E '^(#[0-9]+.*DONE|stat::|Done)' "$dir/log" | tail -8 || true
+grep -E '^(#[0-9]+.*DONE|stat::|Done|campaign: cpu)' "$dir/log" | tail -9 || true
 # The repository's corpus: the smallest set of inputs keeping every edge
 # of the old corpus and of the campaign's.
 merged="$dir/merged"
