@@ -1,15 +1,22 @@
 /* fuzz_png: PNG reading from memory (diff/diff_png_*.c, every colour type,
- * bit depth and interlacing, the inflate and unfilter stages) and the
- * image comparison's options as the command line parses them
- * (cli/cli_compare_args.c) and gt_diff_compare/gt_diff_render take them.
+ * bit depth and interlacing, the inflate and unfilter stages), PNG files
+ * as `gltrace diff` reads a pair of them (gt_diff_batch_run: the streaming
+ * exact comparison, diff_stream.c and diff_png_source.c, where the layout
+ * allows, else the whole decode), and the image comparison's options as
+ * the command line parses them (cli/cli_compare_args.c) and
+ * gt_diff_compare/gt_diff_render take them.
  *
  * Input: either a PNG, or comparison options then a PNG: lines of
  * "--option value" or "--flag", ended by a NUL byte. A decoded image of
  * reasonable size is compared with a changed copy of itself under the
  * options, and the picture of the differences rendered. */
+#define _GNU_SOURCE /* memfd_create */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cli_compare_args.h"
 #include "gt_diff.h"
@@ -58,6 +65,31 @@ static void compare(const gt_diff_image *img, const cli_compare_args *a)
     gt_diff_image_free(&other);
 }
 
+/* The input as a file, compared with itself as a pair of files is, on one
+ * thread and on two: the streaming reader checks chunks and CRCs as they
+ * pass, inflates through a window and unfilters into a ring of rows. A
+ * memory file: no disk, nothing left behind. */
+static void compare_files(const uint8_t *data, size_t size, const cli_compare_args *a)
+{
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size < 8 || size > (1u << 20) || memcmp(data, sig, 8) != 0)
+        return;
+    int fd = memfd_create("fuzz.png", 0);
+    if (fd < 0)
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (write(fd, data, size) == (ssize_t)size) {
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            gt_diff_batch b = {0};
+            if (gt_diff_batch_add(&b, "fuzz.png", path, path) == 0)
+                gt_diff_batch_run(&b, &a->o, NULL, threads);
+            gt_diff_batch_free(&b);
+        }
+    }
+    close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     cli_compare_args a;
@@ -82,5 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare(&img, &a);
         gt_diff_image_free(&img);
     }
+    compare_files(data, size, &a);
     return 0;
 }
