@@ -13,17 +13,7 @@
 #include <zstd.h>
 
 #include "gt_snapshot.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                          \
-    do {                                          \
-        if (!(cond)) {                            \
-            failures++;                           \
-            fprintf(stderr, "FAIL " __VA_ARGS__); \
-            fputc('\n', stderr);                  \
-        }                                         \
-    } while (0)
+#include "tcheck.h"
 
 enum { W = 37, H = 23 };
 
@@ -172,7 +162,5 @@ int main(void)
     format2(c);
     ZSTD_freeCCtx(c->z);
     free(c);
-    if (failures)
-        fprintf(stderr, "test_snapshot_chain: %d failed\n", failures);
-    return failures != 0;
+    return tcheck_exit("test_snapshot_chain");
 }

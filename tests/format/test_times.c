@@ -11,17 +11,7 @@
 #include <string.h>
 
 #include "gt_wire_times.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                          \
-    do {                                          \
-        if (!(cond)) {                            \
-            failures++;                           \
-            fprintf(stderr, "FAIL " __VA_ARGS__); \
-            fputc('\n', stderr);                  \
-        }                                         \
-    } while (0)
+#include "tcheck.h"
 
 static uint64_t state = 88172645463325252ull;
 static uint64_t rnd(void)
@@ -124,8 +114,6 @@ int main(void)
         put_varint(c + third + (shape ? 4 : 3), 16000, 2); /* zigzag +8000 on 16000: 24000 needs 3 bytes */
         CHECK(gt_times_from_delta(c, o) == -1, "shape %d: a sum past its bytes is not refused", shape);
     }
-    if (failures)
-        return 1;
-    printf("test_times: %d chunks round-trip, damage refused both ways\n", coded);
-    return 0;
+    printf("test_times: %d chunks coded\n", coded);
+    return tcheck_exit("test_times");
 }

@@ -1,4 +1,4 @@
-/* tcheck.h: the assertions of the diff tests. A failed check prints where
+/* tcheck.h: the assertions of the C tests (library gt_tcheck, tests/CMakeLists.txt). A failed check prints where
  * and what, and the test goes on, so one run shows every failure; main
  * returns tcheck_exit(). */
 #ifndef TCHECK_H
