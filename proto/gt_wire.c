@@ -5,36 +5,8 @@
 #include "gt_trace.h"
 #include "gt_wire_times.h"
 
+#include <endian.h>
 #include <string.h>
-
-/* Big- and little-endian 32-bit words as the machine holds them. */
-static inline uint32_t be32(uint32_t w)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return w;
-#else
-    return __builtin_bswap32(w);
-#endif
-}
-
-static inline uint32_t le32(uint32_t w)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return __builtin_bswap32(w);
-#else
-    return w;
-#endif
-}
-
-/* A little-endian 64-bit word as the machine holds it (and back). */
-static inline uint64_t le64(uint64_t w)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return __builtin_bswap64(w);
-#else
-    return w;
-#endif
-}
 
 static inline int read_varint(const uint8_t *p, size_t len, size_t *i, uint64_t *v)
 {
@@ -291,7 +263,7 @@ int gt_times_from_delta(uint8_t *recs, size_t len)
     for (size_t off = 0; len - off >= 4;) {
         uint32_t be;
         memcpy(&be, recs + off, 4);
-        size_t n = be32(be);
+        size_t n = be32toh(be);
         if (n > len - off - 4)
             break;
         uint8_t *m = recs + off + 4;
@@ -300,10 +272,10 @@ int gt_times_from_delta(uint8_t *recs, size_t len)
         if (n >= 11)
             memcpy(&head, m, 4);
         /* 0x08, a context id below 128, 0x10: in one test */
-        if (n >= 11 && (le32(head) & 0x00ff80ffu) == 0x00100008u) {
+        if (n >= 11 && (le32toh(head) & 0x00ff80ffu) == 0x00100008u) {
             uint64_t w;
             memcpy(&w, m + 3, 8);
-            w = le64(w);
+            w = le64toh(w);
             uint64_t stops = ~w & 0x8080808080808080ull;
             if (stops) {
                 unsigned vn = (unsigned)__builtin_ctzll(stops) / 8 + 1;
@@ -312,7 +284,7 @@ int gt_times_from_delta(uint8_t *recs, size_t len)
                 if (!fits(t, vn))
                     return -1;
                 uint64_t out = groups_out(t) | (0x8080808080808080ull & (mask >> 8));
-                w = le64((w & ~mask) | (out & mask));
+                w = htole64((w & ~mask) | (out & mask));
                 memcpy(m + 3, &w, 8);
                 prev = t;
                 continue;
