@@ -357,6 +357,18 @@ def data_dropped(of, fn, nth=0):
     fs = fields(of[at])
     return frame(of[:k] + of[at:]), next((v for n, _, v in fs if n == 9), k), at - k
 
+def check_data_dropped(name, of):
+    """A draw whose client array data records are gone: exit 2 naming the
+    file, the call and the app's memory, and the draw never called."""
+    stream, seq, dropped = data_dropped(of, 'glDrawArrays')
+    path = write(f'{name}.legacy', stream)
+    rc, _, err = run('replay', path)
+    ck.check(f'{name}: {dropped} data records gone, exit 2 naming the file and call {seq} (glDrawArrays), '
+             'the app\'s memory named', sane(rc, err) and rc == 2 and dropped > 0 and path in err and
+             f'call {seq} (glDrawArrays)' in err and re.search(APP, err), (rc, err[-600:]))
+    never_called(name, 'glDrawArrays', stream, seq, of=of)
+
+
 
 es3 = legacy_of('arrays_maps', arrays_app)
 gles1 = legacy_of('gles1_scene', gles1_app)
@@ -368,24 +380,12 @@ stream, seq = check_refused('es3_draw_arrays_count', 'glDrawArrays', set_arg(2, 
 never_called('es3_draw_arrays_count', 'glDrawArrays', stream, seq, of=es3)
 check_refused('es3_draw_elements_index', 'glDrawElements', raw(3, bytes([0, 1, 200])), PAST, of=es3)
 check_refused('es3_instances', 'glDrawArraysInstanced', set_arg(3, 1000), PAST, of=es3)
-stream, seq, dropped = data_dropped(es3, 'glDrawArrays')
-path = write('es3_data_dropped.legacy', stream)
-rc, _, err = run('replay', path)
-ck.check(f'es3_data_dropped: {dropped} data records gone, exit 2 naming the file and call {seq} (glDrawArrays), '
-         'the app\'s memory named', sane(rc, err) and rc == 2 and dropped > 0 and path in err and
-         f'call {seq} (glDrawArrays)' in err and re.search(APP, err), (rc, err[-600:]))
-never_called('es3_data_dropped', 'glDrawArrays', stream, seq, of=es3)
+check_data_dropped('es3_data_dropped', es3)
 # GLES 1 arrays (api/state.tsv's `pointer` rows).
 check_refused('gles1_draw_arrays_count', 'glDrawArrays', set_arg(2, 400), 'GL_VERTEX_ARRAY_POINTER ' + PAST,
               of=gles1)
 check_refused('gles1_draw_elements_index', 'glDrawElements', raw(3, bytes([0, 1, 2, 0, 2, 250])), PAST, of=gles1)
-stream, seq, dropped = data_dropped(gles1, 'glDrawArrays')
-path = write('gles1_data_dropped.legacy', stream)
-rc, _, err = run('replay', path)
-ck.check(f'gles1_data_dropped: {dropped} data records gone, exit 2 naming the file and call {seq} (glDrawArrays), '
-         'the app\'s memory named', sane(rc, err) and rc == 2 and dropped > 0 and path in err and
-         f'call {seq} (glDrawArrays)' in err and re.search(APP, err), (rc, err[-600:]))
-never_called('gles1_data_dropped', 'glDrawArrays', stream, seq, of=gles1)
+check_data_dropped('gles1_data_dropped', gles1)
 check_refused('gles1_glLightfv_null', 'glLightfv', null(2), NULL_READ, of=gles1)
 check_refused('gles1_glLightfv_short', 'glLightfv', raw(2, b'\0\0\0\0'),
               r'params has 4 bytes in the trace, the call reads at least 16', of=gles1)
