@@ -6,6 +6,12 @@ import fnmatch
 import re
 
 DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
+# `object` lines: what a command does to one object, and where it is.
+OBJECT_ROLES = ('contents', 'pins', 'deletes')
+# The registry's object classes an `object` line may name (shaders share
+# the programs' names).
+OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',
+                  'shader': 'program', 'sampler': 'sampler'}
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
@@ -68,6 +74,7 @@ class Rules:
         self.components = []  # (cmd glob, N, lineno): an array setter's fixed components per element
         self.pixels = []    # (cmd glob, reads/clears/-, lineno): what a command does with the framebuffer's pixels
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
+        self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.driver_names = []
         with open(path) as f:
@@ -114,6 +121,10 @@ class Rules:
                     if w[2] not in ('reads', 'clears', '-'):
                         raise AnnotationError(f'{path}:{no}: pixels takes reads, clears or -, not {w[2]!r}')
                     self.pixels.append((w[1], w[2], no))
+                elif w[0] == 'object' and len(w) == 4:
+                    if w[2] not in OBJECT_ROLES:
+                        raise AnnotationError(f'{path}:{no}: object takes {", ".join(OBJECT_ROLES)}, not {w[2]!r}')
+                    self.objects.append((w[1], w[2], w[3], no))
                 elif w[0] == 'nullable' and len(w) == 3:
                     self.nullable.append((w[1], w[2], no))
                 elif w[0] == 'driver' and len(w) == 2:
@@ -215,6 +226,7 @@ class Rules:
             c.unit_select = next((s for g, s, _ in self.units if fnmatch.fnmatchcase(c.name, g)), None)
             c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
             c.pixels = next((k for g, k, _ in self.pixels if fnmatch.fnmatchcase(c.name, g)), '-')
+            c.object = self._object_of(c)
             for p in c.params:
                 p.nullable = any(fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)
                                  for g, pg, _ in self.nullable)
@@ -237,7 +249,7 @@ class Rules:
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
         for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
                            ('unit', self.units), ('components', self.components), ('nullable', self.nullable),
-                           ('pixels', self.pixels)):
+                           ('pixels', self.pixels), ('object', [(g, r, n) for g, r, _, n in self.objects])):
             for cglob, _, no in rows:
                 if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                     raise AnnotationError(f'{self.path}:{no}: {what} for {cglob}: no covered command matches')
@@ -246,6 +258,42 @@ class Rules:
                 raise AnnotationError(f'{self.path}:{no}: driver {name}: not a covered command')
         self.driver_names = sorted({n for n, _ in self.drivers})
         self._check_arrays(cmds)
+
+    def _object_of(self, c):
+        """(role, where, param index, class) of the first `object` line
+        matching c, or None. where: param (the object the parameter names),
+        bound (the one bound to the target a parameter holds), bound_to (to
+        a fixed target: param is then the enum's name), current (the program
+        in use). A glob line whose parameter c lacks is not meant for it."""
+        pos = {p.name: i for i, p in enumerate(c.params)}
+        for g, role, where, no in self.objects:
+            if not fnmatch.fnmatchcase(c.name, g):
+                continue
+            glob = any(ch in g for ch in '*?[')
+            err = None
+            if where == 'current':
+                return (role, 'current', 0, 'program')
+            if where.startswith('bound:GL_'):
+                return (role, 'bound_to', where[6:], None)
+            if where.startswith('bound:'):
+                if where[6:] in pos:
+                    return (role, 'bound', pos[where[6:]], None)
+                err = f'{where[6:]!r} is not a parameter'
+            elif where == '-':
+                named = [i for i, p in enumerate(c.params) if p.klass in OBJECT_CLASSES]
+                if len(named) == 1:
+                    return (role, 'param', named[0], OBJECT_CLASSES[c.params[named[0]].klass])
+                err = f'{len(named)} parameters name an object of {", ".join(sorted(set(OBJECT_CLASSES)))}'
+            elif where in pos:
+                p = c.params[pos[where]]
+                if p.klass in OBJECT_CLASSES:
+                    return (role, 'param', pos[where], OBJECT_CLASSES[p.klass])
+                err = f'parameter {where!r} names no object of {", ".join(sorted(set(OBJECT_CLASSES)))}'
+            else:
+                err = f'{where!r} is not a parameter'
+            if not glob:
+                raise AnnotationError(f'{self.path}:{no}: object {c.name}: {err}')
+        return None
 
     def _roles_of(self, c):
         """{role: parameter index} of a draw that reads client arrays, or

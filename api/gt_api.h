@@ -38,6 +38,21 @@ typedef enum gt_class {
     GT_CLASS_POP       /* closes one */
 } gt_class;
 
+/* What a command does to one object (`object` lines of api/annotations.txt),
+ * and where that object is: what trim may leave out with it. */
+typedef enum gt_obj_role {
+    GT_OBJ_NONE,
+    GT_OBJ_CONTENTS, /* changes only the object (data, storage, parameters, source) */
+    GT_OBJ_PINS,     /* makes something else hold it: its contents stay */
+    GT_OBJ_DELETES   /* ends the lives of the objects it names */
+} gt_obj_role;
+typedef enum gt_obj_where {
+    GT_WHERE_PARAM,    /* the object parameter obj_param names (obj_class) */
+    GT_WHERE_BOUND,    /* the one bound to the target parameter obj_param holds */
+    GT_WHERE_BOUND_TO, /* the one bound to target obj_target */
+    GT_WHERE_CURRENT   /* the program in use */
+} gt_obj_where;
+
 typedef struct gt_api_param {
     const char *name;   /* C parameter name from the registry/headers */
     const char *ctype;  /* C type text */
@@ -57,6 +72,11 @@ typedef struct gt_api_fn {
     const char *ret_ctype;
     const gt_api_param *params;
     uint8_t cls;        /* gt_class */
+    uint8_t obj_role;   /* gt_obj_role */
+    uint8_t obj_where;  /* gt_obj_where */
+    uint8_t obj_param;  /* for GT_WHERE_PARAM and GT_WHERE_BOUND */
+    uint8_t obj_class;  /* gt_state_class (gt_api_state.h), for GT_WHERE_PARAM and _CURRENT */
+    uint32_t obj_target; /* for GT_WHERE_BOUND_TO */
 } gt_api_fn;
 
 typedef struct gt_api_name { int32_t number; uint32_t alias; const char *name; } gt_api_name;

@@ -13,13 +13,14 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
-               "       [--keep-gone-contexts] [--keep-window-draws] [--no-verify]\n"
+               "       [--keep-gone-contexts] [--keep-all] [--keep-window-draws] [--no-verify]\n"
                "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
                "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
                "  before them that built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
                "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
+               "  --keep-all              keep the uploads, parameters and sources of objects deleted before A\n"
                "  --keep-window-draws     keep the draws into window surfaces before A (and the above)\n"
                "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
@@ -67,6 +68,8 @@ int gt_cmd_trim(int argc, char **argv)
             o.keep_window_draws = 1;
         } else if (!strcmp(a, "--keep-gone-contexts")) {
             o.keep_gone_contexts = 1;
+        } else if (!strcmp(a, "--keep-all")) {
+            o.keep_all = 1;
         } else if (!strcmp(a, "--keep-repeated-frames")) {
             o.keep_repeated_frames = 1;
         } else if (!strcmp(a, "--no-verify")) {
@@ -108,6 +111,9 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.gone_contexts)
         printf("left out of the setup: %" PRIu64 " contexts destroyed with their share group before the start (%" PRIu64
                " calls)\n", s.gone_contexts, s.dropped_gone);
+    if (s.dead_objects)
+        printf("left out of the setup: the contents of %" PRIu64 " objects deleted before the start (%" PRIu64
+               " calls)\n", s.dead_objects, s.dropped_dead);
     printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
            " draws into window surfaces, %" PRIu64 " queries, reads, snapshots and swaps\n",
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);

@@ -37,19 +37,11 @@ int ik_has(const ik *k, const gt_api_state *s)
     return 0;
 }
 
-static const int rp_class_of[] = {
-    [GT_STATE_TEXTURE_NAME] = RP_TEXTURE, [GT_STATE_BUFFER_NAME] = RP_BUFFER,
-    [GT_STATE_FRAMEBUFFER_NAME] = RP_FRAMEBUFFER, [GT_STATE_RENDERBUFFER_NAME] = RP_RENDERBUFFER,
-    [GT_STATE_PROGRAM_NAME] = RP_PROGRAM, [GT_STATE_VERTEX_ARRAY_NAME] = RP_VERTEX_ARRAY,
-    [GT_STATE_SAMPLER_NAME] = RP_SAMPLER, [GT_STATE_XFB_NAME] = RP_XFB, [GT_STATE_PIPELINE_NAME] = RP_PIPELINE,
-    [GT_STATE_QUERY_NAME] = RP_QUERY,
-};
-
 uint32_t ik_recorded(ik *k, int state_cls, uint32_t replayed)
 {
     if (!replayed || state_cls <= 0 || state_cls > GT_STATE_QUERY_NAME)
         return replayed;
-    return rp_name_recorded(k->r, &k->rev, rp_class_of[state_cls], replayed);
+    return rp_name_recorded(k->r, &k->rev, rp_class_of_state(state_cls), replayed);
 }
 
 void ik_name(ik *k, int state_cls, uint32_t replayed)

@@ -330,6 +330,8 @@ void rp_attachment_size(GLenum target, GLenum att, int level_query, GLint *w, GL
 /* ---------------------------------------------------------------- names */
 
 uint32_t rp_name(rp *r, int cls, uint32_t recorded);
+/* The RP_ class of an api/state.tsv class (gt_state_class), -1 for none. */
+int rp_class_of_state(int state_cls);
 void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);
 const uint32_t *rp_names_in(rp *r, int cls, const rp_msg *m, unsigned i);
 void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *replayed);

@@ -10,6 +10,8 @@
 
 #include <GLES3/gl31.h>
 
+#include "gt_api_state.h"
+
 /* ---------------------------------------------------------------- hash map */
 
 static uint64_t mix(uint64_t k)
@@ -113,6 +115,18 @@ void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed)
 {
     if (recorded)
         rp_map_put(&r->names, name_key(r, cls, recorded), replayed);
+}
+
+int rp_class_of_state(int state_cls)
+{
+    static const int of[] = {
+        [GT_STATE_TEXTURE_NAME] = RP_TEXTURE, [GT_STATE_BUFFER_NAME] = RP_BUFFER,
+        [GT_STATE_FRAMEBUFFER_NAME] = RP_FRAMEBUFFER, [GT_STATE_RENDERBUFFER_NAME] = RP_RENDERBUFFER,
+        [GT_STATE_PROGRAM_NAME] = RP_PROGRAM, [GT_STATE_VERTEX_ARRAY_NAME] = RP_VERTEX_ARRAY,
+        [GT_STATE_SAMPLER_NAME] = RP_SAMPLER, [GT_STATE_XFB_NAME] = RP_XFB, [GT_STATE_PIPELINE_NAME] = RP_PIPELINE,
+        [GT_STATE_QUERY_NAME] = RP_QUERY,
+    };
+    return state_cls > 0 && state_cls <= GT_STATE_QUERY_NAME ? of[state_cls] : -1;
 }
 
 /* The inverse of the map above, for a reader of the replay's state (the

@@ -1,7 +1,8 @@
 /* rp_trim.c: gltrace trim (gt_trim.h): plan, write, and check the result by
  * replaying it. A result that differs is made again keeping first the
  * setup frames the next one repeats (state that accumulates), then also
- * the share groups destroyed before the start, then the setup's draws into
+ * the objects deleted before the start, then the share groups destroyed
+ * before the start, then the setup's draws into
  * window surfaces (what an earlier frame drew, read
  * by an app that does not clear): the plain copy of every state-changing
  * call is the last resort, and replays as the original does. */
@@ -45,6 +46,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_repeated = plan.dropped_repeated;
     sum->gone_contexts = plan.gone_contexts;
     sum->dropped_gone = plan.dropped_gone;
+    sum->dead_objects = plan.dead_objects;
+    sum->dropped_dead = plan.dropped_dead;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
@@ -120,19 +123,23 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         return 0;
     int rc = check(out, sum, d);
     gt_trim_options again = *opt;
-    for (int step = 0; rc == 1 && step < 3; step++) {
+    for (int step = 0; rc == 1 && step < 4; step++) {
         const char *what;
         uint64_t n;
         if (!again.keep_repeated_frames && sum->dropped_frames) {
             again.keep_repeated_frames = 1;
             what = "setup frames the next one repeats";
             n = sum->dropped_frames;
+        } else if (!again.keep_all && sum->dead_objects) {
+            again.keep_all = again.keep_repeated_frames = 1;
+            what = "objects deleted before the start";
+            n = sum->dead_objects;
         } else if (!again.keep_gone_contexts && sum->gone_contexts) {
-            again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
             what = "contexts destroyed before the start";
             n = sum->gone_contexts;
         } else if (!again.keep_window_draws && sum->dropped_window_draws) {
-            again.keep_window_draws = again.keep_gone_contexts = again.keep_repeated_frames = 1;
+            again.keep_window_draws = again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
             what = "draws into window surfaces before the start";
             n = sum->dropped_window_draws;
         } else {

@@ -21,6 +21,7 @@ typedef struct rp_trim_plan {
     uint64_t dropped_draws, dropped_other;
     uint64_t dropped_frames, dropped_repeated; /* frames set again by the next, their records */
     uint64_t gone_contexts, dropped_gone;      /* contexts destroyed with their group, their records */
+    uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, their contents records */
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
     int state_dumped;       /* it was */
@@ -54,6 +55,15 @@ typedef struct rp_trim_ctxs {
 int rp_trim_ctx_note(rp_trim_ctxs *c, const struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 /* Marks the records of the groups gone in the plan (nbytes: its bitmap's). */
 void rp_trim_ctx_finish(rp_trim_ctxs *c, rp_trim_plan *plan, size_t nbytes);
+
+/* The objects deleted before the start and the records that only filled
+ * them (rp_trim_objects.c). note: after replay took a setup record (0, or
+ * -1: out of memory); finish: marks the dead objects' records in the plan. */
+typedef struct rp_trim_objs rp_trim_objs;
+rp_trim_objs *rp_trim_objs_new(void);
+int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_objs_free(rp_trim_objs *o);
 
 /* The state at the start (rp_trim_state.c): a temporary folder made
  * (0, or -1), removed with its files; a dump of the context current on

@@ -51,6 +51,7 @@ typedef struct planner {
     struct { uint64_t *seq; size_t n, cap; uint64_t sig; } fr[2];
     int cur;
     rp_trim_ctxs ctxs;
+    rp_trim_objs *objs;         /* NULL: every object's records are kept */
 } planner;
 
 static void drop(planner *p, uint64_t seq)
@@ -298,7 +299,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
         return 1;
     }
     const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
-    if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0)) {
+    if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0) ||
+        (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
@@ -359,12 +361,23 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         return -1;
     }
     pp->opt = opt, pp->plan = plan;
-#define p (*pp)
-    if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0))
-        return 0; /* from the first record: no setup */
-    plan->start_frame = opt->frame_first;
-    if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0)
+    if (!opt->keep_all && !(pp->objs = rp_trim_objs_new())) {
+        free(pp);
+        snprintf(sum->error, sizeof sum->error, "out of memory");
         return -1;
+    }
+#define p (*pp)
+    if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0)) {
+        rp_trim_objs_free(p.objs);
+        free(pp);
+        return 0; /* from the first record: no setup */
+    }
+    plan->start_frame = opt->frame_first;
+    if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0) {
+        rp_trim_objs_free(p.objs);
+        free(pp);
+        return -1;
+    }
     gt_replay_options ro;
     gt_replay_options_init(&ro);
     ro.quiet = 1;
@@ -388,6 +401,9 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     free(p.fr[1].seq);
     if (!sum->error[0] && !opt->keep_gone_contexts)
         rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
+    if (!sum->error[0] && p.objs)
+        rp_trim_objs_finish(p.objs, plan, p.nbytes);
+    rp_trim_objs_free(p.objs);
     free(p.ctxs.runs);
 #undef p
     free(pp);

@@ -172,10 +172,51 @@ def hard_starts():
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
 
 
+def deleted_objects():
+    """trim_app stream: every frame uploads a texture of noise (16 KB that
+    does not compress) and deletes it; the uploads of textures deleted
+    before the start are left out, those still held (a framebuffer's
+    attachment deleted by name, a program deleted while in use) stay, and
+    --keep-all keeps them all."""
+    trace = record('trim_app_stream', [trim_app, 'stream'])
+    if not trace:
+        return
+    out = check_trim('stream', trace, '--frames', 7, 8)
+    if not out:
+        return
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    m = re.search(r'left out of the setup: the contents of (\d+) objects deleted before the start \((\d+) calls\)',
+                  r.stdout)
+    ck.check('stream 7-8: the seven textures deleted before the start are left out (their upload and parameters)',
+             m and int(m.group(1)) == 7 and int(m.group(2)) == 21, r.stdout)
+    ck.check('stream 7-8: what is still held needs nothing put back (no note: the first trim replayed exactly)',
+             'note: without' not in r.stdout, r.stdout)
+    setup = []
+    for rec in gt.dump(gltrace, out).objects():
+        if rec.get('fn') == 'gltraceMetadata' and \
+                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
+            break
+        setup.append(rec.get('fn'))
+    ck.check('stream 7-8: the setup uploads two textures (the app\'s render target, the attachment deleted by name) '
+             'and links four programs (the app\'s, frames 0, 3 and 6\'s)',
+             setup.count('glTexImage2D') == 2 and setup.count('glLinkProgram') == 4,
+             (setup.count('glTexImage2D'), setup.count('glLinkProgram')))
+    kept = os.path.join(work, 'stream-keep-all.gltrace')
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '-o', kept])
+    ck.check('stream 7-8 --keep-all: keeps every object, and replays exactly',
+             r.returncode == 0 and 'objects deleted' not in r.stdout and 'checked: its replay matches 2 of 2' in r.stdout,
+             (r.returncode, r.stdout, r.stderr))
+    if os.path.exists(kept):
+        saved = os.path.getsize(kept) - os.path.getsize(out)
+        ck.check(f'stream 7-8: leaving them out saves at least the seven uploads ({saved} bytes, each 16384)',
+                 saved >= 7 * 16384, (os.path.getsize(kept), os.path.getsize(out)))
+
+
 def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
     hard_starts()
+    deleted_objects()
 
 
 main()

@@ -8,7 +8,14 @@
  *               the earlier ones drew into the window;
  *   feedback    a texture drawn into, blended, every frame (never cleared),
  *               its state set by the same calls each frame with other
- *               float values, then drawn into the window.
+ *               float values, then drawn into the window;
+ *   stream      each frame uploads a texture and a vertex buffer of its
+ *               own (noise that does not compress), draws with them and
+ *               deletes them. Objects whose contents outlive their names:
+ *               a texture attached to a framebuffer and deleted at once,
+ *               blitted into every frame; every third frame a new program,
+ *               deleted as soon as it is in use (it lives until the next
+ *               one replaces it), its shaders deleted once attached.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -96,11 +103,92 @@ static void frame_feedback(app *a, int f)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
 }
 
+#define NOISE 64
+
+/* NOISE x NOISE RGBA texels of a generator seeded with `seed`. */
+static void noise(GLubyte *px, unsigned seed)
+{
+    for (int i = 0; i < NOISE * NOISE * 4; i++) {
+        seed = seed * 1103515245u + 12345u;
+        px[i] = (GLubyte)(seed >> 16);
+    }
+}
+
+typedef struct stream {
+    GLuint prog, held_fbo;
+    GLint u_offset, u_color, u_textured;
+} stream;
+
+/* A texture whose contents outlive its name: attached, then deleted. */
+static void stream_setup(stream *s)
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    GLuint held;
+    noise(px, 7);
+    glGenTextures(1, &held);
+    glBindTexture(GL_TEXTURE_2D, held);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glGenFramebuffers(1, &s->held_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, s->held_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, held, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteTextures(1, &held); /* the framebuffer holds it */
+}
+
+/* A new program, deleted once in use: it lives until the next replaces it. */
+static void stream_program(stream *s)
+{
+    GLuint vs, fs;
+    s->prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    s->u_offset = glGetUniformLocation(s->prog, "u_offset");
+    s->u_color = glGetUniformLocation(s->prog, "u_color");
+    s->u_textured = glGetUniformLocation(s->prog, "u_textured");
+    glUseProgram(s->prog);
+    glDeleteProgram(s->prog);
+    glUniform1i(glGetUniformLocation(s->prog, "u_tex"), 0);
+}
+
+static void frame_stream(stream *s, const app *a, int f)
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    glClearColor(0.0f, 0.1f * (float)f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (f % 3 == 0)
+        stream_program(s);
+    GLuint tex, vbo;
+    noise(px, 100u + (unsigned)f);
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    GLfloat v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = quad[i] * (2.0f + 0.1f * (float)f);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    glUniform2f(s->u_offset, 0.0f, 0.0f);
+    glUniform4f(s->u_color, 0.0f, 0.0f, 0.0f, 1.0f);
+    glUniform1f(s->u_textured, 1.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    glDeleteBuffers(1, &vbo);
+    glDeleteTextures(1, &tex);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, s->held_fbo);
+    glBlitFramebuffer(0, 0, 16, 16, W - 16, 0, W, 16, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
-    if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback\n");
+    if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream\n");
         return 2;
     }
     sample_egl e;
@@ -133,8 +221,13 @@ int main(int argc, char **argv)
     glViewport(0, 0, W, H);
 
     void *mapped = NULL;
+    stream st;
+    if (!strcmp(mode, "stream"))
+        stream_setup(&st);
     for (int f = 0; f < FRAMES; f++) {
-        if (!strcmp(mode, "map"))
+        if (!strcmp(mode, "stream"))
+            frame_stream(&st, &a, f);
+        else if (!strcmp(mode, "map"))
             frame_map(&a, f, &mapped);
         else if (!strcmp(mode, "accumulate"))
             frame_accumulate(&a, f);
