@@ -68,7 +68,10 @@ def enum_tables(cmds, gl_enums, egl_enums):
 
 OBJ_CLASS = {'texture': 'GT_STATE_TEXTURE_NAME', 'buffer': 'GT_STATE_BUFFER_NAME',
              'renderbuffer': 'GT_STATE_RENDERBUFFER_NAME', 'program': 'GT_STATE_PROGRAM_NAME',
-             'sampler': 'GT_STATE_SAMPLER_NAME'}
+             'shader': 'GT_STATE_PROGRAM_NAME', 'sampler': 'GT_STATE_SAMPLER_NAME',
+             'framebuffer': 'GT_STATE_FRAMEBUFFER_NAME', 'vertex array': 'GT_STATE_VERTEX_ARRAY_NAME',
+             'transform feedback': 'GT_STATE_XFB_NAME', 'program pipeline': 'GT_STATE_PIPELINE_NAME',
+             'query': 'GT_STATE_QUERY_NAME'}
 
 
 def object_fields(c, values):
@@ -99,7 +102,8 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
             k = p.type.kind
             d = DIRS.index(p.ann.dir) if p.ann else 0
             g = groups.get(p.group, GROUP_ANY_EGL if c.api == 'egl' else GROUP_ANY_GL)
-            L.append(f'    {{{cstr(p.name)}, {cstr(p.type.text)}, GT_K_{k}, {d}, {g}}},')
+            oc = OBJ_CLASS.get(p.klass, 'GT_STATE_NO_CLASS') if p.klass else 'GT_STATE_NO_CLASS'
+            L.append(f'    {{{cstr(p.name)}, {cstr(p.type.text)}, GT_K_{k}, {d}, {g}, {oc}}},')
         L.append('};')
     L.append('')
     L.append(f'const size_t gt_api_nfns = {len(cmds)};')

@@ -59,6 +59,7 @@ typedef struct gt_api_param {
     uint8_t kind;       /* gt_kind */
     uint8_t dir;        /* gt_dir (pointers) */
     uint16_t group;     /* enum group for gt_api_enum_name() */
+    uint8_t obj_class;  /* gt_state_class of the objects it names (registry class), 0 none */
 } gt_api_param;
 
 typedef struct gt_api_fn {

@@ -21,6 +21,7 @@ static void usage(FILE *f)
                "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
                "  --keep-all              keep the uploads, parameters and sources of objects deleted before A\n"
+               "                          or never touched by the kept calls\n"
                "  --keep-window-draws     keep the draws into window surfaces before A (and the above)\n"
                "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
@@ -114,6 +115,9 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.dead_objects)
         printf("left out of the setup: the contents of %" PRIu64 " objects deleted before the start (%" PRIu64
                " calls)\n", s.dead_objects, s.dropped_dead);
+    if (s.untouched_objects)
+        printf("left out of the setup: the contents of %" PRIu64 " objects the kept calls never touch (%" PRIu64
+               " calls)\n", s.untouched_objects, s.dropped_untouched);
     printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
            " draws into window surfaces, %" PRIu64 " queries, reads, snapshots and swaps\n",
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);

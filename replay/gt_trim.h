@@ -40,7 +40,7 @@ typedef struct gt_trim_options {
      * destroyed before the start (see TRIM.md). */
     int keep_gone_contexts;
     /* Keep the uploads, parameters and sources of objects deleted before
-     * the start (see TRIM.md). Without it, a trim that fails its check is
+     * the start, and of those the kept records never touch (see TRIM.md). Without it, a trim that fails its check is
      * made again with it, after the repeated frames. */
     int keep_all;
     int verify;      /* replay the result and compare its snapshots (default on) */
@@ -59,6 +59,7 @@ typedef struct gt_trim_summary {
     uint64_t dropped_frames, dropped_repeated; /* setup frames the next repeats, and their records */
     uint64_t gone_contexts, dropped_gone;      /* contexts gone with their share group, their records */
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, the records filling them */
+    uint64_t untouched_objects, dropped_untouched; /* alive but untouched by the kept records, the same */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */

@@ -48,6 +48,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_gone = plan.dropped_gone;
     sum->dead_objects = plan.dead_objects;
     sum->dropped_dead = plan.dropped_dead;
+    sum->untouched_objects = plan.untouched_objects;
+    sum->dropped_untouched = plan.dropped_untouched;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
@@ -130,10 +132,10 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
             again.keep_repeated_frames = 1;
             what = "setup frames the next one repeats";
             n = sum->dropped_frames;
-        } else if (!again.keep_all && sum->dead_objects) {
+        } else if (!again.keep_all && (sum->dead_objects || sum->untouched_objects)) {
             again.keep_all = again.keep_repeated_frames = 1;
-            what = "objects deleted before the start";
-            n = sum->dead_objects;
+            what = "objects deleted before the start or untouched by the kept calls";
+            n = sum->dead_objects + sum->untouched_objects;
         } else if (!again.keep_gone_contexts && sum->gone_contexts) {
             again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
             what = "contexts destroyed before the start";

@@ -22,6 +22,7 @@ typedef struct rp_trim_plan {
     uint64_t dropped_frames, dropped_repeated; /* frames set again by the next, their records */
     uint64_t gone_contexts, dropped_gone;      /* contexts destroyed with their group, their records */
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, their contents records */
+    uint64_t untouched_objects, dropped_untouched; /* alive, but neither bound at the start nor named after it */
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
     int state_dumped;       /* it was */
@@ -63,6 +64,13 @@ typedef struct rp_trim_objs rp_trim_objs;
 rp_trim_objs *rp_trim_objs_new(void);
 int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
+/* At the start (the replay's current context is the last record's): the
+ * objects of its share group bound there or named by the kept records
+ * (read from `in`) are touched; the others may go. Nothing may go when
+ * another context of the group is alive (destroyed: by context id, or
+ * NULL when not known) or `in` cannot be read. */
+void rp_trim_objs_start(rp_trim_objs *o, struct rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
+                        const uint8_t *destroyed);
 void rp_trim_objs_free(rp_trim_objs *o);
 
 /* The state at the start (rp_trim_state.c): a temporary folder made

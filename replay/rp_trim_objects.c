@@ -35,7 +35,9 @@
 typedef struct life {
     uint64_t *seq; /* its contents records */
     size_t n, cap;
+    int group;     /* its share group */
     uint8_t pinned, dead;
+    uint8_t touched; /* bound at the start, or named by a kept record */
 } life;
 
 struct rp_trim_objs {
@@ -44,6 +46,7 @@ struct rp_trim_objs {
     size_t n, cap;
     struct { uint32_t target, pname; uint8_t cls; } bind[64]; /* state.tsv's bindings by target */
     size_t nbind;
+    int start_group;  /* the group whose untouched objects may go, -1 none */
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -51,6 +54,7 @@ rp_trim_objs *rp_trim_objs_new(void)
     rp_trim_objs *o = calloc(1, sizeof *o);
     if (!o)
         return NULL;
+    o->start_group = -1;
     for (size_t i = 0; i < gt_api_nstates && o->nbind < 64; i++) {
         const gt_api_state *s = &gt_api_states[i];
         if (s->query == GT_STATE_GET && s->target && s->type == GT_STATE_NAME) {
@@ -98,7 +102,7 @@ static uint32_t bound_to(const rp_trim_objs *o, uint32_t target, int *cls)
 }
 
 /* The life of an object, made on its first use; NULL: out of memory. */
-static life *life_of(rp_trim_objs *o, uint64_t key)
+static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
 {
     uint64_t v;
     if (rp_map_get(&o->live, key, &v) && v)
@@ -111,6 +115,7 @@ static life *life_of(rp_trim_objs *o, uint64_t key)
         o->lives = l, o->cap = cap;
     }
     memset(&o->lives[o->n], 0, sizeof o->lives[o->n]);
+    o->lives[o->n].group = r->ctx[r->cur_ctx].group;
     if (rp_map_put(&o->live, key, o->n + 1) != 0)
         return NULL;
     return &o->lives[o->n++];
@@ -174,7 +179,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     }
     if (!name)
         return 0;
-    life *l = life_of(o, key_of(r, cls, name));
+    life *l = life_of(o, r, key_of(r, cls, name));
     if (!l)
         return -1;
     if (f->obj_role == GT_OBJ_PINS) {
@@ -198,15 +203,149 @@ void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
 {
     for (size_t i = 0; i < o->n; i++) {
         const life *l = &o->lives[i];
-        if (!l->dead || l->pinned || !l->n)
+        int untouched = !l->dead && !l->touched && l->group == o->start_group;
+        if ((!l->dead && !untouched) || l->pinned || !l->n)
             continue;
-        plan->dead_objects++;
+        uint64_t dropped = 0; /* its records not left out already (a gone share group's) */
         for (size_t k = 0; k < l->n; k++) {
             uint64_t s = l->seq[k];
             if ((s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
                 continue;
             plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
-            plan->dropped_dead++;
+            dropped++;
+        }
+        if (dropped) {
+            ++*(untouched ? &plan->untouched_objects : &plan->dead_objects);
+            *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;
         }
     }
+}
+
+/* ---------------------------------------------------------------- the start */
+
+static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name)
+{
+    uint64_t v;
+    if (name && rp_map_get(&o->live, key_of(r, cls, name), &v) && v)
+        o->lives[v - 1].touched = 1;
+}
+
+static int lives_class(int cls)
+{
+    return cls == GT_STATE_TEXTURE_NAME || cls == GT_STATE_BUFFER_NAME || cls == GT_STATE_RENDERBUFFER_NAME ||
+           cls == GT_STATE_PROGRAM_NAME || cls == GT_STATE_SAMPLER_NAME;
+}
+
+/* Every object of those classes bound on the current context (api/state.tsv's
+ * bindings: per texture unit, per index, or one). */
+static void touch_bound(rp_trim_objs *o, rp *r)
+{
+    GLint units = 0, active = GL_TEXTURE0, v;
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    if (units <= 0)
+        glGetIntegerv(0x84E2 /* GL_MAX_TEXTURE_UNITS, GLES 1 */, &units);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (size_t i = 0; i < gt_api_nstates; i++) {
+        const gt_api_state *s = &gt_api_states[i];
+        if (s->query != GT_STATE_GET || s->type != GT_STATE_NAME || !lives_class(s->cls))
+            continue;
+        if (s->scope == GT_STATE_UNIT) {
+            for (GLint u = 0; u < units && u < 256; u++) {
+                glActiveTexture((GLenum)(GL_TEXTURE0 + u));
+                v = 0;
+                glGetIntegerv(s->pname, &v);
+                touch(o, r, s->cls, (uint32_t)v);
+            }
+            glActiveTexture((GLenum)active);
+            continue;
+        }
+        v = 0;
+        glGetIntegerv(s->pname, &v);
+        touch(o, r, s->cls, (uint32_t)v);
+        GLint n = s->index_count;
+        if (s->index_bound)
+            glGetIntegerv(s->index_bound, &n);
+        for (GLint k = 0; r->ctx[r->cur_ctx].version >= 3 && k < n && k < 1024; k++) {
+            v = 0;
+            glGetIntegeri_v(s->pname, (GLuint)k, &v);
+            touch(o, r, s->cls, (uint32_t)v);
+        }
+    }
+    /* Pnames this context does not have were refused: nothing of the app's. */
+    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; i++)
+        ;
+}
+
+/* The objects a kept record names through its parameters. */
+static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
+{
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++) {
+        int cls = f->params[i].obj_class;
+        if (!lives_class(cls))
+            continue;
+        size_t len = 0;
+        const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
+        if (f->params[i].kind != GT_K_POINTER) {
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)));
+            continue;
+        }
+        for (size_t k = 0; b && k + 4 <= len; k += 4) {
+            uint32_t rec;
+            memcpy(&rec, b + k, 4);
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec));
+        }
+    }
+}
+
+/* The kept records, from first_kept to the end of the range. 0, or -1
+ * when the trace cannot be read (nothing is then left out as untouched). */
+static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept)
+{
+    char err[GT_ERRLEN];
+    gt_reader *rd = gt_reader_open(in, err, sizeof err);
+    if (!rd)
+        return -1;
+    rp_decoder dec;
+    memset(&dec, 0, sizeof dec);
+    gt_record rec;
+    int rc;
+    uint64_t frames = 0, want = opt->frame_last - opt->frame_first; /* swaps before the last kept frame's */
+    while ((rc = gt_reader_next(rd, &rec)) == 1) {
+        if (rec.seq < first_kept)
+            continue;
+        if (opt->by_calls ? rec.seq > opt->call_last : frames > want)
+            break;
+        rp_msg *m = NULL, *own = NULL;
+        if (rp_decode(&dec, rec.data, rec.size, &m) != 1)
+            m = own = gltrace__glmessage__unpack(NULL, rec.size, rec.data);
+        if (!m) {
+            rc = -1;
+            break;
+        }
+        if (m->function < GT_FN_INVALID) {
+            const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+            touch_named(o, r, m);
+            frames += f && f->cls == GT_CLASS_FRAME;
+        }
+        if (own)
+            gltrace__glmessage__free_unpacked(own, NULL);
+    }
+    rp_decoder_free(&dec);
+    gt_reader_close(rd);
+    return rc < 0 ? -1 : 0;
+}
+
+void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
+                        const uint8_t *destroyed)
+{
+    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
+        return;
+    int g = r->ctx[r->cur_ctx].group;
+    for (int i = 0; i < RP_MAX_CTX; i++)
+        if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
+            return; /* another live context of the group: its bindings are not asked */
+    touch_bound(o, r);
+    if (touch_kept(o, r, in, opt, first_kept) == 0)
+        o->start_group = g;
 }

@@ -40,6 +40,7 @@
 
 typedef struct planner {
     const gt_trim_options *opt;
+    const char *in;
     rp_trim_plan *plan;
     size_t nbytes;
     uint64_t frame;             /* swaps replayed so far */
@@ -314,6 +315,9 @@ static int after_call(void *user, rp *r, uint64_t tid)
     p->plan->last_tid = tid;
     if (p->opt->by_calls ? seq + 1 >= p->opt->call_first : p->frame == p->opt->frame_first) {
         p->done = 1;
+        if (p->objs)
+            rp_trim_objs_start(p->objs, r, p->in, p->opt, p->opt->by_calls ? p->opt->call_first : seq + 1,
+                               p->opt->keep_gone_contexts ? NULL : p->ctxs.destroyed);
         if (p->plan->state_dir)
             p->plan->state_dumped = rp_trim_state_dump(r, tid, p->plan->state_dir, p->plan->state_err,
                                                        sizeof p->plan->state_err) == 0;
@@ -360,7 +364,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         snprintf(sum->error, sizeof sum->error, "out of memory");
         return -1;
     }
-    pp->opt = opt, pp->plan = plan;
+    pp->opt = opt, pp->plan = plan, pp->in = in;
     if (!opt->keep_all && !(pp->objs = rp_trim_objs_new())) {
         free(pp);
         snprintf(sum->error, sizeof sum->error, "out of memory");

@@ -15,7 +15,9 @@
  *               a texture attached to a framebuffer and deleted at once,
  *               blitted into every frame; every third frame a new program,
  *               deleted as soon as it is in use (it lives until the next
- *               one replaces it), its shaders deleted once attached.
+ *               one replaces it), its shaders deleted once attached. Four
+ *               textures of noise made first and never deleted, frame f
+ *               drawing with the (f % 4)th: a trim of frames 7-8 needs two.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -115,7 +117,7 @@ static void noise(GLubyte *px, unsigned seed)
 }
 
 typedef struct stream {
-    GLuint prog, held_fbo;
+    GLuint prog, held_fbo, level[4];
     GLint u_offset, u_color, u_textured;
 } stream;
 
@@ -133,6 +135,14 @@ static void stream_setup(stream *s)
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, held, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glDeleteTextures(1, &held); /* the framebuffer holds it */
+    glGenTextures(4, s->level);
+    for (int i = 0; i < 4; i++) {
+        noise(px, 50u + (unsigned)i);
+        glBindTexture(GL_TEXTURE_2D, s->level[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
 }
 
 /* A new program, deleted once in use: it lives until the next replaces it. */
@@ -157,6 +167,11 @@ static void frame_stream(stream *s, const app *a, int f)
     glClear(GL_COLOR_BUFFER_BIT);
     if (f % 3 == 0)
         stream_program(s);
+    glBindTexture(GL_TEXTURE_2D, s->level[f % 4]);
+    glUniform2f(s->u_offset, -0.7f, 0.7f);
+    glUniform4f(s->u_color, 0.0f, 0.0f, 0.0f, 1.0f);
+    glUniform1f(s->u_textured, 1.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     GLuint tex, vbo;
     noise(px, 100u + (unsigned)f);
     glGenTextures(1, &tex);
