@@ -306,6 +306,9 @@ CAP_INLINE void cap_span_attribs(gt_span *s, const void *list, size_t elem, int6
  * stopped); cap_syn_end writes the trailer and publishes it. */
 uint8_t *cap_syn_begin(cap_tls *t, int32_t number, size_t room);
 void cap_syn_end(cap_tls *t, uint8_t *p);
+/* The same, with the record's duration: the nanoseconds since t0
+ * (cap_clock_now), what making it cost the app's thread. */
+void cap_syn_end_timed(cap_tls *t, uint8_t *p, uint64_t t0);
 
 /* Appends a synthetic record (metadata, marker) whose fields after 4 are
  * given already encoded in `tail` (fields 13 or 14, written after 9-10). */

@@ -74,6 +74,14 @@ void cap_syn_end(cap_tls *t, uint8_t *p)
     cap_rec_commit(t, p);
 }
 
+void cap_syn_end_timed(cap_tls *t, uint8_t *p, uint64_t t0)
+{
+    uint64_t now = cap_clock_now();
+    p = gt_rec_put_trailer(p, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0,
+                           (int64_t)(now > t0 ? now - t0 : 0), 1, 0);
+    cap_rec_commit(t, p);
+}
+
 void cap_rec_synthetic(cap_tls *t, int32_t number, const uint8_t *tail, size_t n)
 {
     uint64_t now = cap_clock_now();

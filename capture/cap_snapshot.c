@@ -208,6 +208,7 @@ static void read_record_as(cap_tls *t, const snap *d, int32_t fn)
 {
     if (d->w <= 0 || d->h <= 0)
         return;
+    uint64_t t0 = cap_clock_now(); /* the record's duration: the read's cost to the app (bench/snapshot_cost.sh) */
     size_t px = (size_t)d->w * (size_t)d->h * d->bpp;
     size_t body = vfield((uint64_t)d->w) + vfield((uint64_t)d->h) + vfield(d->format) + vfield(d->type) +
                   vfield(d->source) + vfield(d->attachment) + vfield(d->object) +
@@ -240,7 +241,7 @@ static void read_record_as(cap_tls *t, const snap *d, int32_t fn)
     } else {
         cap_real.f.glReadPixels(0, 0, d->w, d->h, d->format, d->type, p);
     }
-    cap_syn_end(t, p + px);
+    cap_syn_end_timed(t, p + px, t0);
 }
 
 static void read_record(cap_tls *t, const snap *d)
