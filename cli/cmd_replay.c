@@ -32,9 +32,10 @@ static const char usage_text[] =
     "                     results with the recorded ones; the first differences\n"
     "                     are reported and make the exit status 1\n"
     "  --benchmark        compare nothing; report per-frame times\n"
-    "  --loop N           replay the last frame N more times; unless --benchmark,\n"
-    "                     its snapshots and reads are compared again each time\n"
-    "                     (a frame that reads state it changes differs)\n"
+    "  --loop N           replay the last frame N more times (of a trimmed trace:\n"
+    "                     all its kept calls); unless --benchmark, their snapshots\n"
+    "                     and reads are compared again each time (frames that\n"
+    "                     read state they change differ)\n"
     "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
     "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
@@ -305,9 +306,10 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
     if (o->check)
         print_check(s);
     if (o->loop && !o->benchmark && s->loop_compared)
-        fprintf(stderr, "gltrace replay: --loop: the last frame again %u times: %" PRIu64 " of its %" PRIu64
-                        " snapshots and reads matched the recorded ones%s\n", o->loop, s->loop_matched,
-                s->loop_compared, s->loop_matched == s->loop_compared ? "" : " (it reads state it changes)");
+        fprintf(stderr, "gltrace replay: --loop: %s again %u times: %" PRIu64 " of their %" PRIu64
+                        " snapshots and reads matched the recorded ones%s\n",
+                s->loop_range ? "the trim's kept calls" : "the last frame", o->loop, s->loop_matched,
+                s->loop_compared, s->loop_matched == s->loop_compared ? "" : " (they read state they change)");
     else if (o->loop && !o->benchmark && !s->error[0])
         fprintf(stderr, "gltrace replay: --loop: the repeated frame has no snapshot or read: its repeats were not "
                         "compared\n");

@@ -34,8 +34,9 @@ typedef struct gt_replay_options {
      * the replay stops after the last. Defaults 0..UINT64_MAX: set both. */
     uint64_t frame_first, frame_last, call_first, call_last;
     int benchmark;         /* no snapshot is read or compared; per-frame times kept */
-    unsigned loop;         /* replay the last frame this many more times; without benchmark its
-                            * snapshots are compared again each time (gt_replay_summary.loop_*) */
+    unsigned loop;         /* replay the last frame this many more times (a trimmed trace: its kept
+                            * frames, all of them); without benchmark their snapshots are compared
+                            * again each time (gt_replay_summary.loop_*) */
     int progress;          /* a progress line on stderr, redrawn in place */
     /* Snapshots the trace did not record, written as PNGs to out_dir (not
      * compared): of the back buffer before each swap (FRAME), of the draw
@@ -117,6 +118,7 @@ typedef struct gt_replay_summary {
      * repeated frame, each repeat compared (by hash) with the recorded
      * ones; a difference makes the status 1. */
     uint64_t loop_compared, loop_matched;
+    int loop_range;        /* what repeated was a trimmed trace's kept records, not the last frame */
     uint64_t extra_pngs;   /* --snapshot: PNGs written */
     uint64_t checked, check_mismatches;  /* --check: queries issued, and differing */
     gt_replay_mismatch mismatches[GT_REPLAY_MAX_MISMATCHES]; /* the first ones */

@@ -73,12 +73,12 @@ typedef struct gt_trim_summary {
     uint64_t state_differences;
     char state_first[160];
     char state_not_compared[192];
-    /* Its last frame replayed once more (`gltrace replay --loop`, which
-     * repeats the last frame): its snapshots and reads then, and how many
-     * matched the recorded ones. Not all: the frame reads state it
-     * changes, and a loop needs a reset of it, which trim does not write.
-     * 0 compared: not checked (no snapshot in the last frame, or the trim
-     * is by calls or failed its check). */
+    /* Its kept calls replayed once more (`gltrace replay --loop` repeats a
+     * trimmed trace's kept calls): their snapshots and reads then, and how
+     * many matched the recorded ones. Not all: the frames read state they
+     * change, and a loop needs a reset of it, which trim does not write.
+     * 0 compared: not checked (no snapshot kept, or the trim is by calls
+     * or failed its check). */
     uint64_t loop_compared, loop_matched;
     uint64_t start_marker;              /* the trim's number of the start marker */
     char note[256];                     /* what was done beyond the plain case, or "" */

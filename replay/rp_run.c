@@ -352,6 +352,21 @@ static uint64_t count_frames(rp *r, const char *path)
     return n;
 }
 
+/* A trimmed trace's start marker (gltrace trim, replay/TRIM.md): --loop
+ * repeats every record after it, the kept frames, rather than the last
+ * frame alone. */
+static int trim_start(const rp_msg *m)
+{
+    if (m->function != GT_FN_METADATA || !m->metadata)
+        return 0;
+    for (size_t i = 0; i < m->metadata->n_options; i++) {
+        const Gltrace__TraceMetadata__Option *o = m->metadata->options[i];
+        if (o && o->key && o->value && !strcmp(o->key, "trim") && !strncmp(o->value, "start:", 6))
+            return 1;
+    }
+    return 0;
+}
+
 static void run_loop(rp *r, const frame_list *last)
 {
     r->looping = 1;
@@ -423,7 +438,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     int rc;
     r->frame_start = now();
     uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
-    int looped = 0;
+    int looped = 0, range = 0; /* range: a trim's kept records are looped (trim_start) */
     uint64_t loop_after = opt->loop ? count_frames(r, path) : 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
@@ -451,8 +466,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
                      path, (unsigned long long)rec.seq, (unsigned long long)rec.offset);
             break;
         }
-        if (opt->loop && !looped && last.n && teardown(r, m)) {
-            run_loop(r, &last);
+        if (opt->loop && !looped && (range ? cur.n : last.n) && teardown(r, m)) {
+            run_loop(r, range ? &cur : &last);
             looped = 1;
         }
         r->seq = rec.seq;
@@ -462,15 +477,20 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
         if (opt->progress)
             progress(r, 0);
-        if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
-            if (r->frame != frame) { /* a swap: cur is the last complete frame now */
+        if (opt->loop && !range && trim_start(m)) {
+            range = sum->loop_range = 1; /* from here on every record is kept, none dropped at a swap */
+            list_clear(&cur);
+            list_clear(&last);
+            gltrace__glmessage__free_unpacked(m, NULL);
+        } else if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
+            if (r->frame != frame && !range) { /* a swap: cur is the last complete frame now */
                 frame_list t = last;
                 list_clear(&t);
                 last = cur, cur = t;
-                if (!looped && r->frame == loop_after) {
-                    run_loop(r, &last);
-                    looped = 1;
-                }
+            }
+            if (r->frame != frame && !looped && r->frame == loop_after) {
+                run_loop(r, range ? &cur : &last);
+                looped = 1;
             }
         } else if (!fast) {
             gltrace__glmessage__free_unpacked(m, NULL);
@@ -482,8 +502,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
     /* --loop: the last complete frame again, N times, if the app did not
      * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
-    if (opt->loop && !looped && last.n && !sum->error[0])
-        run_loop(r, &last);
+    if (opt->loop && !looped && (range ? cur.n : last.n) && !sum->error[0])
+        run_loop(r, range ? &cur : &last);
     progress(r, 1);
     if (opt->benchmark && r->bound_ctx >= 0)
         glFinish(); /* the last frames' rendering, still queued */

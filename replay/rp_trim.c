@@ -160,8 +160,8 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
     return rc;
 }
 
-/* Whether the trim loops: its last frame replayed once more compares
- * with the recorded one (see gt_trim_summary.loop_compared). */
+/* Whether the trim loops: its kept calls replayed once more compare with
+ * the recorded ones (see gt_trim_summary.loop_compared). */
 static void check_loop(const char *out, gt_trim_summary *sum)
 {
     gt_replay_options ro;

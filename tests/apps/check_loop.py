@@ -6,7 +6,8 @@ to what the frame before left (additive blending, no clear), so a repeat
 draws something else: that replay exits 1 and says so. The repeats run
 right after the last frame's swap, before the app's teardown (objects it
 deletes at its end would otherwise be gone from the repeats). `gltrace
-trim` says the same of the frames it keeps.
+trim` says the same of the frames it keeps, and `replay --loop` of a trim
+repeats all its kept frames (frames 1-2: two snapshots a repeat).
 
 usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --out DIR"""
 import argparse
@@ -18,7 +19,8 @@ import apptrace as at
 
 
 def loop_line(stderr):
-    m = re.search(r'--loop: the last frame again (\d+) times: (\d+) of its (\d+) snapshots', stderr)
+    m = re.search(r'--loop: (?:the last frame|the trim\'s kept calls) again (\d+) times: (\d+) of their (\d+) '
+                  r'snapshots', stderr)
     return tuple(int(x) for x in m.groups()) if m else None
 
 
@@ -49,14 +51,21 @@ def main():
         else:
             ck.check(f'{name}: --loop 3 exits 1: its repeats differ from the recorded snapshots, and it says why',
                      p.returncode == 1 and got is not None and got[2] > 0 and got[1] < got[2] and
-                     'reads state it changes' in p.stderr, p.stderr.strip())
+                     'read state they change' in p.stderr, p.stderr.strip())
         b = gt.run([args.gltrace, 'replay', trace, '--benchmark', '--loop', '3', '--no-progress'], env=env)
         ck.check(f'{name}: --benchmark --loop 3 compares nothing and exits 0', b.returncode == 0, b.stderr.strip())
         cut = os.path.join(args.out, name + '-frames-1-2.gltrace')
         t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
-        says = 'repeats it exactly' if exact else 'does not repeat it exactly'
-        ck.check(f'{name}: trimmed to frames 1-2, exit 0, and trim says whether --loop {says.split(" it")[0]}',
+        says = 'repeats them exactly' if exact else 'does not repeat them exactly'
+        ck.check(f'{name}: trimmed to frames 1-2, exit 0, and trim says whether --loop {says.split(" them")[0]}',
                  t.returncode == 0 and 'loop: ' in t.stdout and says in t.stdout, (t.stdout, t.stderr))
+        lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
+        got = loop_line(lp.stderr)
+        ck.check(f'{name}: the trim replayed with --loop 2 repeats both kept frames (4 snapshots compared), '
+                 + ('all matching, exit 0' if exact else 'not all matching, exit 1'),
+                 "the trim's kept calls again 2 times" in lp.stderr and got is not None and got[2] == 4 and
+                 (got[1] == 4 and lp.returncode == 0 if exact else got[1] < 4 and lp.returncode == 1),
+                 lp.stderr.strip())
     ck.exit()
 
 
