@@ -271,9 +271,7 @@ static void touch_bound(rp_trim_objs *o, rp *r)
             touch(o, r, s->cls, (uint32_t)v);
         }
     }
-    /* Pnames this context does not have were refused: nothing of the app's. */
-    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; i++)
-        ;
+    rp_hold_errors(r); /* pnames this context does not have were refused */
 }
 
 /* The objects a kept record names through its parameters. */
