@@ -22,7 +22,7 @@ static void usage(FILE *f)
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
                "  --keep-all              keep the uploads, parameters and sources of objects deleted before A\n"
                "                          or never touched by the kept calls\n"
-               "  --keep-window-draws     keep the draws into window surfaces before A (and the above)\n"
+               "  --keep-window-draws     keep the draws into window surfaces before A\n"
                "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
                "  replay --loop N of a trim replays all its kept calls N more times, compared each time; frames\n"
