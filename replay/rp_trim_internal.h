@@ -64,6 +64,9 @@ typedef struct rp_trim_objs rp_trim_objs;
 rp_trim_objs *rp_trim_objs_new(void);
 int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
+/* After a draw of the setup that stays: every object bound to the context
+ * is pinned (what it drew into outlives the draw). */
+void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r);
 /* At the start (the replay's current context is the last record's): the
  * objects of its share group bound there or named by the kept records
  * (read from `in`) are touched; the others may go. Nothing may go when

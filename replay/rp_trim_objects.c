@@ -16,8 +16,9 @@
  * a name used again after that is a new life. The contents records of a
  * life that ended before the start go, unless the object was pinned
  * (its contents outlived its name) or the trim keeps every object
- * (--keep-all). What this misses (a texture whose pixels reached a live
- * one through a draw or a copy, an EGL image made from a deleted
+ * (--keep-all), or was bound at a draw of the setup that stays (into a
+ * framebuffer object: its pixels reached a live texture). What this
+ * misses (a copy between objects, an EGL image made from a deleted
  * texture) the check of the result finds, and rp_trim.c then makes the
  * trim again keeping them. */
 #include "rp_internal.h"
@@ -223,11 +224,13 @@ void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
 
 /* ---------------------------------------------------------------- the start */
 
-static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name)
+/* Marks an object touched (bound at the start, named by a kept record),
+ * or with pin, pinned (read by a draw of the setup that stays). */
+static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int pin)
 {
     uint64_t v;
     if (name && rp_map_get(&o->live, key_of(r, cls, name), &v) && v)
-        o->lives[v - 1].touched = 1;
+        *(pin ? &o->lives[v - 1].pinned : &o->lives[v - 1].touched) = 1;
 }
 
 static int lives_class(int cls)
@@ -238,7 +241,7 @@ static int lives_class(int cls)
 
 /* Every object of those classes bound on the current context (api/state.tsv's
  * bindings: per texture unit, per index, or one). */
-static void touch_bound(rp_trim_objs *o, rp *r)
+static void touch_bound(rp_trim_objs *o, rp *r, int pin)
 {
     GLint units = 0, active = GL_TEXTURE0, v;
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -254,21 +257,21 @@ static void touch_bound(rp_trim_objs *o, rp *r)
                 glActiveTexture((GLenum)(GL_TEXTURE0 + u));
                 v = 0;
                 glGetIntegerv(s->pname, &v);
-                touch(o, r, s->cls, (uint32_t)v);
+                touch(o, r, s->cls, (uint32_t)v, pin);
             }
             glActiveTexture((GLenum)active);
             continue;
         }
         v = 0;
         glGetIntegerv(s->pname, &v);
-        touch(o, r, s->cls, (uint32_t)v);
+        touch(o, r, s->cls, (uint32_t)v, pin);
         GLint n = s->index_count;
         if (s->index_bound)
             glGetIntegerv(s->index_bound, &n);
         for (GLint k = 0; r->ctx[r->cur_ctx].version >= 3 && k < n && k < 1024; k++) {
             v = 0;
             glGetIntegeri_v(s->pname, (GLuint)k, &v);
-            touch(o, r, s->cls, (uint32_t)v);
+            touch(o, r, s->cls, (uint32_t)v, pin);
         }
     }
     rp_hold_errors(r); /* pnames this context does not have were refused */
@@ -285,13 +288,13 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
         size_t len = 0;
         const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
         if (f->params[i].kind != GT_K_POINTER) {
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)));
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), 0);
             continue;
         }
         for (size_t k = 0; b && k + 4 <= len; k += 4) {
             uint32_t rec;
             memcpy(&rec, b + k, 4);
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec));
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), 0);
         }
     }
 }
@@ -334,6 +337,12 @@ static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_opti
     return rc < 0 ? -1 : 0;
 }
 
+void rp_trim_objs_draw(rp_trim_objs *o, rp *r)
+{
+    if (r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX && r->cur_ctx == r->bound_ctx)
+        touch_bound(o, r, 1);
+}
+
 void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
                         const uint8_t *destroyed)
 {
@@ -343,7 +352,7 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_op
     for (int i = 0; i < RP_MAX_CTX; i++)
         if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
             return; /* another live context of the group: its bindings are not asked */
-    touch_bound(o, r);
+    touch_bound(o, r, 0);
     if (touch_kept(o, r, in, opt, first_kept) == 0)
         o->start_group = g;
 }

@@ -305,6 +305,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
+    if (p->objs && e && e->cls == GT_CLASS_DRAW && !dropped(p, seq))
+        rp_trim_objs_draw(p->objs, r);
     if (e && e->cls == GT_CLASS_FRAME) {
         p->frame++;
         frame_end(p);

@@ -18,6 +18,8 @@
  *               one replaces it), its shaders deleted once attached. Four
  *               textures of noise made first and never deleted, frame f
  *               drawing with the (f % 4)th: a trim of frames 7-8 needs two.
+ *               A texture drawn once into another before the first frame
+ *               and deleted: every frame draws with the other one.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -117,12 +119,13 @@ static void noise(GLubyte *px, unsigned seed)
 }
 
 typedef struct stream {
-    GLuint prog, held_fbo, level[4];
+    GLuint prog, held_fbo, level[4], baked;
     GLint u_offset, u_color, u_textured;
 } stream;
 
-/* A texture whose contents outlive its name: attached, then deleted. */
-static void stream_setup(stream *s)
+/* Textures whose contents outlive their names: one attached, then
+ * deleted; one drawn into another (baked), then deleted. */
+static void stream_setup(stream *s, const app *a)
 {
     static GLubyte px[NOISE * NOISE * 4];
     GLuint held;
@@ -143,6 +146,28 @@ static void stream_setup(stream *s)
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     }
+    GLuint src, fbo;
+    noise(px, 9);
+    glGenTextures(1, &src);
+    glBindTexture(GL_TEXTURE_2D, src);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenTextures(1, &s->baked);
+    glBindTexture(GL_TEXTURE_2D, s->baked);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s->baked, 0);
+    glViewport(0, 0, NOISE, NOISE);
+    glBindTexture(GL_TEXTURE_2D, src);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteTextures(1, &src); /* its pixels live on in baked */
+    glViewport(0, 0, W, H);
 }
 
 /* A new program, deleted once in use: it lives until the next replaces it. */
@@ -194,6 +219,9 @@ static void frame_stream(stream *s, const app *a, int f)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
     glDeleteBuffers(1, &vbo);
     glDeleteTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, s->baked);
+    glUniform2f(s->u_offset, 0.7f, -0.7f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->held_fbo);
     glBlitFramebuffer(0, 0, 16, 16, W - 16, 0, W, 16, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -238,7 +266,7 @@ int main(int argc, char **argv)
     void *mapped = NULL;
     stream st;
     if (!strcmp(mode, "stream"))
-        stream_setup(&st);
+        stream_setup(&st, &a);
     for (int f = 0; f < FRAMES; f++) {
         if (!strcmp(mode, "stream"))
             frame_stream(&st, &a, f);
