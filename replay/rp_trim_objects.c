@@ -31,6 +31,7 @@
 
 #include "gt_api.h"
 #include "gt_api_state.h"
+#include "gt_enums.h"
 #include "gt_trace.h"
 
 typedef struct life {
@@ -246,7 +247,7 @@ static void touch_bound(rp_trim_objs *o, rp *r, int pin)
     GLint units = 0, active = GL_TEXTURE0, v;
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
     if (units <= 0)
-        glGetIntegerv(0x84E2 /* GL_MAX_TEXTURE_UNITS, GLES 1 */, &units);
+        glGetIntegerv(GL_MAX_TEXTURE_UNITS, &units); /* GLES 1 */
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (size_t i = 0; i < gt_api_nstates; i++) {
         const gt_api_state *s = &gt_api_states[i];
