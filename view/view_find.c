@@ -17,6 +17,7 @@
 
 struct view_find {
     int id;
+    uint64_t used;     /* s->find_clock when last asked about: the oldest goes first */
     view_server *s;
     regex_t re[MAX_RE];
     size_t nre;
@@ -140,13 +141,8 @@ int view_find_start(view_server *s, const char *const *re, size_t nre, int all, 
         }
     }
     pthread_mutex_lock(&s->lock);
-    view_find *old = s->find;
-    s->find = NULL;
     f->id = ++s->next_find_id;
     pthread_mutex_unlock(&s->lock);
-    /* the old thread takes s->lock to add matches: joined without it */
-    if (old)
-        view_find_free(old);
     if (pthread_create(&f->thread, NULL, run, f) != 0) {
         snprintf(err, errlen, "cannot start the search thread");
         for (size_t i = 0; i < f->nre; i++)
@@ -154,15 +150,49 @@ int view_find_start(view_server *s, const char *const *re, size_t nre, int all, 
         free(f);
         return -1;
     }
+    /* Several searches live at once (a page filters with one and finds
+     * with another; a second tab has its own): the new one takes a free
+     * slot, else the one least recently asked about. */
     pthread_mutex_lock(&s->lock);
-    s->find = f;
+    size_t slot = 0;
+    for (size_t i = 0; i < VIEW_FINDS; i++) {
+        if (!s->finds[i]) {
+            slot = i;
+            break;
+        }
+        if (s->finds[i]->used < s->finds[slot]->used)
+            slot = i;
+    }
+    view_find *old = s->finds[slot];
+    f->used = ++s->find_clock;
+    s->finds[slot] = f;
     pthread_mutex_unlock(&s->lock);
+    /* the old thread takes s->lock to add matches: joined without it */
+    if (old)
+        view_find_free(old);
     return f->id;
+}
+
+void view_find_stop_all(view_server *s)
+{
+    view_find *gone[VIEW_FINDS];
+    pthread_mutex_lock(&s->lock);
+    memcpy(gone, s->finds, sizeof gone);
+    memset(s->finds, 0, sizeof s->finds);
+    pthread_mutex_unlock(&s->lock);
+    for (size_t i = 0; i < VIEW_FINDS; i++)
+        if (gone[i]) /* joined without the lock, as above */
+            view_find_free(gone[i]);
 }
 
 view_find *view_find_get(view_server *s, int id)
 {
-    return s->find && s->find->id == id ? s->find : NULL;
+    for (size_t i = 0; i < VIEW_FINDS; i++)
+        if (s->finds[i] && s->finds[i]->id == id) {
+            s->finds[i]->used = ++s->find_clock;
+            return s->finds[i];
+        }
+    return NULL;
 }
 
 void view_find_status(view_find *f, view_buf *b)

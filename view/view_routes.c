@@ -89,7 +89,7 @@ static void route_calls(view_server *s, void *conn, view_arg_fn arg, view_answer
     if (find != UINT64_MAX) {
         view_find *f = find <= INT32_MAX ? view_find_get(s, (int)find) : NULL;
         if (!f)
-            view_fail(a, 404, "no search %" PRIu64 " (a newer one replaced it?)", find);
+            view_fail(a, 404, "no search %" PRIu64 " (%d newer ones replaced it?)", find, VIEW_FINDS);
         else if (pos)
             n = view_find_page(f, from, pos, (size_t)count, &total);
     } else if (pos) {
@@ -161,7 +161,8 @@ static view_find *find_arg(view_server *s, void *conn, view_arg_fn arg, view_ans
         return NULL;
     view_find *f = id <= INT32_MAX ? view_find_get(s, (int)id) : NULL;
     if (!f)
-        view_fail(a, 404, "no search %s (a newer one replaced it?)", arg(conn, "id") ? arg(conn, "id") : "(id missing)");
+        view_fail(a, 404, "no search %s (%d newer ones replaced it?)", arg(conn, "id") ? arg(conn, "id") : "(id missing)",
+                  VIEW_FINDS);
     return f;
 }
 

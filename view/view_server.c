@@ -306,11 +306,8 @@ done:
         MHD_stop_daemon(d);
     pthread_mutex_lock(&s->lock);
     view_jobs_stop(s);
-    view_find *f = s->find;
-    s->find = NULL;
     pthread_mutex_unlock(&s->lock);
-    if (f) /* its thread takes the lock to add a match: joined without it */
-        view_find_free(f);
+    view_find_stop_all(s);
     view_cursor_close(s->cursor);
     view_cursor_close(s->image_cursor);
     gt_view_index_close(s->ix);

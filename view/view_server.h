@@ -8,6 +8,9 @@
 #include "view_internal.h"
 
 typedef struct view_find view_find;
+/* Searches alive at once: a page's filter and find, a few tabs. Each
+ * holds its matches' positions (8 bytes a match). */
+#define VIEW_FINDS 8
 
 /* A child process of the viewer (`gltrace inspect`, `gltrace replay`):
  * one of each kind runs at a time; asking for another cancels it. */
@@ -35,7 +38,8 @@ typedef struct view_server {
      * up the call list */
     pthread_mutex_t image_lock;
     view_cursor *image_cursor;
-    view_find *find;
+    view_find *finds[VIEW_FINDS];
+    uint64_t find_clock;
     int next_find_id;
     view_job inspect, replay;
 } view_server;
@@ -74,6 +78,8 @@ size_t view_find_page(view_find *f, uint64_t k, uint64_t *pos, size_t n, uint64_
  * none (yet: *pending says whether the search still runs). */
 int view_find_next(view_find *f, uint64_t pos, int dir, uint64_t *out, int *pending);
 void view_find_free(view_find *f);
+/* Stops and frees every search (without s->lock held). */
+void view_find_stop_all(view_server *s);
 
 /* ---- child processes (view_jobs.c), with s->lock held */
 void view_jobs_state(view_server *s, uint64_t pos, view_buf *b);

@@ -177,12 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         line = next;
     }
-    pthread_mutex_lock(&server.lock);
-    view_find *f = server.find;
-    server.find = NULL;
-    pthread_mutex_unlock(&server.lock);
-    if (f)
-        view_find_free(f);
+    view_find_stop_all(&server);
     free(text);
     return 0;
 }

@@ -198,6 +198,18 @@ try:
     prv = s.api(f'/api/find/next?id={sid}&from={want[1]}&back=1')
     ck.check('find (any of two patterns): next and previous match', stt['matches'] == len(want) and
              nxt['seq'] == want[1] and prv['seq'] == want[0], (stt, want, nxt, prv))
+    # a page filters with one search and finds with another: both answer
+    fsid = s.api('/api/find?re=glDraw')['id']
+    page2 = s.api(f'/api/calls?find={fsid}&from=0&count=1000')
+    page1 = s.api(f'/api/calls?find={sid}&from=0&count=1000')
+    ck.check('two searches at once: the older still pages after the newer starts',
+             [c['seq'] for c in page1['calls']] == want and
+             all(c['fn'].startswith('glDraw') for c in page2['calls']), (page1, page2))
+    for _ in range(8):  # the server keeps eight: the one least recently asked about goes
+        s.api('/api/find?re=glClear')
+    st, _, body = s.raw(f'/api/calls?find={fsid}&from=0&count=10')
+    ck.check('past eight searches the least recently used is gone, with a 404 saying so', st == 404 and
+             b'no search' in body, (st, body[:300]))
     loc = s.api(f'/api/locate?n={want[1]}')
     ck.check('locate: a call\'s position and frame', got[loc['pos']]['seq'] == want[1] and
              loc['frame'] == got[loc['pos']]['frame'], loc)

@@ -276,7 +276,15 @@ async function drawList() {
   for (const [key, ctl] of S.pending) if (!wanted.has(key)) { ctl.abort(); S.pages.delete(key); S.pending.delete(key); }
   const got = [];
   for (let k = pa; k <= pb && k * PAGE < listTotal(); k++) {
-    try { got.push(await loadPage(k)); } catch (e) { if (e.name !== 'AbortError') status(e.message); return; }
+    try { got.push(await loadPage(k)); } catch (e) {
+      if (e.name === 'AbortError') return;
+      // the server keeps a few searches: a filter whose search it let go is run again
+      if (/^no search/.test(e.message) && S.filterId !== null && !S.refiltering) {
+        S.refiltering = true;
+        applyFilter(S.filter).finally(() => { S.refiltering = false; });
+      } else status(e.message);
+      return;
+    }
   }
   if (serial !== drawSerial) return;
   $('list-space').style.height = listHeight() + 'px';
@@ -660,7 +668,7 @@ async function applyFilter(text) {
   try {
     const id = await runSearch(text, (st) => {
       $('progress').textContent = progressText('filter', st);
-      if (S.filterId === null) { S.filterId = st.id; }
+      S.filterId = st.id;
       S.total = st.matches;
       S.pages.clear();
       drawList();
@@ -690,7 +698,13 @@ async function findStep(back) {
     const h = back ? hits.filter((c) => c.seq < from).pop() : hits.find((c) => c.seq > from);
     seq = h ? h.seq : null;
   } else {
-    const j = await api('find/next', { id: S.findId, from, back: back ? 1 : 0 });
+    const next = () => api('find/next', { id: S.findId, from, back: back ? 1 : 0 });
+    let j;
+    try { j = await next(); } catch (e) {
+      if (!/^no search/.test(e.message)) { status(e.message); return; }
+      await startFind(S.find); // the server let the search go: run it again
+      try { j = await next(); } catch (e2) { status(e2.message); return; }
+    }
     seq = j.seq;
   }
   if (seq === null) { status('no ' + (back ? 'earlier' : 'later') + ' match'); return; }
