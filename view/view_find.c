@@ -129,11 +129,14 @@ int view_find_start(view_server *s, const char *const *re, size_t nre, int all, 
     f->s = s;
     f->all = all;
     for (; f->nre < nre && f->nre < MAX_RE; f->nre++) {
-        int rc = regcomp(&f->re[f->nre], re[f->nre], REG_EXTENDED | REG_NOSUB);
+        int rc = view_regex_check(re[f->nre], err, errlen) != 0 ? -1
+                 : regcomp(&f->re[f->nre], re[f->nre], REG_EXTENDED | REG_NOSUB);
         if (rc != 0) {
             char why[200];
-            regerror(rc, &f->re[f->nre], why, sizeof why);
-            snprintf(err, errlen, "regular expression '%.200s': %s", re[f->nre], why);
+            if (rc > 0) {
+                regerror(rc, &f->re[f->nre], why, sizeof why);
+                snprintf(err, errlen, "regular expression '%.200s': %s", re[f->nre], why);
+            }
             for (size_t i = 0; i < f->nre; i++)
                 regfree(&f->re[i]);
             free(f);

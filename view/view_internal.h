@@ -73,6 +73,11 @@ extern const view_asset view_assets[];
 extern const size_t view_nassets;
 const view_asset *view_asset_find(const char *name);
 
+/* ---- search patterns (view_regex.c) */
+/* 0 when the POSIX extended pattern is safe to compile and match (its
+ * compiled size bounded, no back-reference), else -1 and why in err. */
+int view_regex_check(const char *re, char *err, size_t errlen);
+
 /* ---- a directory for the viewer's cache files beside the index */
 int view_cache_dir(const gt_view_index *ix, char *out, size_t len, char *err, size_t errlen);
 int view_mkdirs(const char *path);

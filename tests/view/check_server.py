@@ -122,6 +122,10 @@ try:
                        ('/api/call?n=18446744073709551615', 400), ('/api/call', 400), ('/api/call?n=999999999', 404),
                        ('/api/calls?from=-1', 400), ('/api/frames?from=99999999&count=99999999', 200),
                        ('/api/calls?from=99999999999&count=1000000', 200), ('/api/find?re=((', 400),
+                       # patterns whose compiling or matching takes exponential time (fuzz_view found the first)
+                       ('/api/find?re=glDraw' + '%2B' * 60, 400), ('/api/find?re=' + '(' * 30 + 'a' + ')%2B' * 30, 400),
+                       ('/api/find?re=(gl)a%5C1', 400), ('/api/find?re=x%7B1000%7D%7B1000%7D', 400),
+                       ('/api/find?re=%5B%5B:alpha:%5D%5D%7B1,100%7D%2B%7C(gl)%2B*', 200),
                        ('/api/find', 400), ('/api/find/status?id=99', 404), ('/api/stats?frame=999999', 404),
                        ('/api/timeline?f0=5&f1=2', 404), ('/api/image?n=1', 404), ('/api/nothing', 404),
                        ('/api/calls?find=77', 404), ('/api/state/file?n=0&name=', 404)):
