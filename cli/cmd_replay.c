@@ -32,10 +32,11 @@ static const char usage_text[] =
     "                     results with the recorded ones; the first differences\n"
     "                     are reported and make the exit status 1\n"
     "  --benchmark        compare nothing; report per-frame times\n"
-    "  --loop N           replay the last frame N more times (of a trimmed trace:\n"
-    "                     all its kept calls); unless --benchmark, their snapshots\n"
-    "                     and reads are compared again each time (frames that\n"
-    "                     read state they change differ)\n"
+    "  --loop N           replay the last frame N more times (frames that read\n"
+    "                     state they change differ); of a trimmed trace, all its\n"
+    "                     kept calls, each time from a reset (its setup replayed\n"
+    "                     again into new contexts); unless --benchmark, their\n"
+    "                     snapshots and reads are compared again each time\n"
     "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
     "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
@@ -306,10 +307,14 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
     if (o->check)
         print_check(s);
     if (o->loop && !o->benchmark && s->loop_compared)
-        fprintf(stderr, "gltrace replay: --loop: %s again %u times: %" PRIu64 " of their %" PRIu64
+        fprintf(stderr, "gltrace replay: --loop: %s again %u times%s: %" PRIu64 " of their %" PRIu64
                         " snapshots and reads matched the recorded ones%s\n",
-                s->loop_range ? "the trim's kept calls" : "the last frame", o->loop, s->loop_matched,
-                s->loop_compared, s->loop_matched == s->loop_compared ? "" : " (they read state they change)");
+                s->loop_range ? "the trim's kept calls" : "the last frame", o->loop,
+                s->loop_range ? ", each from a reset (its setup replayed again into new contexts)" : "",
+                s->loop_matched, s->loop_compared,
+                s->loop_matched == s->loop_compared ? ""
+                : s->loop_range ? " (even from a reset: they read what the trace does not hold)"
+                                : " (they read state they change)");
     else if (o->loop && !o->benchmark && !s->error[0])
         fprintf(stderr, "gltrace replay: --loop: the repeated frame has no snapshot or read: its repeats were not "
                         "compared\n");

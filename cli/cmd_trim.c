@@ -25,8 +25,8 @@ static void usage(FILE *f)
                "  --keep-window-draws     keep the draws into window surfaces before A\n"
                "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
-               "  replay --loop N of a trim replays all its kept calls N more times, compared each time; frames\n"
-               "  that read state they change differ (no reset of what they change is written).\n"
+               "  replay --loop N of a trim replays all its kept calls N more times, each from a reset (its setup\n"
+               "  replayed again into new contexts), compared each time.\n"
                "  More: replay/TRIM.md\n");
 }
 
@@ -137,13 +137,12 @@ int gt_cmd_trim(int argc, char **argv)
     else if (s.verified)
         printf("note: the state at the start was not compared: %s\n", s.state_not_compared);
     if (s.loop_compared && s.loop_matched == s.loop_compared)
-        printf("loop: its kept calls replayed again match what was recorded: gltrace replay --loop N repeats them "
-               "exactly\n");
+        printf("loop: its kept calls replayed again from a reset match what was recorded: gltrace replay --loop N "
+               "repeats them exactly\n");
     else if (s.loop_compared)
         printf("loop: its kept calls replayed again differ from what was recorded (%" PRIu64 " of %" PRIu64
-               " snapshots and reads): the frames read state they change, and trim writes no reset for it, so "
-               "gltrace replay --loop N does not repeat them exactly\n", s.loop_compared - s.loop_matched,
-               s.loop_compared);
+               " snapshots and reads), even from a reset: gltrace replay --loop N does not repeat them exactly\n",
+               s.loop_compared - s.loop_matched, s.loop_compared);
     if (s.verified && rc == 0 && s.snapshots == 0)
         printf("note: the kept frames hold no snapshot or pixel read: the check compared nothing\n");
     return rc;

@@ -374,7 +374,7 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
             mapped_data(r, m);
         return 1;
     case GT_FN_SURFACE_CONTENTS: /* not a comparison: contents to start from, in every mode */
-        if (!r->looping && m->fb)
+        if ((!r->looping || r->repeat) && m->fb)
             rp_snapshot_initial(r, m);
         return 1;
     case GT_FN_SNAPSHOT:

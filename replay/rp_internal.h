@@ -192,6 +192,7 @@ struct rp {
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */
     int looping;               /* replaying the last frame again (--loop) */
+    int repeat;                /* a trim's repeat for --loop: replayed whole, from a reset */
     double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
     /* Work after a call (--snapshot, gltrace diverge's probe): one flag, so
      * that a plain replay tests nothing more per record. */

@@ -168,7 +168,7 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
     r->sum->calls++;
     /* A new surface's recorded contents wait for the first command that
      * may see them (rp_initial.c). */
-    if (__builtin_expect(r->initial_held != 0, 0) && e->pixels != RP_PIXELS_NONE && !r->looping)
+    if (__builtin_expect(r->initial_held != 0, 0) && e->pixels != RP_PIXELS_NONE && (!r->looping || r->repeat))
         rp_initial_seen(r, e, m, tid);
     if (e->how == RP_EGL) {
         /* The window system is replay's own: the record is taken, and its
@@ -399,7 +399,10 @@ static void progress(rp *r, int done)
             (unsigned long long)r->frame, (unsigned long long)r->seq, (unsigned long long)r->sum->differing);
 }
 
-int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *sum)
+/* One replay of the trace. repeat: a repeat of a trimmed trace for --loop
+ * (gt_replay_run): its kept records, after the start marker, are compared
+ * as repeats (gt_replay_summary.loop_*). */
+static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay_summary *sum, int repeat)
 {
     memset(sum, 0, sizeof *sum);
     frame_list cur = {0}, last = {0};
@@ -413,6 +416,7 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     r->sum = sum;
     r->path = path;
     r->cur_ctx = -1;
+    r->repeat = repeat;
     int status = 2;
     char err[GT_ERRLEN];
     gt_reader *rd = NULL;
@@ -438,8 +442,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
     int rc;
     r->frame_start = now();
     uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
-    int looped = 0, range = 0; /* range: a trim's kept records are looped (trim_start) */
-    uint64_t loop_after = opt->loop ? count_frames(r, path) : 0;
+    int looped = 0, range = 0; /* range: past a trim's start marker (trim_start) */
+    uint64_t loop_after = opt->loop && !repeat ? count_frames(r, path) : 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
             break; /* past --frames / --calls: nothing after can be compared */
@@ -466,8 +470,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
                      path, (unsigned long long)rec.seq, (unsigned long long)rec.offset);
             break;
         }
-        if (opt->loop && !looped && (range ? cur.n : last.n) && teardown(r, m)) {
-            run_loop(r, range ? &cur : &last);
+        if (opt->loop && !looped && last.n && teardown(r, m)) {
+            run_loop(r, &last);
             looped = 1;
         }
         r->seq = rec.seq;
@@ -478,18 +482,23 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         if (opt->progress)
             progress(r, 0);
         if (opt->loop && !range && trim_start(m)) {
-            range = sum->loop_range = 1; /* from here on every record is kept, none dropped at a swap */
+            /* A trim loops from a reset (gt_replay_run): nothing is kept. */
+            range = sum->loop_range = looped = 1;
+            r->looping = repeat; /* a repeat compares what follows as one */
             list_clear(&cur);
             list_clear(&last);
             gltrace__glmessage__free_unpacked(m, NULL);
+        } else if (range) {
+            if (!fast)
+                gltrace__glmessage__free_unpacked(m, NULL);
         } else if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
-            if (r->frame != frame && !range) { /* a swap: cur is the last complete frame now */
+            if (r->frame != frame) { /* a swap: cur is the last complete frame now */
                 frame_list t = last;
                 list_clear(&t);
                 last = cur, cur = t;
             }
             if (r->frame != frame && !looped && r->frame == loop_after) {
-                run_loop(r, range ? &cur : &last);
+                run_loop(r, &last);
                 looped = 1;
             }
         } else if (!fast) {
@@ -502,8 +511,8 @@ int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summ
         snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
     /* --loop: the last complete frame again, N times, if the app did not
      * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
-    if (opt->loop && !looped && (range ? cur.n : last.n) && !sum->error[0])
-        run_loop(r, range ? &cur : &last);
+    if (opt->loop && !looped && last.n && !sum->error[0])
+        run_loop(r, &last);
     progress(r, 1);
     if (opt->benchmark && r->bound_ctx >= 0)
         glFinish(); /* the last frames' rendering, still queued */
@@ -541,4 +550,50 @@ out:
     free(r->by_number);
     free(r);
     return status;
+}
+
+/* Appends a repeat's per-frame times (--benchmark) to the run's. */
+static void add_frame_ms(gt_replay_summary *sum, const gt_replay_summary *rs)
+{
+    for (size_t i = 0; i < rs->nframe_ms; i++) {
+        if (sum->nframe_ms == sum->frame_ms_cap) {
+            size_t cap = sum->frame_ms_cap ? sum->frame_ms_cap * 2 : 256;
+            double *v = realloc(sum->frame_ms, cap * sizeof *v);
+            if (!v)
+                return;
+            sum->frame_ms = v, sum->frame_ms_cap = cap;
+        }
+        sum->frame_ms[sum->nframe_ms++] = rs->frame_ms[i];
+    }
+}
+
+/* --loop of a trimmed trace: each repeat starts from a reset of everything
+ * the kept frames may have changed (state, object contents, pixels), made
+ * as the first replay made it: the whole trace again, its setup into new
+ * contexts and surfaces, then the kept records compared as a repeat. */
+int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *sum)
+{
+    int status = replay_pass(path, opt, sum, 0);
+    if (status == 2 || !opt->loop || !sum->loop_range)
+        return status;
+    gt_replay_options ro = *opt;
+    ro.quiet = 1; /* the first replay said it all */
+    ro.progress = 0;
+    ro.snapshot = GT_REPLAY_SNAP_NONE;
+    ro.after_call = NULL;
+    ro.check = 0;
+    for (unsigned k = 0; k < opt->loop; k++) {
+        gt_replay_summary rs;
+        replay_pass(path, &ro, &rs, 1);
+        sum->loop_compared += rs.loop_compared;
+        sum->loop_matched += rs.loop_matched;
+        sum->seconds += rs.seconds;
+        add_frame_ms(sum, &rs);
+        if (rs.error[0])
+            snprintf(sum->error, sizeof sum->error, "--loop, repeat %u: %.480s", k + 1, rs.error);
+        gt_replay_summary_free(&rs);
+        if (sum->error[0])
+            return 2;
+    }
+    return status == 1 || sum->loop_matched != sum->loop_compared ? 1 : 0;
 }

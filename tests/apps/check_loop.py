@@ -5,9 +5,11 @@ all they read, so its last frame repeats exactly; accumulate's frames add
 to what the frame before left (additive blending, no clear), so a repeat
 draws something else: that replay exits 1 and says so. The repeats run
 right after the last frame's swap, before the app's teardown (objects it
-deletes at its end would otherwise be gone from the repeats). `gltrace
-trim` says the same of the frames it keeps, and `replay --loop` of a trim
-repeats all its kept frames (frames 1-2: two snapshots a repeat).
+deletes at its end would otherwise be gone from the repeats). `replay
+--loop` of a trim repeats all its kept frames (frames 1-2: two snapshots a
+repeat), each time from a reset (its setup replayed again into new
+contexts), so both apps' trims repeat exactly, accumulate's too, and
+`gltrace trim` says so.
 
 usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --out DIR"""
 import argparse
@@ -19,8 +21,8 @@ import apptrace as at
 
 
 def loop_line(stderr):
-    m = re.search(r'--loop: (?:the last frame|the trim\'s kept calls) again (\d+) times: (\d+) of their (\d+) '
-                  r'snapshots', stderr)
+    m = re.search(r'--loop: (?:the last frame|the trim\'s kept calls) again (\d+) times(?:, each from a reset '
+                  r'\(its setup replayed again into new contexts\))?: (\d+) of their (\d+) snapshots', stderr)
     return tuple(int(x) for x in m.groups()) if m else None
 
 
@@ -56,16 +58,18 @@ def main():
         ck.check(f'{name}: --benchmark --loop 3 compares nothing and exits 0', b.returncode == 0, b.stderr.strip())
         cut = os.path.join(args.out, name + '-frames-1-2.gltrace')
         t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
-        says = 'repeats them exactly' if exact else 'does not repeat them exactly'
-        ck.check(f'{name}: trimmed to frames 1-2, exit 0, and trim says whether --loop {says.split(" them")[0]}',
-                 t.returncode == 0 and 'loop: ' in t.stdout and says in t.stdout, (t.stdout, t.stderr))
+        ck.check(f'{name}: trimmed to frames 1-2, exit 0, and trim says --loop repeats them exactly from a reset',
+                 t.returncode == 0 and 'loop: its kept calls replayed again from a reset match' in t.stdout and
+                 'repeats them exactly' in t.stdout, (t.stdout, t.stderr))
         lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
         got = loop_line(lp.stderr)
-        ck.check(f'{name}: the trim replayed with --loop 2 repeats both kept frames (4 snapshots compared), '
-                 + ('all matching, exit 0' if exact else 'not all matching, exit 1'),
-                 "the trim's kept calls again 2 times" in lp.stderr and got is not None and got[2] == 4 and
-                 (got[1] == 4 and lp.returncode == 0 if exact else got[1] < 4 and lp.returncode == 1),
-                 lp.stderr.strip())
+        ck.check(f'{name}: the trim replayed with --loop 2 repeats both kept frames from a reset each time '
+                 '(4 snapshots compared), all matching, exit 0',
+                 "the trim's kept calls again 2 times, each from a reset" in lp.stderr and got is not None and
+                 got[2] == 4 and got[1] == 4 and lp.returncode == 0, lp.stderr.strip())
+        bl = gt.run([args.gltrace, 'replay', cut, '--benchmark', '--loop', '2', '--no-progress'], env=env)
+        ck.check(f'{name}: the trim with --benchmark --loop 2 times all 6 kept frames (2 and 2 repeats of 2)',
+                 bl.returncode == 0 and re.search(r': 6 frames in ', bl.stderr), bl.stderr.strip())
     ck.exit()
 
 
