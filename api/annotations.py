@@ -7,7 +7,7 @@ import re
 
 DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
 # `object` lines: what a command does to one object, and where it is.
-OBJECT_ROLES = ('contents', 'pins', 'deletes')
+OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads')
 # The registry's object classes an `object` line may name (shaders share
 # the programs' names).
 OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',
@@ -264,7 +264,7 @@ class Rules:
         matching c, or None. where: param (the object the parameter names),
         bound (the one bound to the target a parameter holds), bound_to (to
         a fixed target: param is then the enum's name), current (the program
-        in use). A glob line whose parameter c lacks is not meant for it."""
+        in use), all (every object of the share group). A glob line whose parameter c lacks is not meant for it."""
         pos = {p.name: i for i, p in enumerate(c.params)}
         for g, role, where, no in self.objects:
             if not fnmatch.fnmatchcase(c.name, g):
@@ -273,6 +273,8 @@ class Rules:
             err = None
             if where == 'current':
                 return (role, 'current', 0, 'program')
+            if where == 'all':
+                return (role, 'all', 0, None)
             if where.startswith('bound:GL_'):
                 return (role, 'bound_to', where[6:], None)
             if where.startswith('bound:'):

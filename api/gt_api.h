@@ -44,13 +44,15 @@ typedef enum gt_obj_role {
     GT_OBJ_NONE,
     GT_OBJ_CONTENTS, /* changes only the object (data, storage, parameters, source) */
     GT_OBJ_PINS,     /* makes something else hold it: its contents stay */
-    GT_OBJ_DELETES   /* ends the lives of the objects it names */
+    GT_OBJ_DELETES,  /* ends the lives of the objects it names */
+    GT_OBJ_READS     /* copies its contents into another: what was written before stays */
 } gt_obj_role;
 typedef enum gt_obj_where {
     GT_WHERE_PARAM,    /* the object parameter obj_param names (obj_class) */
     GT_WHERE_BOUND,    /* the one bound to the target parameter obj_param holds */
     GT_WHERE_BOUND_TO, /* the one bound to target obj_target */
-    GT_WHERE_CURRENT   /* the program in use */
+    GT_WHERE_CURRENT,  /* the program in use */
+    GT_WHERE_ALL       /* every object of the share group */
 } gt_obj_where;
 
 typedef struct gt_api_param {

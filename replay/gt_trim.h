@@ -32,6 +32,13 @@ typedef struct gt_trim_options {
      * first frame reads what an earlier one drew into the window needs it.
      * Without it, a trim that fails its check is made again with it. */
     int keep_window_draws;
+    /* Write the pixels the window surfaces that draws of the setup were
+     * left out of have at the start (gltraceSurfaceContents records before
+     * the start marker): a trim whose first frame reads what earlier
+     * frames drew into the window (an app that redraws only what changed)
+     * then replays without them. Without it, a trim that fails its check
+     * is made again with it first. */
+    int window_contents;
     /* Keep the setup's frames that the next frame repeats with other
      * floating-point values (see TRIM.md). Without it, a trim that fails
      * its check is made again with it first. */
@@ -60,9 +67,11 @@ typedef struct gt_trim_summary {
     uint64_t gone_contexts, dropped_gone;      /* contexts gone with their share group, their records */
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, the records filling them */
     uint64_t untouched_objects, dropped_untouched; /* alive but untouched by the kept records, the same */
+    uint64_t superseded_objects, dropped_superseded; /* alive, with writes a later whole one replaced */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */
+    uint64_t window_contents, window_contents_bytes; /* windows' pixels at the start written, their raw bytes */
     int repeated_frames_kept;           /* and the frames the next one repeats */
     int verified;                       /* its replay was compared */
     uint64_t snapshots, matched;        /* that replay's snapshots, and matched */

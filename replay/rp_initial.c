@@ -200,3 +200,37 @@ void rp_initial_free(rp *r)
     memset(r->initial, 0, sizeof r->initial);
     r->initial_held = 0;
 }
+
+/* The read side, for gltrace trim: recorded surface `surface`'s colour
+ * buffer as replay has it now, RGBA8 bottom row first (*px malloc'd,
+ * w*h*4 bytes), read through replay's own context as write_contents
+ * writes it; contents still held for it are written first. 0, or -1 (no
+ * such surface alive, or the read failed). */
+int rp_initial_read(rp *r, uint64_t surface, uint8_t **px, int *w, int *h)
+{
+    uint64_t v = 0;
+    *px = NULL;
+    rp_initial *held = held_for(r, surface);
+    if (held)
+        write_contents(r, held);
+    EGLSurface s = rp_map_get(&r->surfaces, surface | 1ull << 63, &v) ? (EGLSurface)(uintptr_t)v : EGL_NO_SURFACE;
+    EGLint sw = 0, sh = 0;
+    if (s == EGL_NO_SURFACE || !eglQuerySurface(r->dpy, s, EGL_WIDTH, &sw) ||
+        !eglQuerySurface(r->dpy, s, EGL_HEIGHT, &sh) || sw <= 0 || sh <= 0)
+        return -1;
+    EGLContext app = eglGetCurrentContext(), own = own_context(r);
+    if (own == EGL_NO_CONTEXT || !eglMakeCurrent(r->dpy, s, s, own))
+        return -1;
+    uint8_t *p = malloc((size_t)sw * (size_t)sh * 4);
+    if (p) {
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        glReadPixels(0, 0, sw, sh, GL_RGBA, GL_UNSIGNED_BYTE, p);
+        if (glGetError() != GL_NO_ERROR)
+            free(p), p = NULL;
+    }
+    if (!eglMakeCurrent(r->dpy, r->bound_draw, r->bound_read, app))
+        r->bound_ctx = -2; /* rebound at the next call */
+    *px = p, *w = sw, *h = sh;
+    return p ? 0 : -1;
+}

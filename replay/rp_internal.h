@@ -428,6 +428,9 @@ void rp_snapshot_initial(rp *r, const rp_msg *m);
 void rp_initial_seen(rp *r, const rp_entry *e, const rp_msg *m, uint64_t tid);
 void rp_initial_flush(rp *r);
 void rp_initial_free(rp *r);
+/* gltrace trim's side: a recorded surface's colour buffer as replay has
+ * it now, RGBA8 (*px malloc'd); 0, or -1. */
+int rp_initial_read(rp *r, uint64_t surface, uint8_t **px, int *w, int *h);
 /* rp_client_guard.c: client arrays. rp_client_noted: after a `class
  * arrays` call; rp_client_feed: a glVertexAttribPointerData record (the
  * array set to a copy of its bytes); rp_client_draw_refused: before a

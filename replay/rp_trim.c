@@ -1,5 +1,7 @@
 /* rp_trim.c: gltrace trim (gt_trim.h): plan, write, and check the result by
- * replaying it. A result that differs is made again keeping first the
+ * replaying it. A result that differs is made again writing first the
+ * pixels of the windows whose setup draws were left out (an app that
+ * redraws only what changed), then keeping the
  * setup frames the next one repeats (state that accumulates), then also
  * the objects deleted before the start, then the share groups destroyed
  * before the start, then the setup's draws into
@@ -50,6 +52,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_dead = plan.dropped_dead;
     sum->untouched_objects = plan.untouched_objects;
     sum->dropped_untouched = plan.dropped_untouched;
+    sum->superseded_objects = plan.superseded_objects;
+    sum->dropped_superseded = plan.dropped_superseded;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
@@ -125,17 +129,22 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         return 0;
     int rc = check(out, sum, d);
     gt_trim_options again = *opt;
-    for (int step = 0; rc == 1 && step < 4; step++) {
-        const char *what;
+    for (int step = 0; rc == 1 && step < 5; step++) {
+        const char *what, *how = "they are kept";
         uint64_t n;
-        if (!again.keep_repeated_frames && sum->dropped_frames) {
+        if (!again.window_contents && !again.keep_window_draws && sum->dropped_window_draws) {
+            again.window_contents = 1; /* one picture per window: cheaper than any other step */
+            what = "draws into window surfaces before the start";
+            how = "the windows' pixels at the start are written instead";
+            n = sum->dropped_window_draws;
+        } else if (!again.keep_repeated_frames && sum->dropped_frames) {
             again.keep_repeated_frames = 1;
             what = "setup frames the next one repeats";
             n = sum->dropped_frames;
-        } else if (!again.keep_all && (sum->dead_objects || sum->untouched_objects)) {
+        } else if (!again.keep_all && (sum->dead_objects || sum->untouched_objects || sum->superseded_objects)) {
             again.keep_all = again.keep_repeated_frames = 1;
-            what = "objects deleted before the start or untouched by the kept calls";
-            n = sum->dead_objects + sum->untouched_objects;
+            what = "objects deleted before the start, untouched by the kept calls or with superseded writes";
+            n = sum->dead_objects + sum->untouched_objects + sum->superseded_objects;
         } else if (!again.keep_gone_contexts && sum->gone_contexts) {
             again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
             what = "contexts destroyed before the start";
@@ -151,7 +160,7 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         if (make(in, out, &again, sum, d) != 0)
             return 2;
         snprintf(sum->note, sizeof sum->note,
-                 "without the %llu %s the trim did not replay exactly: they are kept", (unsigned long long)n, what);
+                 "without the %llu %s the trim did not replay exactly: %s", (unsigned long long)n, what, how);
         rp_trim_state_remove(d->trim); /* no file of the last try may pass for this one's */
         if (d->made && mkdir(d->trim, 0700) != 0)
             d->orig_done = 0;

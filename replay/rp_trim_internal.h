@@ -23,10 +23,15 @@ typedef struct rp_trim_plan {
     uint64_t gone_contexts, dropped_gone;      /* contexts destroyed with their group, their records */
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, their contents records */
     uint64_t untouched_objects, dropped_untouched; /* alive, but neither bound at the start nor named after it */
+    uint64_t superseded_objects, dropped_superseded; /* alive, and writes a later one replaced before a read */
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
     int state_dumped;       /* it was */
     char state_err[160];    /* why not */
+    /* gt_trim_options.window_contents: the colour buffers at the start of
+     * the window surfaces draws were left out of (rp_initial_read). */
+    struct rp_trim_window { uint64_t surface; int w, h; uint8_t *px; } *windows;
+    size_t nwindows;
 } rp_trim_plan;
 
 static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
@@ -64,9 +69,12 @@ typedef struct rp_trim_objs rp_trim_objs;
 rp_trim_objs *rp_trim_objs_new(void);
 int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
-/* After a draw of the setup that stays: every object bound to the context
- * is pinned (what it drew into outlives the draw). */
-void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r);
+/* After a draw of the setup that stays (draw), or another command that
+ * reads through the framebuffer (a blit, a copy, a read into a buffer):
+ * every object bound to the context was read (what it wrote so far
+ * stays), and by a draw pinned (what it drew into outlives the draw), and
+ * so were the objects something holds (attachments, arrays' buffers). */
+void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw);
 /* At the start (the replay's current context is the last record's): the
  * objects of its share group bound there or named by the kept records
  * (read from `in`) are touched; the others may go. Nothing may go when

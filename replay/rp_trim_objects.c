@@ -1,5 +1,7 @@
 /* rp_trim_objects.c: the objects deleted before the start of a trim, and
- * the records that only filled them, which the trim leaves out.
+ * the records that only filled them, which the trim leaves out; and the
+ * writes into live objects that a later whole write replaced before
+ * anything read them (write_of, supersede).
  *
  * What a command does to an object, and where that object is, is data
  * (api/annotations.txt `object` lines, gt_api_fn.obj_*): `contents` (an
@@ -36,7 +38,9 @@
 
 typedef struct life {
     uint64_t *seq; /* its contents records */
+    uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED */
     size_t n, cap;
+    size_t barrier; /* records before it cannot be superseded (a later one read them) */
     int group;     /* its share group */
     uint8_t pinned, dead;
     uint8_t touched; /* bound at the start, or named by a kept record */
@@ -73,7 +77,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->n; i++)
-        free(o->lives[i].seq);
+        free(o->lives[i].seq), free(o->lives[i].part);
     free(o->lives);
     rp_map_free(&o->live);
     free(o);
@@ -123,6 +127,105 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
     return &o->lives[o->n++];
 }
 
+/* ---------------------------------------------------------------- superseded writes */
+
+#define SUPERSEDED UINT32_MAX
+#define SUB (1u << 30) /* a write into what a specification made (glTexSubImage*, glBufferSubData) */
+
+/* The index of f's parameter `name` (the registry's), or -1. */
+static int param(const gt_api_fn *f, const char *name)
+{
+    for (unsigned i = 0; i < f->nparams; i++)
+        if (!strcmp(f->params[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int64_t arg_named(const gt_api_fn *f, const rp_msg *m, const char *name, int64_t absent)
+{
+    int i = param(f, name);
+    return i >= 0 && (unsigned)i < m->n_args ? rp_arg_i(m, (unsigned)i) : absent;
+}
+
+/* Whether the region [x, x+w) x [y, y+h) x [z, z+d) of the level just
+ * written covers it (GLES 3.1's glGetTexLevelParameteriv, asked of the
+ * replay's driver; an older context refuses: not known to cover). */
+static int covers_level(rp *r, uint32_t target, int64_t level, int64_t x, int64_t y, int64_t z, int64_t w,
+                        int64_t h, int64_t d)
+{
+    GLint lw = -1, lh = -1, ld = -1;
+    rp_hold_errors(r);
+    glGetTexLevelParameteriv(target, (GLint)level, GL_TEXTURE_WIDTH, &lw);
+    glGetTexLevelParameteriv(target, (GLint)level, GL_TEXTURE_HEIGHT, &lh);
+    glGetTexLevelParameteriv(target, (GLint)level, GL_TEXTURE_DEPTH, &ld);
+    int refused = 0;
+    while (glGetError() != GL_NO_ERROR)
+        refused = 1;
+    return !refused && !x && !y && !z && w == lw && h == lh && d == ld;
+}
+
+/* What a contents record writes, from its parameters' names in the
+ * registry: a texture level (a `level`: without an `xoffset` it
+ * specifies the level, its size, format and pixels: glTexImage*,
+ * glCopyTexImage*, glCompressedTexImage*; with one it writes a region
+ * of what a specification made, SUB, whole when it covers the level),
+ * keyed by target (a cube face) and level; a buffer (a `usage`:
+ * glBufferData specifies it; an `offset`: a range, SUB, whole when from 0
+ * to its size); else 0 (parameters, sources, storage, mipmap generation).
+ * *whole: it replaces the pixels or bytes that part held. Asked after
+ * the replay made the call. */
+static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
+{
+    *whole = 0;
+    int64_t level = arg_named(f, m, "level", -1), target = arg_named(f, m, "target", 0);
+    if (level >= 0 && level < 256) {
+        uint32_t part = ((uint32_t)target & 0xffff) << 8 | (uint32_t)level;
+        if (param(f, "xoffset") < 0) {
+            *whole = 1;
+        } else {
+            int64_t depth = param(f, "depth") >= 0 ? arg_named(f, m, "depth", 1) : 1;
+            *whole = covers_level(r, (uint32_t)target, level, arg_named(f, m, "xoffset", 0),
+                                  arg_named(f, m, "yoffset", 0), arg_named(f, m, "zoffset", 0),
+                                  arg_named(f, m, "width", -1), arg_named(f, m, "height", 1), depth);
+            part |= SUB;
+        }
+        return part;
+    }
+    if (param(f, "usage") >= 0)
+        return *whole = 1, 1;
+    if (param(f, "offset") >= 0 && param(f, "size") >= 0 && target) {
+        GLint size = -1;
+        rp_hold_errors(r);
+        glGetBufferParameteriv((GLenum)target, GL_BUFFER_SIZE, &size);
+        while (glGetError() != GL_NO_ERROR)
+            size = -1;
+        *whole = arg_named(f, m, "offset", -1) == 0 && arg_named(f, m, "size", -2) == size;
+        return 1 | SUB;
+    }
+    return 0;
+}
+
+/* A write that replaced all of `part`: the life's earlier writes to it,
+ * since the last record that may have read them, are superseded; a
+ * region's write (SUB) supersedes only regions' writes, as the
+ * specification under them still makes the level or buffer. */
+static void supersede(life *l, uint32_t part)
+{
+    for (size_t k = l->barrier; k + 1 < l->n; k++)
+        if (l->part[k] != SUPERSEDED && (l->part[k] | SUB) == (part | SUB) && (!(part & SUB) || (l->part[k] & SUB)))
+            l->part[k] = SUPERSEDED;
+}
+
+/* Every live object of the current context's share group (pinned_only:
+ * those something holds) may have been read: its writes so far stay. */
+static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only)
+{
+    int g = r->ctx[r->cur_ctx].group;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->lives[i].group == g && !o->lives[i].dead && (!pinned_only || o->lives[i].pinned))
+            o->lives[i].barrier = o->lives[i].n;
+}
+
 /* The names a `deletes` record ends: each one's life is over. */
 static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *f)
 {
@@ -166,6 +269,10 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         end_lives(o, r, m, f);
         return 0;
     }
+    if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
+        barrier_group(o, r, 0);
+        return 0;
+    }
     int cls = f->obj_class;
     uint32_t name = 0;
     if (f->obj_where == GT_WHERE_PARAM) {
@@ -188,16 +295,37 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         l->pinned = 1;
         return 0;
     }
-    if (l->pinned)
-        return 0; /* kept whole: its records need not be remembered */
+    if (f->obj_role == GT_OBJ_READS) {
+        l->barrier = l->n;
+        return 0;
+    }
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
         uint64_t *s = realloc(l->seq, cap * sizeof *s);
-        if (!s)
+        if (s)
+            l->seq = s;
+        uint32_t *w = realloc(l->part, cap * sizeof *w);
+        if (w)
+            l->part = w;
+        if (!s || !w)
             return -1;
-        l->seq = s, l->cap = cap;
+        l->cap = cap;
     }
-    l->seq[l->n++] = seq;
+    int whole = 0;
+    uint32_t part = write_of(r, f, m, &whole);
+    if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
+        int ucls = 0;
+        uint32_t unpack = bound_to(o, GL_PIXEL_UNPACK_BUFFER, &ucls);
+        uint64_t v;
+        if (unpack && rp_map_get(&o->live, key_of(r, ucls, unpack), &v) && v)
+            o->lives[v - 1].barrier = o->lives[v - 1].n;
+        rp_hold_errors(r); /* a GLES 2 context has no such binding */
+    }
+    l->seq[l->n] = seq, l->part[l->n++] = part;
+    if (whole)
+        supersede(l, part);
+    else if (!part && param(f, "pname") < 0)
+        l->barrier = l->n; /* glGenerateMipmap, storage, an EGL image: may read what came before */
     return 0;
 }
 
@@ -206,32 +334,44 @@ void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
     for (size_t i = 0; i < o->n; i++) {
         const life *l = &o->lives[i];
         int untouched = !l->dead && !l->touched && l->group == o->start_group;
-        if ((!l->dead && !untouched) || l->pinned || !l->n)
+        int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
+        if (!l->n)
             continue;
         uint64_t dropped = 0; /* its records not left out already (a gone share group's) */
         for (size_t k = 0; k < l->n; k++) {
             uint64_t s = l->seq[k];
-            if ((s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
+            if ((!all && l->part[k] != SUPERSEDED) || (s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
                 continue;
             plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
             dropped++;
         }
-        if (dropped) {
+        if (dropped && all) {
             ++*(untouched ? &plan->untouched_objects : &plan->dead_objects);
             *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;
+        } else if (dropped) {
+            plan->superseded_objects++;
+            plan->dropped_superseded += dropped;
         }
     }
 }
 
 /* ---------------------------------------------------------------- the start */
 
-/* Marks an object touched (bound at the start, named by a kept record),
- * or with pin, pinned (read by a draw of the setup that stays). */
-static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int pin)
+/* What touch does to an object: marks it touched (bound at the start,
+ * named by a kept record); pinned and read (bound at a draw of the setup
+ * that stays: what it drew into outlives the draw); read only (bound at a
+ * read of the framebuffer that stays). */
+enum { TOUCHED, PINNED_READ, READ };
+static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how)
 {
     uint64_t v;
-    if (name && rp_map_get(&o->live, key_of(r, cls, name), &v) && v)
-        *(pin ? &o->lives[v - 1].pinned : &o->lives[v - 1].touched) = 1;
+    if (!name || !rp_map_get(&o->live, key_of(r, cls, name), &v) || !v)
+        return;
+    life *l = &o->lives[v - 1];
+    if (how == TOUCHED)
+        l->touched = 1;
+    else
+        l->barrier = l->n, l->pinned |= how == PINNED_READ;
 }
 
 static int lives_class(int cls)
@@ -242,7 +382,7 @@ static int lives_class(int cls)
 
 /* Every object of those classes bound on the current context (api/state.tsv's
  * bindings: per texture unit, per index, or one). */
-static void touch_bound(rp_trim_objs *o, rp *r, int pin)
+static void touch_bound(rp_trim_objs *o, rp *r, int how)
 {
     GLint units = 0, active = GL_TEXTURE0, v;
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -258,21 +398,21 @@ static void touch_bound(rp_trim_objs *o, rp *r, int pin)
                 glActiveTexture((GLenum)(GL_TEXTURE0 + u));
                 v = 0;
                 glGetIntegerv(s->pname, &v);
-                touch(o, r, s->cls, (uint32_t)v, pin);
+                touch(o, r, s->cls, (uint32_t)v, how);
             }
             glActiveTexture((GLenum)active);
             continue;
         }
         v = 0;
         glGetIntegerv(s->pname, &v);
-        touch(o, r, s->cls, (uint32_t)v, pin);
+        touch(o, r, s->cls, (uint32_t)v, how);
         GLint n = s->index_count;
         if (s->index_bound)
             glGetIntegerv(s->index_bound, &n);
         for (GLint k = 0; r->ctx[r->cur_ctx].version >= 3 && k < n && k < 1024; k++) {
             v = 0;
             glGetIntegeri_v(s->pname, (GLuint)k, &v);
-            touch(o, r, s->cls, (uint32_t)v, pin);
+            touch(o, r, s->cls, (uint32_t)v, how);
         }
     }
     rp_hold_errors(r); /* pnames this context does not have were refused */
@@ -289,13 +429,13 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
         size_t len = 0;
         const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
         if (f->params[i].kind != GT_K_POINTER) {
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), 0);
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), TOUCHED);
             continue;
         }
         for (size_t k = 0; b && k + 4 <= len; k += 4) {
             uint32_t rec;
             memcpy(&rec, b + k, 4);
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), 0);
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), TOUCHED);
         }
     }
 }
@@ -338,10 +478,12 @@ static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_opti
     return rc < 0 ? -1 : 0;
 }
 
-void rp_trim_objs_draw(rp_trim_objs *o, rp *r)
+void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw)
 {
-    if (r->cur_ctx >= 0 && r->cur_ctx < RP_MAX_CTX && r->cur_ctx == r->bound_ctx)
-        touch_bound(o, r, 1);
+    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
+        return;
+    touch_bound(o, r, draw ? PINNED_READ : READ);
+    barrier_group(o, r, 1); /* attachments, vertex arrays' buffers: read through what holds them */
 }
 
 void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
@@ -353,7 +495,7 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_op
     for (int i = 0; i < RP_MAX_CTX; i++)
         if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
             return; /* another live context of the group: its bindings are not asked */
-    touch_bound(o, r, 0);
+    touch_bound(o, r, TOUCHED);
     if (touch_kept(o, r, in, opt, first_kept) == 0)
         o->start_group = g;
 }

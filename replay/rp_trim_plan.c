@@ -53,6 +53,8 @@ typedef struct planner {
     int cur;
     rp_trim_ctxs ctxs;
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
+    uint64_t windows[64];       /* recorded surfaces whose draws were left out */
+    int nwindows;
 } planner;
 
 static void drop(planner *p, uint64_t seq)
@@ -243,6 +245,33 @@ static void frame_end(planner *p)
     p->cur = !p->cur;
 }
 
+static void note_window(planner *p, uint64_t surface)
+{
+    for (int i = 0; i < p->nwindows; i++)
+        if (p->windows[i] == surface)
+            return;
+    if (p->nwindows < (int)(sizeof p->windows / sizeof p->windows[0]))
+        p->windows[p->nwindows++] = surface;
+}
+
+/* At the start, with window_contents: the pixels of the windows whose
+ * draws were left out, as the replay of the original has them (a surface
+ * destroyed since has none). -1: out of memory. */
+static int read_windows(planner *p, rp *r)
+{
+    p->plan->windows = calloc((size_t)p->nwindows + 1, sizeof *p->plan->windows);
+    if (!p->plan->windows)
+        return -1;
+    for (int i = 0; i < p->nwindows; i++) {
+        struct rp_trim_window *w = &p->plan->windows[p->plan->nwindows];
+        if (rp_initial_read(r, p->windows[i], &w->px, &w->w, &w->h) == 0) {
+            w->surface = p->windows[i];
+            p->plan->nwindows++;
+        }
+    }
+    return 0;
+}
+
 /* Marks the record left out, or adds it to its frame; -1: out of memory.
  * Client array records wait for their draw's verdict. */
 static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
@@ -271,6 +300,7 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
                r->cur_ctx == r->bound_ctx && window_only_draw(r, m)) {
         drop(p, seq);
         p->plan->dropped_draws++;
+        note_window(p, r->mc_draw);
         for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
             drop(p, p->pend[slot].seq[i]);
     }
@@ -305,8 +335,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
-    if (p->objs && e && e->cls == GT_CLASS_DRAW && !dropped(p, seq))
-        rp_trim_objs_draw(p->objs, r);
+    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq))
+        rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW);
     if (e && e->cls == GT_CLASS_FRAME) {
         p->frame++;
         frame_end(p);
@@ -320,6 +350,10 @@ static int after_call(void *user, rp *r, uint64_t tid)
         if (p->objs)
             rp_trim_objs_start(p->objs, r, p->in, p->opt, p->opt->by_calls ? p->opt->call_first : seq + 1,
                                p->opt->keep_gone_contexts ? NULL : p->ctxs.destroyed);
+        if (p->opt->window_contents && !p->opt->keep_window_draws && read_windows(p, r) != 0) {
+            snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
+            return 1;
+        }
         if (p->plan->state_dir)
             p->plan->state_dumped = rp_trim_state_dump(r, tid, p->plan->state_dir, p->plan->state_err,
                                                        sizeof p->plan->state_err) == 0;
@@ -426,4 +460,8 @@ void rp_trim_plan_free(rp_trim_plan *plan)
 {
     free(plan->drop);
     plan->drop = NULL;
+    for (size_t i = 0; i < plan->nwindows; i++)
+        free(plan->windows[i].px);
+    free(plan->windows);
+    plan->windows = NULL, plan->nwindows = 0;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "gt_api.h"
+#include "gt_enums.h"
 #include "gt_trace.h"
 
 #define TRIM_CHUNK_BYTES (4u << 20)
@@ -213,6 +214,39 @@ static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_opti
     return rc;
 }
 
+/* The windows' pixels at the start (gt_trim_options.window_contents), as
+ * gltraceSurfaceContents records: replay holds each until a command may
+ * see that surface's pixels, and writes it then (rp_initial.c). */
+static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
+{
+    for (size_t i = 0; i < plan->nwindows; i++) {
+        const struct rp_trim_window *w = &plan->windows[i];
+        Gltrace__GLMessage__FrameBuffer fb = GLTRACE__GLMESSAGE__FRAME_BUFFER__INIT;
+        ProtobufCBinaryData px = {(size_t)w->w * (size_t)w->h * 4, w->px};
+        fb.width = w->w, fb.height = w->h;
+        fb.n_contents = 1, fb.contents = &px;
+        fb.has_format = fb.has_type = fb.has_source = fb.has_attachment = fb.has_surface = 1;
+        fb.format = GL_RGBA, fb.type = GL_UNSIGNED_BYTE, fb.source = 0, fb.attachment = GL_BACK;
+        fb.surface = w->surface;
+        Gltrace__GLMessage m = GLTRACE__GLMESSAGE__INIT;
+        m.context_id = -1;
+        m.function = GT_FN_SURFACE_CONTENTS;
+        m.fb = &fb;
+        size_t n = gltrace__glmessage__get_packed_size(&m);
+        uint8_t *buf = malloc(n);
+        if (!buf)
+            return -1;
+        gltrace__glmessage__pack(&m, buf);
+        int rc = emit(o, tid, buf, n);
+        free(buf);
+        if (rc != 0)
+            return -1;
+        o->sum->window_contents++;
+        o->sum->window_contents_bytes += px.len;
+    }
+    return 0;
+}
+
 static int frame_call(const gt_record *rec)
 {
     uint64_t fn, alias = 0;
@@ -253,6 +287,8 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         if (!started) {
             started = 1;
             sum->first_call = rec.seq;
+            if (plan->first_kept && emit_windows(o, rec.thread_id, plan) != 0)
+                return -1;
             sum->start_marker = o->seq;
             if (plan->first_kept &&
                 emit_marker(o, rec.thread_id, in, opt, "start: the kept calls follow", plan->first_kept) != 0)

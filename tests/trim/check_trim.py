@@ -128,10 +128,22 @@ def hard_starts():
                          ['glMapBufferRange'] and
                          fns[start + 1:].index('gltraceMappedData') < fns[start + 1:].index('glUnmapBuffer'),
                          fns[start - 3:start + 8])
-    for mode, note in (('accumulate', 'draws into window surfaces'), ('feedback', 'setup frames the next one repeats')):
+    for mode, note in (('accumulate', 'draws into window surfaces before the start the trim did not replay exactly: '
+                                      'the windows\' pixels at the start are written instead'),
+                       ('feedback', 'setup frames the next one repeats')):
         if not traces[mode]:
             continue
-        check_trim(mode, traces[mode], '--frames', 4, 6, expect_note=note)
+        out = check_trim(mode, traces[mode], '--frames', 4, 6, expect_note=note)
+        if out and mode == 'accumulate':
+            # The window's pixels at the start stand for the draws of frames
+            # 0-3, which stay out: one gltraceSurfaceContents, no draw.
+            recs = gt.dump(gltrace, out).objects()
+            start = next(i for i, r in enumerate(recs) if r.get('fn') == 'gltraceMetadata' and
+                         r.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'))
+            setup = [r.get('fn') for r in recs[:start]]
+            ck.check('accumulate 4-6: the setup holds the window\'s pixels at the start and none of the draws before',
+                     setup.count('gltraceSurfaceContents') >= 1 and recs[start - 1].get('fn') ==
+                     'gltraceSurfaceContents' and not any(f.startswith('glDraw') for f in setup), setup[-6:])
         # The same without the check: the trim then leaves out what the
         # frames read, and its replay differs (the check is what saves it).
         out = os.path.join(work, f'{mode}-unchecked.gltrace')
@@ -220,11 +232,50 @@ def deleted_objects():
                  saved >= 7 * 16384, (os.path.getsize(kept), os.path.getsize(out)))
 
 
+def superseded_writes():
+    """trim_app reupload: one texture and one vertex buffer written whole
+    every frame, then in part. A trim of frames 7-8 keeps, of frames 0-6,
+    only what no later whole write replaced before something read it: the
+    texture's specification, frame 4's writes (its mipmaps read them) and
+    frame 6's, and the buffer's last glBufferData and glBufferSubData; it
+    leaves out 10 texture writes (frames 0-3 and 5) and 12 buffer writes
+    (frames 0-5), and replays exactly. --keep-all keeps them."""
+    trace = record('trim_app_reupload', [trim_app, 'reupload'])
+    if not trace:
+        return
+    out = check_trim('reupload', trace, '--frames', 7, 8)
+    if not out:
+        return
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    m = re.search(r'left out of the setup: uploads a later whole one replaced, into (\d+) textures and buffers '
+                  r'\((\d+) calls\)', r.stdout)
+    ck.check('reupload 7-8: the writes a later whole write replaced are left out (2 objects, 22 calls)',
+             m and int(m.group(1)) == 2 and int(m.group(2)) == 22 and 'note: without' not in r.stdout, r.stdout)
+    setup = []
+    for rec in gt.dump(gltrace, out).objects():
+        if rec.get('fn') == 'gltraceMetadata' and \
+                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
+            break
+        setup.append(rec.get('fn'))
+    ck.check('reupload 7-8: the setup specifies the texture once and writes it whole twice (frames 4 and 6), '
+             'with one glBufferData and one glBufferSubData of the frames\'',
+             setup.count('glTexImage2D') == 2 and setup.count('glTexSubImage2D') == 4 and
+             setup.count('glGenerateMipmap') == 1 and setup.count('glBufferData') == 2 and
+             setup.count('glBufferSubData') == 1,
+             {f: setup.count(f) for f in ('glTexImage2D', 'glTexSubImage2D', 'glBufferData', 'glBufferSubData')})
+    kept = os.path.join(work, 'reupload-keep-all.gltrace')
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '-o', kept])
+    ck.check('reupload 7-8 --keep-all: every write stays, and it replays exactly',
+             r.returncode == 0 and 'replaced' not in r.stdout and 'checked: its replay matches 2 of 2' in r.stdout,
+             r.stdout)
+
+
 def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
     hard_starts()
     deleted_objects()
+    superseded_writes()
 
 
 main()

@@ -20,6 +20,11 @@
  *               drawing with the (f % 4)th: a trim of frames 7-8 needs two.
  *               A texture drawn once into another before the first frame
  *               and deleted: every frame draws with the other one.
+ *   reupload    one texture and one vertex buffer, specified once, written
+ *               whole every frame (glTexSubImage2D of all of it, then of
+ *               an 8x8 corner; glBufferData, then glBufferSubData of its
+ *               first vertex) and drawn into the window; frame 4 also
+ *               makes the texture's mipmaps, which read what came before.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -185,6 +190,45 @@ static void stream_program(stream *s)
     glUniform1i(glGetUniformLocation(s->prog, "u_tex"), 0);
 }
 
+typedef struct reupload {
+    GLuint tex, vbo;
+} reupload;
+
+static void reupload_setup(reupload *u)
+{
+    glGenTextures(1, &u->tex);
+    glBindTexture(GL_TEXTURE_2D, u->tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenBuffers(1, &u->vbo);
+}
+
+static void frame_reupload(const reupload *u, const app *a, int f)
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    glClearColor(0.2f, 0.1f * (float)f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    noise(px, 200u + (unsigned)f);
+    glBindTexture(GL_TEXTURE_2D, u->tex);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NOISE, NOISE, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    noise(px, 300u + (unsigned)f);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, f, f, 8, 8, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    if (f == 4)
+        glGenerateMipmap(GL_TEXTURE_2D);
+    GLfloat v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = quad[i] * (2.0f + 0.1f * (float)f);
+    glBindBuffer(GL_ARRAY_BUFFER, u->vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_DYNAMIC_DRAW);
+    GLfloat corner[2] = {-0.9f + 0.05f * (float)f, -0.9f};
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corner, corner);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
 static void frame_stream(stream *s, const app *a, int f)
 {
     static GLubyte px[NOISE * NOISE * 4];
@@ -230,8 +274,9 @@ static void frame_stream(stream *s, const app *a, int f)
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
-    if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream\n");
+    if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
+        strcmp(mode, "reupload")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload\n");
         return 2;
     }
     sample_egl e;
@@ -265,11 +310,16 @@ int main(int argc, char **argv)
 
     void *mapped = NULL;
     stream st;
+    reupload ru;
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
+    else if (!strcmp(mode, "reupload"))
+        reupload_setup(&ru);
     for (int f = 0; f < FRAMES; f++) {
         if (!strcmp(mode, "stream"))
             frame_stream(&st, &a, f);
+        else if (!strcmp(mode, "reupload"))
+            frame_reupload(&ru, &a, f);
         else if (!strcmp(mode, "map"))
             frame_map(&a, f, &mapped);
         else if (!strcmp(mode, "accumulate"))
