@@ -163,6 +163,19 @@ static int emit(tout *o, uint64_t tid, const uint8_t *msg, size_t n)
     return 0;
 }
 
+/* A record of trim's own (a marker, a window's pixels), packed and written. */
+static int emit_message(tout *o, uint64_t tid, const Gltrace__GLMessage *m)
+{
+    size_t n = gltrace__glmessage__get_packed_size(m);
+    uint8_t *buf = malloc(n);
+    if (!buf)
+        return -1;
+    gltrace__glmessage__pack(m, buf);
+    int rc = emit(o, tid, buf, n);
+    free(buf);
+    return rc;
+}
+
 /* A gltraceMetadata record whose options say where the trim's parts are
  * (FORMAT.md, trimmed traces): `trim` says what follows, in words. The
  * original's first record's options come first: readers that merge
@@ -202,14 +215,7 @@ static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_opti
     m.context_id = -1;
     m.function = GT_FN_METADATA;
     m.metadata = &md;
-    size_t n = gltrace__glmessage__get_packed_size(&m);
-    uint8_t *buf = malloc(n);
-    int rc = -1;
-    if (buf) {
-        gltrace__glmessage__pack(&m, buf);
-        rc = emit(o, tid, buf, n);
-    }
-    free(buf);
+    int rc = emit_message(o, tid, &m);
     free(kvp);
     return rc;
 }
@@ -232,14 +238,7 @@ static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
         m.context_id = -1;
         m.function = GT_FN_SURFACE_CONTENTS;
         m.fb = &fb;
-        size_t n = gltrace__glmessage__get_packed_size(&m);
-        uint8_t *buf = malloc(n);
-        if (!buf)
-            return -1;
-        gltrace__glmessage__pack(&m, buf);
-        int rc = emit(o, tid, buf, n);
-        free(buf);
-        if (rc != 0)
+        if (emit_message(o, tid, &m) != 0)
             return -1;
         o->sum->window_contents++;
         o->sum->window_contents_bytes += px.len;

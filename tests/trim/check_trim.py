@@ -61,6 +61,17 @@ def snapshots(trace, frames=None, calls=None):
     return out, d.objects()
 
 
+def setup_fns(out):
+    """The functions of a trim's setup: its records before the start marker."""
+    setup = []
+    for rec in gt.dump(gltrace, out).objects():
+        if rec.get('fn') == 'gltraceMetadata' and \
+                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
+            break
+        setup.append(rec.get('fn'))
+    return setup
+
+
 def check_trim(name, trace, how, first, last, *extra, expect_note=None):
     """Trims trace (how: --frames or --calls), checks the trim: exit 0,
     replay exact, snapshots the original's."""
@@ -137,13 +148,10 @@ def hard_starts():
         if out and mode == 'accumulate':
             # The window's pixels at the start stand for the draws of frames
             # 0-3, which stay out: one gltraceSurfaceContents, no draw.
-            recs = gt.dump(gltrace, out).objects()
-            start = next(i for i, r in enumerate(recs) if r.get('fn') == 'gltraceMetadata' and
-                         r.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'))
-            setup = [r.get('fn') for r in recs[:start]]
+            setup = setup_fns(out)
             ck.check('accumulate 4-6: the setup holds the window\'s pixels at the start and none of the draws before',
-                     setup.count('gltraceSurfaceContents') >= 1 and recs[start - 1].get('fn') ==
-                     'gltraceSurfaceContents' and not any(f.startswith('glDraw') for f in setup), setup[-6:])
+                     setup[-1:] == ['gltraceSurfaceContents'] and not any(f.startswith('glDraw') for f in setup),
+                     setup[-6:])
         # The same without the check: the trim then leaves out what the
         # frames read, and its replay differs (the check is what saves it).
         out = os.path.join(work, f'{mode}-unchecked.gltrace')
@@ -210,12 +218,7 @@ def deleted_objects():
              m and int(m.group(1)) == 2 and int(m.group(2)) == 6, r.stdout)
     ck.check('stream 7-8: what is still held needs nothing put back (no note: the first trim replayed exactly)',
              'note: without' not in r.stdout, r.stdout)
-    setup = []
-    for rec in gt.dump(gltrace, out).objects():
-        if rec.get('fn') == 'gltraceMetadata' and \
-                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
-            break
-        setup.append(rec.get('fn'))
+    setup = setup_fns(out)
     ck.check('stream 7-8: the setup uploads six textures (the app\'s render target, the attachment deleted by name, '
              'the two the frames draw with, the one baked and its deleted source) and links four programs (the app\'s, '
              'which baked it, and frames 0, 3 and 6\'s)',
@@ -251,12 +254,7 @@ def superseded_writes():
                   r'\((\d+) calls\)', r.stdout)
     ck.check('reupload 7-8: the writes a later whole write replaced are left out (2 objects, 22 calls)',
              m and int(m.group(1)) == 2 and int(m.group(2)) == 22 and 'note: without' not in r.stdout, r.stdout)
-    setup = []
-    for rec in gt.dump(gltrace, out).objects():
-        if rec.get('fn') == 'gltraceMetadata' and \
-                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
-            break
-        setup.append(rec.get('fn'))
+    setup = setup_fns(out)
     ck.check('reupload 7-8: the setup specifies the texture once and writes it whole twice (frames 4 and 6), '
              'with one glBufferData and one glBufferSubData of the frames\'',
              setup.count('glTexImage2D') == 2 and setup.count('glTexSubImage2D') == 4 and
