@@ -57,6 +57,8 @@ int gt_cmd_dump(int argc, char **argv)
             status = 2;
             break;
         }
+        if (!json)
+            gt_show_trim_part(stdout, m);
         gt_show_record(stdout, m, &rec, json, full, chain);
         gltrace__glmessage__free_unpacked(m, NULL);
     }

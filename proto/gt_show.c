@@ -323,6 +323,17 @@ static void show_metadata(FILE *f, const Gltrace__TraceMetadata *m)
 #undef KEY
 }
 
+void gt_show_trim_part(FILE *f, const Gltrace__GLMessage *m)
+{
+    if (m->function != GT_FN_METADATA || !m->metadata)
+        return;
+    for (size_t i = 0; i < m->metadata->n_options; i++) {
+        const Gltrace__TraceMetadata__Option *o = m->metadata->options[i];
+        if (o && o->key && o->value && !strcmp(o->key, "trim"))
+            fprintf(f, "---- %s ----\n", o->value);
+    }
+}
+
 void gt_show_metadata_json(FILE *f, const Gltrace__TraceMetadata *m)
 {
     show_metadata(f, m);

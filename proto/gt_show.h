@@ -10,6 +10,11 @@
 #include "gt_snapshot.h"
 #include "gt_trace.h"
 
+/* Before a record in the text dump: a trimmed trace's marker
+ * (replay/TRIM.md) opens its part, the setup or the kept calls, with a
+ * line of its own ("---- setup: ... ----"); nothing for other records. */
+void gt_show_trim_part(FILE *f, const Gltrace__GLMessage *m);
+
 /* One record: `json` selects JSON Lines, `full` shows all data behind
  * pointers instead of a shortened view. `chain` keeps the pixels of coded
  * snapshots (gt_snapshot.h) across the records of one trace, given in call

@@ -105,6 +105,10 @@ def check_trim(name, trace, how, first, last, *extra, expect_note=None):
     if first:
         ck.check(f'{label}: the dump marks the setup and where the kept calls start',
                  any(x.startswith('setup') for x in marks) and any(x.startswith('start') for x in marks), marks)
+        heads = [x for x in run([gltrace, 'dump', out]).stdout.splitlines() if x.startswith('---- ')]
+        ck.check(f'{label}: the text dump shows the setup as a block, then the kept calls',
+                 heads == ['---- setup: the state the kept calls start from ----',
+                           '---- start: the kept calls follow ----'], heads)
     return out
 
 
