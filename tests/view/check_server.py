@@ -126,7 +126,8 @@ try:
                        ('/api/find?re=glDraw' + '%2B' * 60, 400), ('/api/find?re=' + '(' * 30 + 'a' + ')%2B' * 30, 400),
                        ('/api/find?re=(gl)a%5C1', 400), ('/api/find?re=x%7B1000%7D%7B1000%7D', 400),
                        ('/api/find?re=a%7B1,20000%7D', 400), ('/api/find?re=D%2B%2B%2Bx%2B%2B%2B%2B%2B%2B%2B*%2B%2B%2B%2B%2B%2B*', 400),
-                       ('/api/find?re=%5B%5B:alpha:%5D%5D%7B1,100%7D%2B%7C(gl)%2B*', 200),
+                       ('/api/find?re=(%5E)%2B%2B%2B%2B%2B', 400), ('/api/find?re=d?%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B', 400),
+                       ('/api/find?re=%5B%5B:alpha:%5D%5D%7B1,100%7D%7C(gl)%2Bx*%7C%5EglBind(Texture%7CBuffer)%24', 200),
                        ('/api/find', 400), ('/api/find/status?id=99', 404), ('/api/stats?frame=999999', 404),
                        ('/api/timeline?f0=5&f1=2', 404), ('/api/image?n=1', 404), ('/api/nothing', 404),
                        ('/api/calls?find=77', 404), ('/api/state/file?n=0&name=', 404)):
