@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -27,17 +28,19 @@
 
 #include "view_server.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Set by a signal handler (on whichever thread the signal lands: one of
+ * libmicrohttpd's, often) or another thread: a lock-free atomic. */
+static atomic_int stop_requested;
 
 void gt_view_stop(void)
 {
-    stop_requested = 1;
+    atomic_store(&stop_requested, 1);
 }
 
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_requested = 1;
+    atomic_store(&stop_requested, 1);
 }
 
 void view_fail(view_answer *a, unsigned status, const char *fmt, ...)
@@ -234,6 +237,9 @@ static int random_token(char *out)
     return 0;
 }
 
+/* The listening socket is made here, not by libmicrohttpd: its port (a
+ * free one when port is 0) and the cookie's name from it must be set
+ * before the daemon's threads answer the first request, which reads them. */
 static struct MHD_Daemon *start_daemon(view_server *s, int port, char *err, size_t errlen)
 {
     struct sockaddr_in sa;
@@ -241,19 +247,29 @@ static struct MHD_Daemon *start_daemon(view_server *s, int port, char *err, size
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)port);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+        snprintf(err, errlen, "cannot listen on 127.0.0.1:%d: %s%s", port, strerror(errno),
+                 port ? " (in use? leave out --port for a free one)" : "");
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    s->port = ntohs(sa.sin_port);
+    snprintf(s->cookie, sizeof s->cookie, "gt_token_%u", s->port);
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, accept_policy, NULL, handle, s,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
+        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_END);
     if (!d) {
-        snprintf(err, errlen, "cannot listen on 127.0.0.1:%d%s", port,
-                 port ? " (in use? leave out --port for a free one)" : "");
-        return NULL;
+        snprintf(err, errlen, "cannot serve on 127.0.0.1:%u", s->port);
+        close(fd);
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    s->port = di ? di->port : (unsigned)port;
-    return d;
+    return d; /* the daemon closes its listening socket when stopped */
 }
 
 int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
@@ -287,7 +303,6 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
     d = start_daemon(s, opt->port, err, errlen);
     if (!d)
         goto done;
-    snprintf(s->cookie, sizeof s->cookie, "gt_token_%u", s->port);
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/?token=%s", s->port, s->token);
     struct sigaction sa;
@@ -298,7 +313,7 @@ int gt_view_serve(const gt_view_options *opt, char *err, size_t errlen)
     signal(SIGPIPE, SIG_IGN);
     if (opt->ready)
         opt->ready(opt->ctx, url);
-    while (!stop_requested)
+    while (!atomic_load(&stop_requested))
         usleep(100000); /* also sees gt_view_stop from another thread */
     rc = 0;
 done:
