@@ -12,6 +12,10 @@ OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads')
 # the programs' names).
 OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',
                   'shader': 'program', 'sampler': 'sampler'}
+# `state` lines: a command that only sets a piece of state (trim's step 8).
+# A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
+# @bound:PARAM (the object bound to the target PARAM holds).
+STATE_KEY = re.compile(r'^([A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
@@ -76,6 +80,7 @@ class Rules:
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
+        self.states = []    # (cmd glob, [key, read keys...] or None, lineno): what a state command sets (trim)
         self.driver_names = []
         with open(path) as f:
             for no, raw in enumerate(f, 1):
@@ -125,6 +130,9 @@ class Rules:
                     if w[2] not in OBJECT_ROLES:
                         raise AnnotationError(f'{path}:{no}: object takes {", ".join(OBJECT_ROLES)}, not {w[2]!r}')
                     self.objects.append((w[1], w[2], w[3], no))
+                elif w[0] == 'state' and len(w) >= 3:
+                    keys = None if w[2:] == ['-'] else [self._state_key(k, path, no) for k in w[2:]]
+                    self.states.append((w[1], keys, no))
                 elif w[0] == 'nullable' and len(w) == 3:
                     self.nullable.append((w[1], w[2], no))
                 elif w[0] == 'driver' and len(w) == 2:
@@ -227,6 +235,7 @@ class Rules:
             c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
             c.pixels = next((k for g, k, _ in self.pixels if fnmatch.fnmatchcase(c.name, g)), '-')
             c.object = self._object_of(c)
+            c.state = self._state_of(c)
             for p in c.params:
                 p.nullable = any(fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)
                                  for g, pg, _ in self.nullable)
@@ -249,7 +258,8 @@ class Rules:
                 raise AnnotationError(f'{self.path}:{no}: hook for {cglob}: no covered command matches')
         for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
                            ('unit', self.units), ('components', self.components), ('nullable', self.nullable),
-                           ('pixels', self.pixels), ('object', [(g, r, n) for g, r, _, n in self.objects])):
+                           ('pixels', self.pixels), ('object', [(g, r, n) for g, r, _, n in self.objects]),
+                           ('state', self.states)):
             for cglob, _, no in rows:
                 if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
                     raise AnnotationError(f'{self.path}:{no}: {what} for {cglob}: no covered command matches')
@@ -258,6 +268,7 @@ class Rules:
                 raise AnnotationError(f'{self.path}:{no}: driver {name}: not a covered command')
         self.driver_names = sorted({n for n, _ in self.drivers})
         self._check_arrays(cmds)
+        self._check_state_reads(cmds)
 
     def _object_of(self, c):
         """(role, where, param index, class) of the first `object` line
@@ -296,6 +307,71 @@ class Rules:
             if not glob:
                 raise AnnotationError(f'{self.path}:{no}: object {c.name}: {err}')
         return None
+
+    @staticmethod
+    def _state_key(word, path, no):
+        """(name, [part...]) of a `state` key: NAME or NAME[PART,...]."""
+        m = STATE_KEY.match(word)
+        parts = m.group(2).split(',') if m and m.group(2) else []
+        if not m or len(parts) > 3 or not all(parts):
+            raise AnnotationError(f'{path}:{no}: expected NAME or NAME[PART,...] (up to 3 parts), not {word!r}')
+        for part in parts:
+            if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part):
+                raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME or @bound:PARAM, '
+                                      f'not {part!r}')
+        return m.group(1), parts
+
+    def _state_of(self, c):
+        """[(name, parts)...] of the first `state` line matching c: the key
+        it sets, then the keys it reads, each part resolved to ('param',
+        index), ('bound', index), ('get', 'GL_PNAME') or ('value', number or
+        'GL_ENUM'); a part asked of the driver reads the key of that name
+        too. None: not a state command. A glob line naming a parameter c
+        lacks is not meant for it."""
+        pos = {p.name: i for i, p in enumerate(c.params)}
+        for g, keys, no in self.states:
+            if not fnmatch.fnmatchcase(c.name, g):
+                continue
+            if keys is None:
+                return None
+            out, err = [], None
+            for name, parts in keys:
+                res = []
+                for part in parts:
+                    if part.startswith('@bound:'):
+                        if part[7:] not in pos:
+                            err = f'{part[7:]!r} is not a parameter'
+                        res.append(('bound', pos.get(part[7:], 0)))
+                    elif part.startswith('@'):
+                        res.append(('get', part[1:]))
+                    elif re.match(r'^(\d+|GL_\w+)$', part):
+                        res.append(('value', int(part) if part.isdigit() else part))
+                    elif part in pos:
+                        res.append(('param', pos[part]))
+                    else:
+                        err = f'{part!r} is not a parameter'
+                out.append((name, res))
+            if err:
+                if any(ch in g for ch in '*?['):
+                    continue
+                raise AnnotationError(f'{self.path}:{no}: state {c.name}: {err}')
+            for name, res in list(out):
+                for kind, v in res:
+                    if kind == 'get' and (v, []) not in out[1:]:
+                        out.append((v, []))
+            return out
+        return None
+
+    def _check_state_reads(self, cmds):
+        """Every key a state command reads is one some command sets (by
+        name and number of parts): a misspelt read would read nothing."""
+        sets = {(k[0][0], len(k[0][1])) for k in (c.state for c in cmds) if k}
+        for c in cmds:
+            for name, parts in (c.state or [])[1:]:
+                if (name, len(parts)) not in sets:
+                    no = next(n for g, _, n in self.states if fnmatch.fnmatchcase(c.name, g))
+                    raise AnnotationError(f'{self.path}:{no}: state {c.name}: reads {name} with {len(parts)} '
+                                          f'parts, which no state command sets')
 
     def _roles_of(self, c):
         """{role: parameter index} of a draw that reads client arrays, or

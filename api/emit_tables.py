@@ -88,6 +88,32 @@ def object_fields(c, values):
     return f'GT_OBJ_{role.upper()}, GT_WHERE_{where.upper()}, {param}, {cls}, 0x{target:x}u'
 
 
+def state_keys(cmds, values):
+    """The gt_api_key arrays of the commands' `state` lines (their names
+    numbered from 1 in sorted order) and, by command, its fields."""
+    names = sorted({k[0] for c in cmds for k in (c.state or [])})
+    number = {n: i + 1 for i, n in enumerate(names)}
+    kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE'}
+    L, fields = [], {}
+    for c in cmds:
+        if not c.state:
+            fields[c.name] = 'NULL, 0'
+            continue
+        L.append(f'static const gt_api_key k_{c.name}[] = {{')
+        for name, parts in c.state:
+            ps = []
+            for kind, v in parts:
+                if isinstance(v, str):
+                    if v not in values:
+                        raise SystemExit(f'gen_api.py: state {c.name}: {v}: no such enum')
+                    v = values[v]
+                ps.append(f'{{{kinds[kind]}, 0x{v:x}u}}')
+            L.append(f'    {{{number[name]}, {len(parts)}, {{{", ".join(ps) or "{0, 0}"}}}}}, /* {name} */')
+        L.append('};')
+        fields[c.name] = f'k_{c.name}, {len(c.state)}'
+    return L, fields
+
+
 def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
     groups, enums = enum_tables(cmds, gl_enums, egl_enums)
     values = {n: v for n, v, _, _ in gl_enums}
@@ -106,6 +132,9 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
             L.append(f'    {{{cstr(p.name)}, {cstr(p.type.text)}, GT_K_{k}, {d}, {g}, {oc}}},')
         L.append('};')
     L.append('')
+    keys, state_fields = state_keys(cmds, values)
+    L += keys
+    L.append('')
     L.append(f'const size_t gt_api_nfns = {len(cmds)};')
     L.append('const gt_api_fn gt_api_fns[] = {')
     for c in cmds:
@@ -113,7 +142,7 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
         params = f'p_{c.name}' if c.params else 'NULL'
         L.append(f'    {{{cstr(c.name)}, {c.number}, {c.alias_index}, {int(c.api == "egl")}, '
                  f'{len(c.params)}, GT_K_{c.ret.kind}, {g}, {cstr(c.ret.text)}, {params}, {class_enum(c.cls)}, '
-                 f'{object_fields(c, values)}}},')
+                 f'{object_fields(c, values)}, {state_fields[c.name]}}},')
     L.append('};')
     L.append('')
     # every numbered name, covered or not, so old traces still show names

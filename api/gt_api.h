@@ -55,6 +55,23 @@ typedef enum gt_obj_where {
     GT_WHERE_ALL       /* every object of the share group */
 } gt_obj_where;
 
+/* A piece of state a `state` line of api/annotations.txt names: what a
+ * command that only sets state sets, and what it reads (trim leaves out one
+ * a later command setting the same key replaced, TRIM.md step 8). Its
+ * parts, with the name, say which piece: a parameter's value, a number,
+ * or asked of the replay's driver. */
+typedef enum gt_part_kind {
+    GT_PART_PARAM, /* the value of parameter `value` (its index) */
+    GT_PART_VALUE, /* the number `value` */
+    GT_PART_GET,   /* glGetIntegerv(value) on the replay's context */
+    GT_PART_BOUND  /* the object bound to the target parameter `value` holds */
+} gt_part_kind;
+typedef struct gt_api_key {
+    uint16_t name;  /* one number (from 1) per key name */
+    uint8_t nparts;
+    struct { uint8_t kind; uint32_t value; } part[3];
+} gt_api_key;
+
 typedef struct gt_api_param {
     const char *name;   /* C parameter name from the registry/headers */
     const char *ctype;  /* C type text */
@@ -80,6 +97,8 @@ typedef struct gt_api_fn {
     uint8_t obj_param;  /* for GT_WHERE_PARAM and GT_WHERE_BOUND */
     uint8_t obj_class;  /* gt_state_class (gt_api_state.h), for GT_WHERE_PARAM and _CURRENT */
     uint32_t obj_target; /* for GT_WHERE_BOUND_TO */
+    const gt_api_key *state; /* a state command's: [0] the key it sets, then those it reads */
+    uint8_t nstate;     /* 0: not a state command */
 } gt_api_fn;
 
 typedef struct gt_api_name { int32_t number; uint32_t alias; const char *name; } gt_api_name;

@@ -3,7 +3,8 @@
 # 400x300) recorded with weston-simple-egl as its client for SECONDS, then
 # three-frame trims at a third, a half and near the end of its run: each
 # trim's size against the original's, what it left out and wrote, and
-# whether its check passed. The numbers of replay/TRIM.md ("Measured").
+# whether its check passed, and the same trim with --keep-state-commands
+# (without step 8). The numbers of replay/TRIM.md ("Measured").
 #   bench/trim_weston.sh [BUILD_DIR] [SECONDS]
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd) secs=${2:-5}
@@ -28,5 +29,8 @@ echo "original: $frames frames, $(stat -c %s "$trace") bytes; load: $(cut -d' ' 
 for k in $((frames / 3)) $((frames / 2)) $((frames - 6)); do
   out=$("$build/bin/gltrace" trim "$trace" --frames $k-$((k + 2)) -o "$tmp/t.gltrace")
   echo "frames $k-$((k + 2)):"
-  echo "$out" | grep -E '^(size|left out|written|note|checked)' | sed 's/^/  /'
+  echo "$out" | grep -E '^(size|left out|written|note|checked)|after a setup' | sed 's/^.*\(after a setup\)/\1/; s/^/  /'
+  # The same trim keeping the state commands a later one replaced (step 8).
+  out=$("$build/bin/gltrace" trim "$trace" --frames $k-$((k + 2)) --keep-state-commands -o "$tmp/t.gltrace")
+  echo "$out" | grep -E '^size|after a setup' | sed 's/^.*\(after a setup\)/\1/; s/^/  --keep-state-commands: /'
 done

@@ -13,18 +13,20 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
-               "       [--keep-gone-contexts] [--keep-all] [--keep-window-draws] [--window-pixels] [--no-verify]\n"
+               "       [--keep-state-commands] [--keep-gone-contexts] [--keep-all] [--keep-window-draws] [--window-pixels] [--no-verify]\n"
                "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
                "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
                "  before them that built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
                "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
+               "  --keep-state-commands   keep the bindings, settings and uniforms before A that a later one\n"
+               "                          of the same piece of state replaced before anything read them\n"
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
                "  --keep-all              keep the uploads, parameters and sources of objects deleted before A,\n"
                "                          never touched by the kept calls, or replaced by a later whole upload\n"
                "  --window-pixels         write the pixels at A of the windows whose earlier draws are left out\n"
                "                          (without it, done when the trim does not replay exactly otherwise)\n"
-               "  --keep-window-draws     keep the draws into window surfaces before A\n"
+               "  --keep-window-draws     keep the draws and clears into window surfaces before A\n"
                "  --no-verify             do not replay the result to check it\n"
                "  exit 0: written and replaying exactly; 1: written, its replay differs; 2: error\n"
                "  replay --loop N of a trim replays all its kept calls N more times, each from a reset (its setup\n"
@@ -75,6 +77,8 @@ int gt_cmd_trim(int argc, char **argv)
             o.keep_gone_contexts = 1;
         } else if (!strcmp(a, "--keep-all")) {
             o.keep_all = 1;
+        } else if (!strcmp(a, "--keep-state-commands")) {
+            o.keep_state_commands = 1;
         } else if (!strcmp(a, "--keep-repeated-frames")) {
             o.keep_repeated_frames = 1;
         } else if (!strcmp(a, "--no-verify")) {
@@ -125,11 +129,15 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.superseded_objects)
         printf("left out of the setup: uploads a later whole one replaced, into %" PRIu64 " textures and buffers (%" PRIu64
                " calls)\n", s.superseded_objects, s.dropped_superseded);
+    if (s.dropped_sets)
+        printf("left out of the setup: %" PRIu64 " bindings, settings and uniforms a later one replaced before a read\n",
+               s.dropped_sets);
     if (s.window_contents)
         printf("written at the start: the pixels of %" PRIu64 " window surfaces (%" PRIu64 " bytes before compression)\n",
                s.window_contents, s.window_contents_bytes);
     printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
-           " draws into window surfaces, %" PRIu64 " queries, reads, snapshots and swaps\n",
+           " draws and clears into window surfaces, %" PRIu64
+           " queries, reads, snapshots, swaps and EGL records that change nothing\n",
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);
     if (s.note[0])
         printf("note: %s\n", s.note);

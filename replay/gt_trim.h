@@ -50,6 +50,12 @@ typedef struct gt_trim_options {
      * the start, and of those the kept records never touch (see TRIM.md). Without it, a trim that fails its check is
      * made again with it, after the repeated frames. */
     int keep_all;
+    /* Keep the setup's state commands that a later one of the same piece
+     * of state replaced before anything read them (bindings, settings,
+     * uniforms: api/annotations.txt `state` lines, TRIM.md step 8).
+     * Without it, a trim that fails its check is made again with it,
+     * after the windows' pixels. */
+    int keep_state_commands;
     int verify;      /* replay the result and compare its snapshots (default on) */
     int level;       /* zstd level of the output (default 3, as record compacts) */
 } gt_trim_options;
@@ -68,6 +74,7 @@ typedef struct gt_trim_summary {
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, the records filling them */
     uint64_t untouched_objects, dropped_untouched; /* alive but untouched by the kept records, the same */
     uint64_t superseded_objects, dropped_superseded; /* alive, with writes a later whole one replaced */
+    uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */

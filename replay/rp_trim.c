@@ -54,6 +54,7 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_untouched = plan.dropped_untouched;
     sum->superseded_objects = plan.superseded_objects;
     sum->dropped_superseded = plan.dropped_superseded;
+    sum->dropped_sets = plan.dropped_sets;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
@@ -129,29 +130,35 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         return 0;
     int rc = check(out, sum, d);
     gt_trim_options again = *opt;
-    for (int step = 0; rc == 1 && step < 5; step++) {
+    /* A replay that stopped (a record it could not take: an array reading
+     * memory the setup no longer gave it) is a difference too. */
+    for (int step = 0; rc != 0 && step < 6; step++) {
         const char *what, *how = "they are kept";
         uint64_t n;
         if (!again.window_contents && !again.keep_window_draws && sum->dropped_window_draws) {
             again.window_contents = 1; /* one picture per window: cheaper than any other step */
-            what = "draws into window surfaces before the start";
+            what = "draws and clears into window surfaces before the start";
             how = "the windows' pixels at the start are written instead";
             n = sum->dropped_window_draws;
+        } else if (!again.keep_state_commands && sum->dropped_sets) {
+            again.keep_state_commands = 1;
+            what = "state commands a later one replaced";
+            n = sum->dropped_sets;
         } else if (!again.keep_repeated_frames && sum->dropped_frames) {
-            again.keep_repeated_frames = 1;
+            again.keep_repeated_frames = again.keep_state_commands = 1;
             what = "setup frames the next one repeats";
             n = sum->dropped_frames;
         } else if (!again.keep_all && (sum->dead_objects || sum->untouched_objects || sum->superseded_objects)) {
-            again.keep_all = again.keep_repeated_frames = 1;
+            again.keep_all = again.keep_repeated_frames = again.keep_state_commands = 1;
             what = "objects deleted before the start, untouched by the kept calls or with superseded writes";
             n = sum->dead_objects + sum->untouched_objects + sum->superseded_objects;
         } else if (!again.keep_gone_contexts && sum->gone_contexts) {
-            again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
+            again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = again.keep_state_commands = 1;
             what = "contexts destroyed before the start";
             n = sum->gone_contexts;
         } else if (!again.keep_window_draws && sum->dropped_window_draws) {
-            again.keep_window_draws = again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = 1;
-            what = "draws into window surfaces before the start";
+            again.keep_window_draws = again.keep_gone_contexts = again.keep_all = again.keep_repeated_frames = again.keep_state_commands = 1;
+            what = "draws and clears into window surfaces before the start";
             n = sum->dropped_window_draws;
         } else {
             break;

@@ -24,6 +24,7 @@ typedef struct rp_trim_plan {
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, their contents records */
     uint64_t untouched_objects, dropped_untouched; /* alive, but neither bound at the start nor named after it */
     uint64_t superseded_objects, dropped_superseded; /* alive, and writes a later one replaced before a read */
+    uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
     int state_dumped;       /* it was */
@@ -83,6 +84,19 @@ void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw);
 void rp_trim_objs_start(rp_trim_objs *o, struct rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
                         const uint8_t *destroyed);
 void rp_trim_objs_free(rp_trim_objs *o);
+/* The object bound to `target` on the replay's current context (its
+ * replayed name; *cls its gt_state_class), 0 none or no such binding. */
+uint32_t rp_trim_bound(uint32_t target, int *cls);
+
+/* The state commands a later one of the same key replaced before anything
+ * read them (rp_trim_sets.c, api/annotations.txt `state` lines). note:
+ * after replay took a setup record (0, or -1: out of memory); finish,
+ * after every other step marked its records: marks those in the plan. */
+typedef struct rp_trim_sets rp_trim_sets;
+rp_trim_sets *rp_trim_sets_new(void);
+int rp_trim_sets_note(rp_trim_sets *s, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_sets_free(rp_trim_sets *s);
 
 /* The state at the start (rp_trim_state.c): a temporary folder made
  * (0, or -1), removed with its files; a dump of the context current on

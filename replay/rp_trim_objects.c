@@ -50,8 +50,6 @@ struct rp_trim_objs {
     rp_map live;     /* (group, class, replayed name) -> index + 1 in lives */
     life *lives;
     size_t n, cap;
-    struct { uint32_t target, pname; uint8_t cls; } bind[64]; /* state.tsv's bindings by target */
-    size_t nbind;
     int start_group;  /* the group whose untouched objects may go, -1 none */
 };
 
@@ -61,14 +59,6 @@ rp_trim_objs *rp_trim_objs_new(void)
     if (!o)
         return NULL;
     o->start_group = -1;
-    for (size_t i = 0; i < gt_api_nstates && o->nbind < 64; i++) {
-        const gt_api_state *s = &gt_api_states[i];
-        if (s->query == GT_STATE_GET && s->target && s->type == GT_STATE_NAME) {
-            o->bind[o->nbind].target = s->target;
-            o->bind[o->nbind].pname = s->pname;
-            o->bind[o->nbind++].cls = s->cls;
-        }
-    }
     return o;
 }
 
@@ -92,16 +82,17 @@ static uint64_t key_of(const rp *r, int cls, uint32_t name)
 /* The object bound to `target` on the replay's current context: its
  * replayed name and class, 0 when nothing is bound or the target has no
  * binding in api/state.tsv. A cube map's faces are bound as the cube map. */
-static uint32_t bound_to(const rp_trim_objs *o, uint32_t target, int *cls)
+uint32_t rp_trim_bound(uint32_t target, int *cls)
 {
     if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
         target = GL_TEXTURE_CUBE_MAP;
-    for (size_t i = 0; i < o->nbind; i++) {
-        if (o->bind[i].target != target)
+    for (size_t i = 0; i < gt_api_nstates; i++) {
+        const gt_api_state *s = &gt_api_states[i];
+        if (s->query != GT_STATE_GET || s->target != target || s->type != GT_STATE_NAME)
             continue;
         GLint name = 0;
-        glGetIntegerv(o->bind[i].pname, &name);
-        *cls = o->bind[i].cls;
+        glGetIntegerv(s->pname, &name);
+        *cls = s->cls;
         return (uint32_t)name;
     }
     return 0;
@@ -278,9 +269,9 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (f->obj_where == GT_WHERE_PARAM) {
         name = rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, f->obj_param));
     } else if (f->obj_where == GT_WHERE_BOUND) {
-        name = bound_to(o, (uint32_t)rp_arg_i(m, f->obj_param), &cls);
+        name = rp_trim_bound((uint32_t)rp_arg_i(m, f->obj_param), &cls);
     } else if (f->obj_where == GT_WHERE_BOUND_TO) {
-        name = bound_to(o, f->obj_target, &cls);
+        name = rp_trim_bound(f->obj_target, &cls);
     } else {
         GLint prog = 0;
         glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
@@ -315,7 +306,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     uint32_t part = write_of(r, f, m, &whole);
     if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
         int ucls = 0;
-        uint32_t unpack = bound_to(o, GL_PIXEL_UNPACK_BUFFER, &ucls);
+        uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &ucls);
         uint64_t v;
         if (unpack && rp_map_get(&o->live, key_of(r, ucls, unpack), &v) && v)
             o->lives[v - 1].barrier = o->lives[v - 1].n;

@@ -53,8 +53,16 @@ typedef struct planner {
     int cur;
     rp_trim_ctxs ctxs;
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
+    rp_trim_sets *sets;         /* NULL: every state command is kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
+    /* What the setup's kept records bound on each thread (recorded draw,
+     * read, context), and the sizes they gave the surfaces: a record
+     * saying the same again does nothing on replay. */
+    struct { uint64_t tid, draw, read, ctx; } bound[RP_MAX_THREADS];
+    int nbound;
+    struct { uint64_t surface; int64_t w, h; } size[64];
+    int nsize;
 } planner;
 
 static void drop(planner *p, uint64_t seq)
@@ -129,14 +137,15 @@ static int reads_into_memory(const rp_msg *m)
     return 0;
 }
 
-/* Whether the draw just replayed left nothing behind but pixels of the
- * window surface: the default framebuffer bound, no transform feedback,
- * and (GLES 3.1) no storage block or atomic counter in the program. A
- * command without a `mode` (compute dispatch) always leaves something. */
-static int window_only_draw(rp *r, const rp_msg *m)
+/* Whether the draw (or clear) just replayed left nothing behind but
+ * pixels of the window surface: the default framebuffer bound, no
+ * transform feedback, and (GLES 3.1) no storage block or atomic counter in
+ * the program. A draw without a `mode` (compute dispatch) always leaves
+ * something. */
+static int window_only_draw(rp *r, const rp_msg *m, int clear)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    if (!f || !f->nparams || strcmp(f->params[0].name, "mode") != 0)
+    if (!f || (!clear && (!f->nparams || strcmp(f->params[0].name, "mode") != 0)))
         return 0;
     GLint fb = -1, major = 0, minor = 0, prog = 0, ssbo = 0, atomics = 0;
     GLboolean xfb = GL_FALSE;
@@ -272,12 +281,60 @@ static int read_windows(planner *p, rp *r)
     return 0;
 }
 
+/* Whether m (eglMakeCurrent, gltraceCurrent, gltraceSurface, another EGL
+ * call) changes nothing replay has: an eglMakeCurrent of what its thread
+ * has bound, a gltraceSurface (not a creation's) of the size its surface
+ * has. Notes what a kept one changes. Any other EGL call replay acts on
+ * may end or make a handle, so the bindings are forgotten. */
+static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint64_t tid)
+{
+    if (m->function == GT_FN_SURFACE) {
+        uint64_t s = rp_arg_u(m, 1);
+        int64_t w = rp_arg_i(m, 2), h = rp_arg_i(m, 3);
+        int created = m->n_args > 4 && m->args[4]->n_rawbytes, i = 0;
+        while (i < p->nsize && p->size[i].surface != s)
+            i++;
+        if (i < p->nsize && !created && p->size[i].w == w && p->size[i].h == h)
+            return 1;
+        if (i == p->nsize && i < 64)
+            p->nsize++;
+        if (i < 64)
+            p->size[i].surface = s, p->size[i].w = w, p->size[i].h = h;
+        return 0;
+    }
+    int current = m->function == GT_FN_CURRENT || (e && e->cls == GT_CLASS_CURRENT && e->how == RP_EGL);
+    if (!current) {
+        if (e && e->how == RP_EGL && e->egl && e->cls != GT_CLASS_FRAME)
+            p->nbound = 0;
+        return 0;
+    }
+    uint64_t draw = rp_arg_u(m, 1), read = rp_arg_u(m, 2), ctx = rp_arg_u(m, 3);
+    int i = 0;
+    while (i < p->nbound && p->bound[i].tid != tid)
+        i++;
+    if (i < p->nbound && p->bound[i].draw == draw && p->bound[i].read == read && p->bound[i].ctx == ctx)
+        return m->function != GT_FN_CURRENT;
+    if (i == p->nbound && i < RP_MAX_THREADS)
+        p->nbound++;
+    if (i < RP_MAX_THREADS)
+        p->bound[i].tid = tid, p->bound[i].draw = draw, p->bound[i].read = read, p->bound[i].ctx = ctx;
+    return 0;
+}
+
 /* Marks the record left out, or adds it to its frame; -1: out of memory.
  * Client array records wait for their draw's verdict. */
 static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
 {
     int slot = pending_of(p, tid);
-    if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
+    int synthetic = m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST;
+    const rp_entry *e = synthetic ? NULL : entry_of(r, m);
+    if ((m->function == GT_FN_SURFACE || m->function == GT_FN_CURRENT || (e && e->how == RP_EGL)) &&
+        changes_nothing(p, m, e, tid)) {
+        drop(p, seq);
+        p->plan->dropped_other++;
+        return 0;
+    }
+    if (synthetic) {
         if (m->function == GT_FN_SNAPSHOT) {
             drop(p, seq);
             p->plan->dropped_other++;
@@ -290,18 +347,17 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
         }
         return frame_keep(p, seq, sig_record(0, m, tid));
     }
-    const rp_entry *e = entry_of(r, m);
-    int is_draw = e && e->cls == GT_CLASS_DRAW;
+    int is_draw = e && e->cls == GT_CLASS_DRAW, is_clear = e && e->pixels == RP_PIXELS_CLEARS;
     if (!e || e->how == RP_SKIP || (e->how == RP_EGL && (e->cls == GT_CLASS_FRAME || !e->egl)) ||
         (e->how == RP_CALL && reads_into_memory(m))) {
         drop(p, seq);
         p->plan->dropped_other++;
-    } else if (is_draw && !p->opt->keep_window_draws && p->frame < p->plan->start_frame && r->cur_ctx >= 0 &&
-               r->cur_ctx == r->bound_ctx && window_only_draw(r, m)) {
+    } else if ((is_draw || is_clear) && !p->opt->keep_window_draws && p->frame < p->plan->start_frame &&
+               r->cur_ctx >= 0 && r->cur_ctx == r->bound_ctx && window_only_draw(r, m, is_clear)) {
         drop(p, seq);
         p->plan->dropped_draws++;
         note_window(p, r->mc_draw);
-        for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
+        for (int i = 0; is_draw && slot >= 0 && i < p->pend[slot].n; i++)
             drop(p, p->pend[slot].seq[i]);
     }
     int rc = 0;
@@ -331,7 +387,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
     }
     const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
     if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0) ||
-        (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0)) {
+        (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
+        (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
@@ -401,7 +458,9 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         return -1;
     }
     pp->opt = opt, pp->plan = plan, pp->in = in;
-    if (!opt->keep_all && !(pp->objs = rp_trim_objs_new())) {
+    if ((!opt->keep_all && !(pp->objs = rp_trim_objs_new())) ||
+        (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new()))) {
+        rp_trim_objs_free(pp->objs);
         free(pp);
         snprintf(sum->error, sizeof sum->error, "out of memory");
         return -1;
@@ -409,12 +468,14 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
 #define p (*pp)
     if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0)) {
         rp_trim_objs_free(p.objs);
+        rp_trim_sets_free(p.sets);
         free(pp);
         return 0; /* from the first record: no setup */
     }
     plan->start_frame = opt->frame_first;
     if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0) {
         rp_trim_objs_free(p.objs);
+        rp_trim_sets_free(p.sets);
         free(pp);
         return -1;
     }
@@ -444,6 +505,10 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     if (!sum->error[0] && p.objs)
         rp_trim_objs_finish(p.objs, plan, p.nbytes);
     rp_trim_objs_free(p.objs);
+    /* Last: what the steps before left out reads nothing. */
+    if (!sum->error[0] && p.sets)
+        rp_trim_sets_finish(p.sets, plan, p.nbytes);
+    rp_trim_sets_free(p.sets);
     free(p.ctxs.runs);
 #undef p
     free(pp);

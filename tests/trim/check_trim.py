@@ -143,7 +143,7 @@ def hard_starts():
                          ['glMapBufferRange'] and
                          fns[start + 1:].index('gltraceMappedData') < fns[start + 1:].index('glUnmapBuffer'),
                          fns[start - 3:start + 8])
-    for mode, note in (('accumulate', 'draws into window surfaces before the start the trim did not replay exactly: '
+    for mode, note in (('accumulate', 'draws and clears into window surfaces before the start the trim did not replay exactly: '
                                       'the windows\' pixels at the start are written instead'),
                        ('feedback', 'setup frames the next one repeats')):
         if not traces[mode]:
@@ -268,7 +268,43 @@ def superseded_writes():
     kept = os.path.join(work, 'reupload-keep-all.gltrace')
     r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '-o', kept])
     ck.check('reupload 7-8 --keep-all: every write stays, and it replays exactly',
-             r.returncode == 0 and 'replaced' not in r.stdout and 'checked: its replay matches 2 of 2' in r.stdout,
+             r.returncode == 0 and 'uploads a later whole one replaced' not in r.stdout and
+             'checked: its replay matches 2 of 2' in r.stdout,
+             r.stdout)
+
+
+def state_commands():
+    """trim_app settings: every frame sets its viewport, a texture binding
+    on unit 1, that texture's wrap mode and a sampler uniform with other
+    integers than the frame before (so no frame repeats the next); frames
+    2 and 5 also draw blended into a framebuffer object, reading all that
+    was set so far. A trim of frames 7-8 keeps, of each piece of state,
+    the last setting before each of those draws and before the start, and
+    the settings that what stays reads (the unit a binding went to): 74
+    commands go, the setup holds 4 glViewport (main's, before the texture
+    uploads; frames 2 and 5's for the framebuffer object; frame 6's) of
+    the 12, and the trim replays exactly with the state at the start the
+    original's. --keep-state-commands keeps them all."""
+    trace = record('trim_app_settings', [trim_app, 'settings'])
+    if not trace:
+        return
+    out = check_trim('settings', trace, '--frames', 7, 8)
+    if not out:
+        return
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
+    ck.check('settings 7-8: 74 state commands a later one replaced are left out, and the first try replays '
+             'exactly (no note)', m and int(m.group(1)) == 74 and 'note: without' not in r.stdout and
+             'the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout, r.stdout)
+    setup = setup_fns(out)
+    ck.check('settings 7-8: the setup sets the viewport 4 times of 12, and keeps both draws into the framebuffer '
+             'object', setup.count('glViewport') == 4 and setup.count('glDrawArrays') == 2,
+             {f: setup.count(f) for f in ('glViewport', 'glDrawArrays', 'glActiveTexture', 'glBindTexture')})
+    kept = os.path.join(work, 'settings-keep-state.gltrace')
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-state-commands', '-o', kept])
+    ck.check('settings 7-8 --keep-state-commands: every setting stays, and it replays exactly',
+             r.returncode == 0 and 'bindings, settings and uniforms' not in r.stdout and
+             'checked: its replay matches 2 of 2' in r.stdout and setup_fns(kept).count('glViewport') == 12,
              r.stdout)
 
 
@@ -278,6 +314,7 @@ def main():
     hard_starts()
     deleted_objects()
     superseded_writes()
+    state_commands()
 
 
 main()

@@ -25,6 +25,13 @@
  *               an 8x8 corner; glBufferData, then glBufferSubData of its
  *               first vertex) and drawn into the window; frame 4 also
  *               makes the texture's mipmaps, which read what came before.
+ *   settings    each frame sets its viewport, binds one of two textures to
+ *               unit 1 (then selects unit 0 again), sets that texture's
+ *               wrap mode and the sampler uniform, all with other integers
+ *               than the frame before, and draws into the window; every
+ *               third frame also draws blended into the framebuffer
+ *               object's texture, which the window draws then show: what
+ *               was set before such a draw is read by it.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -229,6 +236,44 @@ static void frame_reupload(const reupload *u, const app *a, int f)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
 }
 
+static void frame_settings(const GLuint tex[2], const app *a, int f)
+{
+    glClearColor(0.1f, 0.2f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glViewport(f % 3, 0, W - f % 3, H);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, tex[f % 2]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, f % 2 ? GL_REPEAT : GL_CLAMP_TO_EDGE);
+    glActiveTexture(GL_TEXTURE0);
+    glUniform1i(a->u_tex, 1);
+    if (f % 3 == 2) {
+        glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+        glViewport(0, 0, 32, 32);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE);
+        draw_quad(a, 0.1f * (float)f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.5f);
+        glDisable(GL_BLEND);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(f % 3, 0, W - f % 3, H);
+    }
+    draw_quad(a, -0.5f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glUniform1i(a->u_tex, 0);
+    draw_quad(a, 0.5f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+}
+
+static void settings_setup(GLuint tex[2])
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    glGenTextures(2, tex);
+    for (int i = 0; i < 2; i++) {
+        noise(px, 400u + (unsigned)i);
+        glBindTexture(GL_TEXTURE_2D, tex[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, NOISE, NOISE, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+}
+
 static void frame_stream(stream *s, const app *a, int f)
 {
     static GLubyte px[NOISE * NOISE * 4];
@@ -275,8 +320,8 @@ int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
-        strcmp(mode, "reupload")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload\n");
+        strcmp(mode, "reupload") && strcmp(mode, "settings")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings\n");
         return 2;
     }
     sample_egl e;
@@ -311,6 +356,9 @@ int main(int argc, char **argv)
     void *mapped = NULL;
     stream st;
     reupload ru;
+    GLuint pair[2];
+    if (!strcmp(mode, "settings"))
+        settings_setup(pair);
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -320,6 +368,8 @@ int main(int argc, char **argv)
             frame_stream(&st, &a, f);
         else if (!strcmp(mode, "reupload"))
             frame_reupload(&ru, &a, f);
+        else if (!strcmp(mode, "settings"))
+            frame_settings(pair, &a, f);
         else if (!strcmp(mode, "map"))
             frame_map(&a, f, &mapped);
         else if (!strcmp(mode, "accumulate"))

@@ -1,0 +1,183 @@
+/* rp_trim_sets.c: the state commands of a trim's setup that a later one
+ * replaced before anything read what they set (TRIM.md step 8).
+ *
+ * Which commands only set state, and which piece, is data: the `state`
+ * lines of api/annotations.txt (gt_api_fn.state). A key is a name and
+ * parts: glBindTexture sets bind[target, active unit], glUniform4fv sets
+ * uniform[program in use, location, count]. Parts the replay's driver is
+ * asked for (the active unit, the program in use, what a target is bound
+ * to) are asked after the replay took the command, which none of these
+ * change. Every other GL command of the setup that stays reads
+ * everything (a draw, an upload, a deletion), so a state command is left
+ * out only when a later one of its key follows with nothing between that
+ * reads it: nothing but other state commands, and the records other steps
+ * left out. What one state command reads besides (glBindTexture the
+ * active unit, glVertexAttribPointer the buffer bound to GL_ARRAY_BUFFER)
+ * the line names, so what it reads stays with it.
+ *
+ * Walked backwards from the start, at the end of the plan: a key set
+ * later and not read since is `covered`; a state command of a covered
+ * key goes. The state at the start is unchanged by construction (the
+ * last command of each key stays); the check of the result compares it. */
+#include "rp_internal.h"
+#include "rp_trim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <GLES3/gl32.h>
+
+#include "gt_api.h"
+#include "gt_api_state.h"
+#include "gt_trace.h"
+
+#define SETS_MAX_KEYS 6 /* the key set and the keys read, per command */
+
+typedef struct event {
+    uint64_t seq;
+    uint64_t key[SETS_MAX_KEYS]; /* [0] set, the rest read */
+    uint8_t n;                   /* 0: reads everything */
+} event;
+
+struct rp_trim_sets {
+    event *ev;
+    size_t n, cap;
+    size_t nsets;
+};
+
+rp_trim_sets *rp_trim_sets_new(void)
+{
+    return calloc(1, sizeof(rp_trim_sets));
+}
+
+void rp_trim_sets_free(rp_trim_sets *s)
+{
+    if (s)
+        free(s->ev), free(s);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+/* The value of one part of a key, for the record m; *unknown when it
+ * cannot be told (a target api/state.tsv has no binding for). */
+static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unknown)
+{
+    GLint got = 0;
+    int cls = GT_STATE_NO_CLASS;
+    uint32_t name;
+    switch (kind) {
+    case GT_PART_PARAM:
+        return v < m->n_args ? rp_arg_u(m, v) : UINT64_MAX;
+    case GT_PART_GET:
+        glGetIntegerv(v, &got);
+        return (uint32_t)got;
+    case GT_PART_BOUND:
+        name = v < m->n_args ? rp_trim_bound((uint32_t)rp_arg_u(m, v), &cls) : 0;
+        *unknown |= cls == GT_STATE_NO_CLASS;
+        return name;
+    default:
+        return v;
+    }
+}
+
+/* The key k of the record m, on the replay's current context: the same
+ * piece of state gives the same number. */
+static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *unknown)
+{
+    uint64_t h = mix((uint64_t)r->cur_ctx, k->name);
+    for (unsigned i = 0; i < k->nparts && i < 3; i++)
+        h = mix(h, part_value(m, k->part[i].kind, k->part[i].value, unknown));
+    return h;
+}
+
+int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
+{
+    if (m->function >= GT_FN_INVALID || r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
+        return 0; /* trace records and calls without a context read no GL state */
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    if (!f || f->is_egl)
+        return 0; /* EGL reads no context's state (a context made current sets its first viewport) */
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        event *e = realloc(s->ev, cap * sizeof *e);
+        if (!e)
+            return -1;
+        s->ev = e, s->cap = cap;
+    }
+    event *e = &s->ev[s->n++];
+    e->seq = seq, e->n = 0;
+    /* A command the driver refused set nothing: it stays, reading everything. */
+    if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
+        return 0;
+    int unknown = 0;
+    for (unsigned i = 0; i < f->nstate; i++)
+        e->key[i] = key_of(r, m, &f->state[i], &unknown);
+    if (glGetError() != GL_NO_ERROR || unknown)
+        return 0; /* a part the driver could not say: the command stays, reading everything */
+    e->n = f->nstate;
+    s->nsets++;
+    return 0;
+}
+
+/* The keys covered: set later, not read since. Open addressing; a key
+ * stays in its slot once there, and is covered while its stamp is the
+ * table's (clearing all is a new stamp). */
+typedef struct covered {
+    uint64_t *key;
+    uint32_t *stamp;
+    size_t mask;
+    uint32_t now;
+} covered;
+
+static size_t slot_of(const covered *c, uint64_t key)
+{
+    size_t i = (size_t)(key ^ key >> 29) & c->mask;
+    while (c->stamp[i] && c->key[i] != key)
+        i = (i + 1) & c->mask;
+    return i;
+}
+
+static void set_covered(covered *c, uint64_t key, int yes)
+{
+    size_t i = slot_of(c, key);
+    if (!yes && !c->stamp[i])
+        return; /* never covered: nothing to take back, no slot taken */
+    c->key[i] = key;
+    c->stamp[i] = yes ? c->now : 1; /* 1: taken, covered by no stamp (now starts at 2) */
+}
+
+void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
+{
+    size_t size = 16;
+    while (size < 2 * s->nsets * 3 + 16)
+        size *= 2; /* every key a command sets or reads may take a slot */
+    covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), size - 1, 2};
+    if (!c.key || !c.stamp) {
+        free(c.key), free(c.stamp);
+        return; /* out of memory: nothing is left out */
+    }
+    for (size_t i = s->n; i-- > 0;) {
+        const event *e = &s->ev[i];
+        if (e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq))
+            continue; /* another step left it out: it reads nothing */
+        if (!e->n) {
+            c.now++;
+            continue;
+        }
+        size_t at = slot_of(&c, e->key[0]);
+        if (c.stamp[at] == c.now && (e->seq >> 3) < nbytes) {
+            plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
+            plan->dropped_sets++;
+            continue;
+        }
+        set_covered(&c, e->key[0], 1);
+        for (unsigned k = 1; k < e->n; k++)
+            set_covered(&c, e->key[k], 0);
+    }
+    free(c.key), free(c.stamp);
+}
