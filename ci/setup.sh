@@ -18,6 +18,8 @@ packages=(
   libyaml-dev
   # real apps under a virtual X server, for tests
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
+  # a GStreamer GL pipeline (tests/apps/check_gstreamer.py)
+  gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
   # gltrace view: its server and JSON; its page checked through chromedriver

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A GStreamer GL pipeline, recorded as a user records it: Debian's
+gst-launch-1.0 with gltestsrc, glcolorconvert, gleffects and glimagesink
+(GLES 2 through EGL, in an X window under Xvfb) under `gltrace record`.
+Every frame draws into framebuffer objects (each element's output texture)
+and then into the window from a thread of GStreamer's own. The trace must
+replay with every snapshot matched; three frames trimmed out of it at a
+third and near its end must replay exactly on the first try, with the
+state commands a later one replaced left out of their setups.
+Exit 77 only when GStreamer's tools or GL plugins or xvfb-run are not
+installed (ci/setup.sh installs them), saying which."""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import gltest as gt
+
+p = argparse.ArgumentParser()
+p.add_argument('--gltrace', required=True)
+p.add_argument('--dir', required=True)
+a = p.parse_args()
+
+for tool in ('gst-launch-1.0', 'gst-inspect-1.0', 'xvfb-run'):
+    if not shutil.which(tool):
+        print(f'SKIP: {tool} is not installed (ci/setup.sh installs gstreamer1.0-tools, gstreamer1.0-gl, xvfb)')
+        sys.exit(77)
+for element in ('gltestsrc', 'gleffects', 'glimagesink'):
+    if subprocess.run(['gst-inspect-1.0', element], capture_output=True).returncode != 0:
+        print(f'SKIP: GStreamer has no {element} element (ci/setup.sh installs gstreamer1.0-gl)')
+        sys.exit(77)
+
+BUFFERS = 120
+work = gt.fresh_dir(os.path.join(a.dir, 'gstreamer'))
+ck = gt.Checker('gstreamer')
+env = dict(os.environ, GST_GL_PLATFORM='egl', GST_GL_API='gles2', GST_GL_WINDOW='x11')
+pipeline = ['gst-launch-1.0', '-q', 'gltestsrc', f'num-buffers={BUFFERS}', 'pattern=mandelbrot', '!',
+            'video/x-raw(memory:GLMemory),width=160,height=120', '!', 'glcolorconvert', '!',
+            'gleffects', 'effect=twirl', '!', 'glimagesink', 'sync=false']
+r = gt.run(['xvfb-run', '-a', '-s', '-screen 0 640x480x24', a.gltrace, 'record', '-o',
+            os.path.join(work, 'gst-%p.gltrace'), '--', *pipeline], env=env, timeout=300)
+traces = glob.glob(os.path.join(work, 'gst-*.gltrace'))
+ck.check(f'gst-launch-1.0 ran its {BUFFERS} buffers through the pipeline and left one trace (exit 0)',
+         r.returncode == 0 and len(traces) == 1, (r.returncode, traces, r.stderr[-800:]))
+if len(traces) != 1:
+    ck.exit()
+trace = traces[0]
+
+rp = gt.run([a.gltrace, 'replay', trace, '--no-progress'], env=gt.gl_env(headless=True))
+s = gt.replay_summary(rp.stderr)
+ck.check(f'replayed headless, every snapshot matches, one a buffer (at least {BUFFERS})',
+         rp.returncode == 0 and s and s[0] >= BUFFERS and s[1] == s[0], rp.stderr.strip()[-600:])
+
+_, obj = gt.info(a.gltrace, trace)
+frames = obj.get('frames', 0) if obj else 0
+for k in (frames // 3, frames - 6):
+    out = os.path.join(work, f'gst-{k}.trim.gltrace')
+    r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
+    m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms', r.stdout)
+    ck.check(f'frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at the '
+             'start the original\'s, and some state commands a later one replaced left out',
+             r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note: without' not in
+             r.stdout and 'is the original\'s' in r.stdout and m and int(m.group(1)) > 0, (r.stdout, r.stderr))
+    rp = gt.run([a.gltrace, 'replay', out, '--no-progress'], env=gt.gl_env(headless=True))
+    s = gt.replay_summary(rp.stderr)
+    ck.check(f'frames {k}-{k + 2}: the trim replays on its own, 3 of 3 snapshots matched',
+             rp.returncode == 0 and s and s[0] == 3 and s[1] == 3, rp.stderr.strip()[-400:])
+ck.exit()
