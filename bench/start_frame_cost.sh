@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # What `gltrace record --start-frame N --frames K` costs, against running
-# untraced and recording in full. It records in full and trims once the
+# untraced and recording in full. It records every call and trims once the
 # program has exited (capture has no tracking of the state with writing
-# off yet), so the app runs as fast as under a full recording: the
-# difference is the trim at the end, and the disk the full run takes
-# meanwhile. Two loads: the call-heavy loop (bench/callloop.c: ns per call
-# inside the loop; it has no frames, so --start-frame 0) and a frame loop
-# (bench/frames.c draw: frames per second inside the loop, a 3-frame trim
-# from the middle). Wall times are of the whole gltrace record command.
-#   bench/start_frame_cost.sh [BUILD_DIR] [ITERATIONS] [FRAMES]
+# off yet), but the frames before N - 1 take no snapshot
+# (GLTRACE_START_FRAME): the calls cost what a full recording's do, a
+# frame before the start less. Two loads: the call-heavy loop
+# (bench/callloop.c: ns per call inside the loop; it has no frames, so
+# --start-frame 0) and a frame loop (bench/frames.c draw at W x H: frames
+# per second inside the loop, a 3-frame trim at the end, ROUNDS rounds
+# with the ratios' median and spread). Wall times are of the whole
+# gltrace record command, the trim at the end included.
+#   bench/start_frame_cost.sh [BUILD_DIR] [ITERATIONS] [FRAMES] [WxH] [ROUNDS]
 set -euo pipefail
-build=${1:-build}; iters=${2:-1000000}; frames=${3:-2000}
+build=${1:-build}; iters=${2:-1000000}; frames=${3:-2000}; size=${4:-320x240}; rounds=${5:-5}
+w=${size%x*} h=${size#*x}
 bin=$build/bin
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 wall() { local s e; s=$(date +%s.%N); "$@" >"$tmp/out" 2>"$tmp/err"; e=$(date +%s.%N); echo "$e - $s" | bc; }
@@ -25,10 +28,30 @@ calls, nl, fl, tl = map(int, sys.argv[1:5]); n, f, t = map(float, sys.argv[5:8])
 print(f"callloop, {calls} calls: in the loop untraced {nl/calls:.1f} ns/call, full recording {fl/calls:.1f}, "
       f"--start-frame 0 {tl/calls:.1f}; whole command {n:.2f} s, {f:.2f} s, {t:.2f} s; trace {fs} and {ts} bytes")
 PY
-mid=$((frames / 2))
-n=$(wall "$bin/frames" 64 64 "$frames" draw); nf=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
-f=$(wall "$bin/gltrace" record -o "$tmp/ffull.gltrace" -- "$bin/frames" 64 64 "$frames" draw); ff=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
-t=$(wall "$bin/gltrace" record --start-frame $mid --frames 3 -o "$tmp/fsf.gltrace" -- "$bin/frames" 64 64 "$frames" draw)
-tf=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
-echo "frames, $frames frames 64x64: in the loop untraced $nf fps, full recording $ff, --start-frame $mid --frames 3 $tf;" \
-     "whole command $n s, $f s, $t s; trace $(stat -c %s "$tmp/ffull.gltrace") and $(stat -c %s "$tmp/fsf.gltrace") bytes"
+# The frame loop, ROUNDS rounds interleaved, at W x H: untraced, recorded
+# in full, and --start-frame three frames before the end (so nearly every
+# frame of the loop is one before the start, which takes no snapshot).
+last=$((frames - 3))
+for r in $(seq "$rounds"); do
+  wall "$bin/frames" "$w" "$h" "$frames" draw >/dev/null; nf=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
+  f=$(wall "$bin/gltrace" record -o "$tmp/ffull.gltrace" -- "$bin/frames" "$w" "$h" "$frames" draw)
+  ff=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
+  t=$(wall "$bin/gltrace" record --start-frame $last --frames 3 -o "$tmp/fsf.gltrace" -- "$bin/frames" "$w" "$h" "$frames" draw)
+  tf=$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$tmp/out")
+  echo "$nf $ff $tf $f $t $(stat -c %s "$tmp/ffull.gltrace") $(stat -c %s "$tmp/fsf.gltrace")" >>"$tmp/rounds"
+done
+python3 - "$tmp/rounds" "$frames" "$w" "$h" "$last" <<'PY'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+frames, w, h, last = sys.argv[2:6]
+print(f"frames, {frames} frames {w}x{h}, {len(rows)} rounds: fps in the loop untraced / full recording / "
+      f"--start-frame {last} --frames 3; whole command s; trace bytes full and trimmed")
+for i, (nf, ff, tf, f, t, fs, ts) in enumerate(rows, 1):
+    print(f"  round {i}: {nf:.0f} / {ff:.0f} / {tf:.0f} fps; {f:.2f} s, {t:.2f} s; {fs:.0f} and {ts:.0f} bytes; "
+          f"--start-frame / full {tf / ff:.2f}, / untraced {tf / nf:.2f}")
+sf = [tf / ff for _, ff, tf, *_ in rows]; su = [tf / nf for nf, _, tf, *_ in rows]
+fu = [ff / nf for nf, ff, *_ in rows]
+print(f"  fps ratio --start-frame / full recording: median {statistics.median(sf):.2f} [{min(sf):.2f}..{max(sf):.2f}]; "
+      f"--start-frame / untraced {statistics.median(su):.2f} [{min(su):.2f}..{max(su):.2f}]; "
+      f"full / untraced {statistics.median(fu):.2f} [{min(fu):.2f}..{max(fu):.2f}]")
+PY

@@ -195,16 +195,18 @@ static int parse_timing_options(void)
 _Atomic int cap_opt_fb = GT_FB_SWAP;
 _Atomic int cap_opt_textures;
 int cap_opt_fb_depth;
+uint64_t cap_opt_start_frame;
 static long level;
 
 /* The settings of both ways of tracing (a file, a host). */
 static int parse_trace_options(void)
 {
-    long fb, depth, textures, mb, tt, delta;
+    long fb, depth, textures, mb, tt, delta, start;
     if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
         !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level) ||
-        !setting(GT_SET_SNAPSHOT_DELTA, &delta))
+        !setting(GT_SET_SNAPSHOT_DELTA, &delta) || !setting(GT_SET_START_FRAME, &start))
         return 0;
+    cap_opt_start_frame = (uint64_t)start;
     cap_snapshot_code_setup((int)delta, (int)level);
     cap_opt_fb = (int)fb;
     cap_opt_fb_depth = (int)depth;

@@ -409,6 +409,10 @@ void cap_flusher_attach(struct gt_writer *w);
 void cap_flusher_detach(int abandon); /* abandon: the host is gone, write nothing more */
 int cap_flusher_serving_broken(void); /* the session's writer failed (the host is gone) */
 extern _Atomic uint64_t cap_frame;    /* eglSwapBuffers calls so far */
+/* GLTRACE_START_FRAME: the swaps of frames before this one less one take
+ * no snapshot (a trim from this frame leaves them out; one frame early, as
+ * threads' swaps may be counted in another order than the trace's). */
+extern uint64_t cap_opt_start_frame;
 
 /* cap_egl_hooks.c */
 cap_ctx_state *cap_ctx_state_of(int32_t id);

@@ -237,8 +237,9 @@ static int parse_args(int argc, char **argv, record_run *r)
 }
 
 /* --start-frame N [--frames K]: the frames a trim of the whole run keeps
- * (recorded in full and trimmed once the program is gone: capture has no
- * tracking of the state with writing off yet). -1: go on; else 2. */
+ * (every call recorded, the snapshots from frame N - 1 on, and trimmed
+ * once the program is gone: capture has no tracking of the state with
+ * writing off yet). -1: go on; else 2. */
 static int check_trim_args(record_run *r)
 {
     char *end;
@@ -374,6 +375,12 @@ static int set_environment(const record_run *r, const char *lib)
     }
     if (r->list_fd >= 0)
         set_var(GT_SET_RECORD_LIST, r->list);
+    /* --start-frame: the frames before it take no snapshot, which their
+     * trim would leave out; without it, every frame takes its own. */
+    if (r->start_frame)
+        set_var(GT_SET_START_FRAME, r->start_frame);
+    else
+        unsetenv(gt_settings[GT_SET_START_FRAME].var);
     return 0;
 }
 
@@ -487,8 +494,9 @@ static void trim_file(const record_run *r, const char *name)
         return;
     }
     remove(tmp);
-    fprintf(stderr, "gltrace record: %s left whole: %s\n", name,
-            rc == 2 ? s.error : "its trim at --start-frame did not replay exactly (gltrace trim says more)");
+    fprintf(stderr, "gltrace record: %s left whole: %s; its frames before %s took no snapshot\n", name,
+            rc == 2 ? s.error : "its trim at --start-frame did not replay exactly (gltrace trim says more)",
+            r->start_frame);
 }
 
 /* One file of the run, its process gone: a trace compacted, a timing

@@ -133,6 +133,13 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .var = "GLTRACE_RECORD_LIST", .kind = GT_SK_TEXT,
         .help = "set by gltrace record: a file where each traced process adds the name of the file it wrote",
     },
+    [GT_SET_START_FRAME] = {
+        .var = "GLTRACE_START_FRAME", .kind = GT_SK_NUMBER, .lo = 0, .hi = 1L << 40, .noun = "a frame number",
+        .stops = "tracing",
+        .help = "set by gltrace record --start-frame N: no snapshots at the swaps\n"
+                "of frames before N - 1 (the trim of the run leaves them out);\n"
+                "the calls are all recorded",
+    },
 };
 
 int gt_setting_parse(gt_setting_id id, const char *text, long *value)

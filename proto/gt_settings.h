@@ -39,6 +39,7 @@ typedef enum gt_setting_id {
     GT_SET_BUFFER_MB,
     GT_SET_SNAPSHOT_DELTA,
     GT_SET_RECORD_LIST,
+    GT_SET_START_FRAME,
     GT_NSETTINGS
 } gt_setting_id;
 

@@ -17,6 +17,7 @@ record --start-frame N --frames K` leaves a trace of those frames.
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR"""
 import os
 import re
+import subprocess
 import sys
 
 import gltest as gt
@@ -186,8 +187,28 @@ def hard_starts():
                  r.returncode == 0 and 'kept 2 frames from frame 3' in r.stderr and got == want and want and
                  rp.returncode == 0, (r.returncode, r.stderr[-400:], got, want, rp.stderr[-300:]))
         r = run([gltrace, 'record', '--start-frame', '30', '-o', out, '--', trim_app, 'map'])
-        ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why',
-                 r.returncode == 0 and 'left whole' in r.stderr and 'has no frame 30 (it has 9)' in r.stderr, r.stderr)
+        ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why and that its frames '
+                 'took no snapshot', r.returncode == 0 and 'left whole' in r.stderr and
+                 'has no frame 30 (it has 9)' in r.stderr and 'frames before 30 took no snapshot' in r.stderr, r.stderr)
+        _, info = gt.info(gltrace, out)
+        ck.check('record --start-frame 30: the whole trace has all nine frames\' calls, and no snapshot',
+                 info and info.get('frames') == 9 and info.get('snapshots') == 0, info)
+        # GLTRACE_START_FRAME (what --start-frame sets) alone: every call, the
+        # snapshots of the frames from one before the start on.
+        whole = os.path.join(work, 'start-frame-env.gltrace')
+        if os.path.exists(whole):
+            os.remove(whole)
+        env = dict(ENV, GLTRACE='full', GLTRACE_OUT=whole, GLTRACE_START_FRAME='5',
+                   LD_PRELOAD=os.path.join(os.path.dirname(gltrace), 'libgltrace.so'))
+        r = subprocess.run([trim_app, 'map'], env=env, capture_output=True, text=True)
+        _, info = gt.info(gltrace, whole)
+        got, _ = snapshots(whole) if os.path.exists(whole) else ([], [])
+        ck.check('GLTRACE_START_FRAME=5: nine frames recorded, snapshots only at the swaps of frames 4 to 8, the '
+                 'same as a full recording\'s', r.returncode == 0 and info and info.get('frames') == 9 and
+                 info.get('snapshots') == 5 and got == snapshots(trace, frames=(4, 8))[0], (r.stderr, info, got))
+        r = run([gltrace, 'trim', whole, '--frames', '5-6', '-o', os.path.join(work, 'start-frame-env-5-6.gltrace')])
+        ck.check('GLTRACE_START_FRAME=5: its trim of frames 5-6 replays exactly', r.returncode == 0 and
+                 'checked: its replay matches 2 of 2' in r.stdout, (r.stdout, r.stderr))
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
