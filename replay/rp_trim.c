@@ -98,7 +98,7 @@ static int compare_state(dumps *d, gt_trim_summary *sum)
 
 /* Replays the trim: 0 when every snapshot and pixel read matched and the
  * state at the start is the original's, 1 not. */
-static int check(const char *out, gt_trim_summary *sum, dumps *d)
+static int check(const char *in, const char *out, gt_trim_summary *sum, dumps *d)
 {
     gt_replay_options ro;
     gt_replay_options_init(&ro);
@@ -115,7 +115,9 @@ static int check(const char *out, gt_trim_summary *sum, dumps *d)
     sum->snapshots = rs.snapshots + rs.reads;
     sum->matched = rs.matched + rs.reads_matched;
     if (rc == 2)
-        snprintf(sum->error, sizeof sum->error, "%.200s: its replay stopped: %.280s", out, rs.error);
+        snprintf(sum->error, sizeof sum->error,
+                 "%.120s: its replay stopped (on a record of %.120s, copied as it is, or of the setup): %.180s", out,
+                 in, rs.error);
     gt_replay_summary_free(&rs);
     return rc;
 }
@@ -128,7 +130,7 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         return 2;
     if (!opt->verify)
         return 0;
-    int rc = check(out, sum, d);
+    int rc = check(in, out, sum, d);
     gt_trim_options again = *opt;
     /* A replay that stopped (a record it could not take: an array reading
      * memory the setup no longer gave it) is a difference too. */
@@ -171,7 +173,7 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
         rp_trim_state_remove(d->trim); /* no file of the last try may pass for this one's */
         if (d->made && mkdir(d->trim, 0700) != 0)
             d->orig_done = 0;
-        rc = check(out, sum, d);
+        rc = check(in, out, sum, d);
     }
     return rc;
 }

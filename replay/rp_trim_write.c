@@ -256,6 +256,20 @@ static int frame_call(const gt_record *rec)
     return f && f->cls == GT_CLASS_FRAME;
 }
 
+/* A record the trim copies must be one: a damaged one is the input's,
+ * named with its place (replay's words for it). */
+static int valid(const char *in, const gt_record *rec, gt_trim_summary *sum)
+{
+    Gltrace__GLMessage *m = gltrace__glmessage__unpack(NULL, rec->size, rec->data);
+    if (m) {
+        gltrace__glmessage__free_unpacked(m, NULL);
+        return 1;
+    }
+    snprintf(sum->error, sizeof sum->error, "%s: record %llu (chunk at byte %llu) is not a valid GLMessage", in,
+             (unsigned long long)rec->seq, (unsigned long long)rec->offset);
+    return 0;
+}
+
 static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_options *opt,
                         const rp_trim_plan *plan, gt_trim_summary *sum)
 {
@@ -273,7 +287,7 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
                     return -1;
                 continue;
             }
-            if (emit_record(o, &rec) != 0)
+            if (!valid(in, &rec, sum) || emit_record(o, &rec) != 0)
                 return -1;
             sum->setup_records++;
             if (rec.seq == 0 &&
@@ -293,7 +307,7 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
                 emit_marker(o, rec.thread_id, in, opt, "start: the kept calls follow", plan->first_kept) != 0)
                 return -1;
         }
-        if (emit_record(o, &rec) != 0)
+        if (!valid(in, &rec, sum) || emit_record(o, &rec) != 0)
             return -1;
         sum->last_call = rec.seq;
         if (frame_call(&rec)) {

@@ -19,10 +19,10 @@ mkdir -p "$dir/corpus" "$dir/findings"
 cp -n "$here/corpus/$name"/* "$dir/corpus/" 2>/dev/null || true
 # The same limits as CI's fuzz step (ci/test.sh), and the target's own.
 mapfile -t extra < <("$here/options.sh" "$name")
-# Replay hands what it accepts to Mesa: a crash there is recorded and the
+# Replay (and trim) hands what it accepts to Mesa: a crash there is recorded and the
 # campaign goes on (a child process per job), not ended by the first one.
 fork=()
-[ "$name" = replay ] && fork+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+[ "$name" = replay ] || [ "$name" = trim ] && fork+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 echo "campaign: fuzz_$name for ${seconds}s, $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$dir/log"
 # The goal is CPU time, not wall time: /usr/bin/time appends the fuzzer's
 # own user and system seconds (its children's too, for fork mode) to the log.
