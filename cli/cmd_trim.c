@@ -18,7 +18,7 @@ static void usage(FILE *f)
                "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
                "  before them that built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
-               "  --keep-repeated-frames  keep the frames before A that the next one repeats\n"
+               "  --keep-repeated-frames  keep the frames before A that one of the next four repeats\n"
                "  --keep-state-commands   keep the bindings, settings and uniforms before A that a later one\n"
                "                          of the same piece of state replaced before anything read them\n"
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
@@ -135,7 +135,7 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.window_contents)
         printf("written at the start: the pixels of %" PRIu64 " window surfaces (%" PRIu64 " bytes before compression)\n",
                s.window_contents, s.window_contents_bytes);
-    printf("left out of the setup: %" PRIu64 " frames the next one repeats (%" PRIu64 " calls), %" PRIu64
+    printf("left out of the setup: %" PRIu64 " frames a later one repeats (%" PRIu64 " calls), %" PRIu64
            " draws and clears into window surfaces, %" PRIu64
            " queries, reads, snapshots, swaps and EGL records that change nothing\n",
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);

@@ -2,7 +2,7 @@
  * replaying it. A result that differs is made again writing first the
  * pixels of the windows whose setup draws were left out (an app that
  * redraws only what changed), then keeping the
- * setup frames the next one repeats (state that accumulates), then also
+ * setup frames a later one repeats (state that accumulates), then also
  * the objects deleted before the start, then the share groups destroyed
  * before the start, then the setup's draws into
  * window surfaces (what an earlier frame drew, read
@@ -148,7 +148,7 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
             n = sum->dropped_sets;
         } else if (!again.keep_repeated_frames && sum->dropped_frames) {
             again.keep_repeated_frames = again.keep_state_commands = 1;
-            what = "setup frames the next one repeats";
+            what = "setup frames a later one repeats";
             n = sum->dropped_frames;
         } else if (!again.keep_all && (sum->dead_objects || sum->untouched_objects || sum->superseded_objects)) {
             again.keep_all = again.keep_repeated_frames = again.keep_state_commands = 1;

@@ -37,6 +37,10 @@
 #include "gt_trace.h"
 
 #define TRIM_PENDING 32 /* client array records before one draw */
+/* A frame is compared with this many frames before it: an app that
+ * alternates between buffers (a pipeline's pool, ping-pong targets)
+ * repeats its frames every second or third one. */
+#define TRIM_PERIOD 4
 
 typedef struct planner {
     const gt_trim_options *opt;
@@ -47,9 +51,9 @@ typedef struct planner {
     int done;
     struct { uint64_t tid; uint64_t seq[TRIM_PENDING], sig[TRIM_PENDING]; int n; } pend[RP_MAX_THREADS];
     int npend;
-    /* The kept records of the frame before and of this one, and their
-     * signatures (sig_record). */
-    struct { uint64_t *seq; size_t n, cap; uint64_t sig; } fr[2];
+    /* The kept records of this frame (cur) and of the TRIM_PERIOD before
+     * it, and their signatures (sig_record). */
+    struct { uint64_t *seq; size_t n, cap; uint64_t sig; } fr[TRIM_PERIOD + 1];
     int cur;
     rp_trim_ctxs ctxs;
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
@@ -238,20 +242,25 @@ static int frame_keep(planner *p, uint64_t seq, uint64_t sig)
     return 0;
 }
 
-/* At a swap: the frame before the one ending is left out when the two
- * have one signature. */
+/* At a swap: a frame of the last TRIM_PERIOD before the one ending is
+ * left out when the two have one signature (the nearest first). */
 static void frame_end(planner *p)
 {
-    typeof(p->fr[0]) *now = &p->fr[p->cur], *before = &p->fr[!p->cur];
-    if (!p->opt->keep_repeated_frames && before->n == now->n && before->sig == now->sig && before->n) {
+    typeof(p->fr[0]) *now = &p->fr[p->cur];
+    for (int d = 1; d <= TRIM_PERIOD && !p->opt->keep_repeated_frames && now->n; d++) {
+        typeof(p->fr[0]) *before = &p->fr[(p->cur + TRIM_PERIOD + 1 - d) % (TRIM_PERIOD + 1)];
+        if (before->n != now->n || before->sig != now->sig)
+            continue;
         for (size_t i = 0; i < before->n; i++)
             drop(p, before->seq[i]);
         p->plan->dropped_frames++;
         p->plan->dropped_repeated += before->n;
+        before->n = 0, before->sig = 0; /* gone: compared no more */
+        break;
     }
-    before->n = 0;
-    before->sig = 0;
-    p->cur = !p->cur;
+    p->cur = (p->cur + 1) % (TRIM_PERIOD + 1);
+    p->fr[p->cur].n = 0; /* the oldest: no frame is compared with it any more */
+    p->fr[p->cur].sig = 0;
 }
 
 static void note_window(planner *p, uint64_t surface)
@@ -498,8 +507,8 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
                      (unsigned long long)opt->frame_first, (unsigned long long)p.frame);
     }
     gt_replay_summary_free(&rs);
-    free(p.fr[0].seq);
-    free(p.fr[1].seq);
+    for (int i = 0; i <= TRIM_PERIOD; i++)
+        free(p.fr[i].seq);
     if (!sum->error[0] && !opt->keep_gone_contexts)
         rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
     if (!sum->error[0] && p.objs)

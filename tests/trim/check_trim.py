@@ -146,7 +146,7 @@ def hard_starts():
                          fns[start - 3:start + 8])
     for mode, note in (('accumulate', 'draws and clears into window surfaces before the start the trim did not replay exactly: '
                                       'the windows\' pixels at the start are written instead'),
-                       ('feedback', 'setup frames the next one repeats')):
+                       ('feedback', 'setup frames a later one repeats')):
         if not traces[mode]:
             continue
         out = check_trim(mode, traces[mode], '--frames', 4, 6, expect_note=note)
