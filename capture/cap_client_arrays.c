@@ -313,7 +313,7 @@ void cap_hook_draw_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     t->cs->drew = 1; /* a snapshot is due at glFinish if it never swaps (cap_unswapped.c) */
     if (cap_opt_textures)
         cap_snapshot_note_render_targets(t);
-    if (cap_opt_fb == GT_FB_DRAW)
+    if (cap_opt_fb == GT_FB_DRAW && !cap_before_start())
         cap_snapshot_draw_buffers(t);
 }
 

@@ -289,7 +289,7 @@ void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     t->cs->swapped = 1; /* its swaps are its snapshots now (cap_unswapped.c) */
     if (t->cs->npersistent)
         cap_mapped_flush_persistent(t);
-    if (CAP_UNLIKELY(atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame))
+    if (CAP_UNLIKELY(cap_before_start()))
         return; /* a frame before the start (GLTRACE_START_FRAME): its trim leaves the snapshots out */
     if (cap_opt_textures)
         cap_snapshot_rendered_textures(t);

@@ -409,10 +409,16 @@ void cap_flusher_attach(struct gt_writer *w);
 void cap_flusher_detach(int abandon); /* abandon: the host is gone, write nothing more */
 int cap_flusher_serving_broken(void); /* the session's writer failed (the host is gone) */
 extern _Atomic uint64_t cap_frame;    /* eglSwapBuffers calls so far */
-/* GLTRACE_START_FRAME: the swaps of frames before this one less one take
- * no snapshot (a trim from this frame leaves them out; one frame early, as
- * threads' swaps may be counted in another order than the trace's). */
+/* GLTRACE_START_FRAME: the swaps (and --fb=draw's draws) of frames before
+ * this one less one take no snapshot (a trim from this frame leaves them
+ * out; one frame early, as threads' swaps may be counted in another order
+ * than the trace's). A context that never swaps takes its own (at
+ * glFinish, cap_unswapped.c): its frames are not counted. */
 extern uint64_t cap_opt_start_frame;
+static inline int cap_before_start(void)
+{
+    return cap_opt_start_frame && atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame;
+}
 
 /* cap_egl_hooks.c */
 cap_ctx_state *cap_ctx_state_of(int32_t id);

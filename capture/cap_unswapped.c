@@ -37,7 +37,7 @@ void cap_hook_drew(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 void cap_hook_blit_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     cap_hook_drew(t, idx, args, ret);
-    if (t->cs && atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) == GT_FB_DRAW)
+    if (t->cs && atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) == GT_FB_DRAW && !cap_before_start())
         cap_snapshot_draw_buffers(t);
 }
 

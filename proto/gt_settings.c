@@ -137,8 +137,8 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .var = "GLTRACE_START_FRAME", .kind = GT_SK_NUMBER, .lo = 0, .hi = 1L << 40, .noun = "a frame number",
         .stops = "tracing",
         .help = "set by gltrace record --start-frame N: no snapshots at the swaps\n"
-                "of frames before N - 1 (the trim of the run leaves them out);\n"
-                "the calls are all recorded",
+                "(nor, with --fb=draw, after the draws) of frames before N - 1 (the\n"
+                "trim of the run leaves them out); the calls are all recorded",
     },
 };
 

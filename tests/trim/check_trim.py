@@ -209,6 +209,14 @@ def hard_starts():
         r = run([gltrace, 'trim', whole, '--frames', '5-6', '-o', os.path.join(work, 'start-frame-env-5-6.gltrace')])
         ck.check('GLTRACE_START_FRAME=5: its trim of frames 5-6 replays exactly', r.returncode == 0 and
                  'checked: its replay matches 2 of 2' in r.stdout, (r.stdout, r.stderr))
+        # With --fb=draw (a snapshot after each of the two draws a frame too):
+        # none in frames 0-3.
+        os.remove(whole)
+        r = subprocess.run([trim_app, 'map'], env=dict(env, GLTRACE_FB='draw'), capture_output=True, text=True)
+        _, info = gt.info(gltrace, whole)
+        ck.check('GLTRACE_START_FRAME=5 GLTRACE_FB=draw: nine frames, the snapshots of frames 4 to 8 only (its draw\'s '
+                 'and its swap\'s each)', r.returncode == 0 and info and info.get('frames') == 9 and
+                 info.get('snapshots') == 10, (r.stderr, info))
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
