@@ -14,13 +14,13 @@
  * so what is kept across runs is the loaded driver (pinned here, so
  * that eglTerminate does not unload and reload it, with its compiler). */
 #define _GNU_SOURCE /* memfd_create */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz_gl.h"
 #include "fuzz_mem.h"
 #include "gt_replay.h"
 
@@ -54,18 +54,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    /* Rasterize on the replaying thread: no thread pool per context. */
-    setenv("LP_NUM_THREADS", "0", 0);
     verbose = getenv("FUZZ_VERBOSE") != NULL;
-    setenv("EGL_PLATFORM", "surfaceless", 0);
-    /* Mesa's drivers (Debian's paths; one of them is enough). */
-    static const char *const drivers[] = {
-        "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib/aarch64-linux-gnu/dri/swrast_dri.so",
-        "/usr/lib/x86_64-linux-gnu/libgallium_dri.so",
-    };
-    for (size_t i = 0; i < sizeof drivers / sizeof *drivers; i++)
-        if (dlopen(drivers[i], RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
-            break;
+    fuzz_gl_init();
     return 0;
 }
 

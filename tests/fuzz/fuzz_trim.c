@@ -11,12 +11,12 @@
  * Slow per input, as fuzz_replay is: a display and contexts are made and
  * torn down by each of trim's replays. */
 #define _GNU_SOURCE /* memfd_create */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_gl.h"
 #include "fuzz_mem.h"
 #include "gt_trim.h"
 
@@ -27,17 +27,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    setenv("LP_NUM_THREADS", "0", 0); /* rasterize on the replaying thread */
     verbose = getenv("FUZZ_VERBOSE") != NULL;
-    setenv("EGL_PLATFORM", "surfaceless", 0);
-    /* Mesa's driver stays loaded across runs (as in fuzz_replay.c). */
-    static const char *const drivers[] = {
-        "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib/aarch64-linux-gnu/dri/swrast_dri.so",
-        "/usr/lib/x86_64-linux-gnu/libgallium_dri.so",
-    };
-    for (size_t i = 0; i < sizeof drivers / sizeof *drivers; i++)
-        if (dlopen(drivers[i], RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE))
-            break;
+    fuzz_gl_init();
     snprintf(out, sizeof out, "/tmp/fuzz_trim_%d.gltrace", (int)getpid());
     return 0;
 }

@@ -225,6 +225,17 @@ def hard_starts():
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
 
 
+def trimmed_7_8(mode):
+    """trim_app MODE recorded, and frames 7-8 of it trimmed and checked
+    (check_trim): the trace, the trim, and the output of trimming it again
+    (its report), or None."""
+    trace = record(f'trim_app_{mode}', [trim_app, mode])
+    out = trace and check_trim(mode, trace, '--frames', 7, 8)
+    if not out:
+        return None
+    return trace, out, run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+
+
 def deleted_objects():
     """trim_app stream: every frame uploads a texture of noise (16 KB that
     does not compress) and deletes it; the uploads of textures deleted
@@ -234,13 +245,10 @@ def deleted_objects():
     program that drew it) stay; of four textures alive all along, the two
     the kept frames draw with stay and the other two go; --keep-all keeps
     them all."""
-    trace = record('trim_app_stream', [trim_app, 'stream'])
-    if not trace:
+    got = trimmed_7_8('stream')
+    if not got:
         return
-    out = check_trim('stream', trace, '--frames', 7, 8)
-    if not out:
-        return
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    trace, out, r = got
     m = re.search(r'left out of the setup: the contents of (\d+) objects deleted before the start \((\d+) calls\)',
                   r.stdout)
     ck.check('stream 7-8: the seven textures deleted before the start are left out (their upload and parameters)',
@@ -276,13 +284,10 @@ def superseded_writes():
     frame 6's, and the buffer's last glBufferData and glBufferSubData; it
     leaves out 10 texture writes (frames 0-3 and 5) and 12 buffer writes
     (frames 0-5), and replays exactly. --keep-all keeps them."""
-    trace = record('trim_app_reupload', [trim_app, 'reupload'])
-    if not trace:
+    got = trimmed_7_8('reupload')
+    if not got:
         return
-    out = check_trim('reupload', trace, '--frames', 7, 8)
-    if not out:
-        return
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    trace, out, r = got
     m = re.search(r'left out of the setup: uploads a later whole one replaced, into (\d+) textures and buffers '
                   r'\((\d+) calls\)', r.stdout)
     ck.check('reupload 7-8: the writes a later whole write replaced are left out (2 objects, 22 calls)',
@@ -314,13 +319,10 @@ def state_commands():
     uploads; frames 2 and 5's for the framebuffer object; frame 6's) of
     the 12, and the trim replays exactly with the state at the start the
     original's. --keep-state-commands keeps them all."""
-    trace = record('trim_app_settings', [trim_app, 'settings'])
-    if not trace:
+    got = trimmed_7_8('settings')
+    if not got:
         return
-    out = check_trim('settings', trace, '--frames', 7, 8)
-    if not out:
-        return
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    trace, out, r = got
     m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
     ck.check('settings 7-8: 74 state commands a later one replaced are left out, and the first try replays '
              'exactly (no note)', m and int(m.group(1)) == 74 and 'note: without' not in r.stdout and
