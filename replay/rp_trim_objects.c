@@ -302,6 +302,10 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
             return -1;
         l->cap = cap;
     }
+    if (f->obj_role == GT_OBJ_ASKS) { /* part 0, and it writes nothing a later write could replace */
+        l->seq[l->n] = seq, l->part[l->n++] = 0;
+        return 0;
+    }
     int whole = 0;
     uint32_t part = write_of(r, f, m, &whole);
     if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
