@@ -15,7 +15,7 @@ OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'ren
 # `state` lines: a command that only sets a piece of state (trim's step 8).
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
 # @bound:PARAM (the object bound to the target PARAM holds).
-STATE_KEY = re.compile(r'^([A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
+STATE_KEY = re.compile(r'^(~?[A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
@@ -131,7 +131,8 @@ class Rules:
                         raise AnnotationError(f'{path}:{no}: object takes {", ".join(OBJECT_ROLES)}, not {w[2]!r}')
                     self.objects.append((w[1], w[2], w[3], no))
                 elif w[0] == 'state' and len(w) >= 3:
-                    keys = None if w[2:] == ['-'] else [self._state_key(k, path, no) for k in w[2:]]
+                    keys = None if w[2:] == ['-'] else [self._state_key(k, path, no, i == 0)
+                                                        for i, k in enumerate(w[2:])]
                     self.states.append((w[1], keys, no))
                 elif w[0] == 'nullable' and len(w) == 3:
                     self.nullable.append((w[1], w[2], no))
@@ -309,12 +310,18 @@ class Rules:
         return None
 
     @staticmethod
-    def _state_key(word, path, no):
-        """(name, [part...]) of a `state` key: NAME or NAME[PART,...]."""
+    def _state_key(word, path, no, first):
+        """(name, [part...]) of a `state` key: NAME or NAME[PART,...]; the
+        key set may be ~NAME (it changes what is there), a key read NAME[*]
+        (every key of that name)."""
         m = STATE_KEY.match(word)
         parts = m.group(2).split(',') if m and m.group(2) else []
-        if not m or len(parts) > 3 or not all(parts):
-            raise AnnotationError(f'{path}:{no}: expected NAME or NAME[PART,...] (up to 3 parts), not {word!r}')
+        if not m or len(parts) > 3 or not all(parts) or (m.group(1)[0] == '~') != (first and m.group(1)[0] == '~') \
+                or (parts == ['*'] and first) or ('*' in parts and parts != ['*']):
+            raise AnnotationError(f'{path}:{no}: expected NAME or NAME[PART,...] (up to 3 parts; ~NAME only for the '
+                                  f'key set, NAME[*] only for a key read), not {word!r}')
+        if parts == ['*']:
+            return m.group(1), '*'
         for part in parts:
             if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part):
                 raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME or @bound:PARAM, '
@@ -336,6 +343,9 @@ class Rules:
                 return None
             out, err = [], None
             for name, parts in keys:
+                if parts == '*':
+                    out.append((name, '*'))
+                    continue
                 res = []
                 for part in parts:
                     if part.startswith('@bound:'):
@@ -356,7 +366,7 @@ class Rules:
                     continue
                 raise AnnotationError(f'{self.path}:{no}: state {c.name}: {err}')
             for name, res in list(out):
-                for kind, v in res:
+                for kind, v in (res if res != '*' else []):
                     if kind == 'get' and (v, []) not in out[1:]:
                         out.append((v, []))
             return out
@@ -365,13 +375,15 @@ class Rules:
     def _check_state_reads(self, cmds):
         """Every key a state command reads is one some command sets (by
         name and number of parts): a misspelt read would read nothing."""
-        sets = {(k[0][0], len(k[0][1])) for k in (c.state for c in cmds) if k}
+        sets = {(k[0][0].lstrip('~'), len(k[0][1])) for k in (c.state for c in cmds) if k}
+        names = {n for n, _ in sets}
         for c in cmds:
             for name, parts in (c.state or [])[1:]:
-                if (name, len(parts)) not in sets:
+                if (parts == '*' and name not in names) or (parts != '*' and (name, len(parts)) not in sets):
                     no = next(n for g, _, n in self.states if fnmatch.fnmatchcase(c.name, g))
-                    raise AnnotationError(f'{self.path}:{no}: state {c.name}: reads {name} with {len(parts)} '
-                                          f'parts, which no state command sets')
+                    raise AnnotationError(f'{self.path}:{no}: state {c.name}: reads {name} with '
+                                          f'{"any" if parts == "*" else len(parts)} parts, which no state command '
+                                          f'sets')
 
     def _roles_of(self, c):
         """{role: parameter index} of a draw that reads client arrays, or

@@ -91,7 +91,7 @@ def object_fields(c, values):
 def state_keys(cmds, values):
     """The gt_api_key arrays of the commands' `state` lines (their names
     numbered from 1 in sorted order) and, by command, its fields."""
-    names = sorted({k[0] for c in cmds for k in (c.state or [])})
+    names = sorted({k[0].lstrip('~') for c in cmds for k in (c.state or [])})
     number = {n: i + 1 for i, n in enumerate(names)}
     kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE'}
     L, fields = [], {}
@@ -101,6 +101,8 @@ def state_keys(cmds, values):
             continue
         L.append(f'static const gt_api_key k_{c.name}[] = {{')
         for name, parts in c.state:
+            flags = 'GT_KEY_CHANGES' if name[0] == '~' else 'GT_KEY_ANY' if parts == '*' else '0'
+            name, parts = name.lstrip('~'), [] if parts == '*' else parts
             ps = []
             for kind, v in parts:
                 if isinstance(v, str):
@@ -108,7 +110,7 @@ def state_keys(cmds, values):
                         raise SystemExit(f'gen_api.py: state {c.name}: {v}: no such enum')
                     v = values[v]
                 ps.append(f'{{{kinds[kind]}, 0x{v:x}u}}')
-            L.append(f'    {{{number[name]}, {len(parts)}, {{{", ".join(ps) or "{0, 0}"}}}}}, /* {name} */')
+            L.append(f'    {{{number[name]}, {len(parts)}, {flags}, {{{", ".join(ps) or "{0, 0}"}}}}}, /* {name} */')
         L.append('};')
         fields[c.name] = f'k_{c.name}, {len(c.state)}'
     return L, fields

@@ -67,9 +67,14 @@ typedef enum gt_part_kind {
     GT_PART_GET,   /* glGetIntegerv(value) on the replay's context */
     GT_PART_BOUND  /* the object bound to the target parameter `value` holds */
 } gt_part_kind;
+enum {
+    GT_KEY_CHANGES = 1, /* the key set: the command changes what is there (reads it too) */
+    GT_KEY_ANY = 2      /* a key read: every key of the name, whatever its parts */
+};
 typedef struct gt_api_key {
     uint16_t name;  /* one number (from 1) per key name */
     uint8_t nparts;
+    uint8_t flags;  /* GT_KEY_* */
     struct { uint8_t kind; uint32_t value; } part[3];
 } gt_api_key;
 

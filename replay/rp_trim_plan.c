@@ -67,6 +67,10 @@ typedef struct planner {
     int nbound;
     struct { uint64_t surface; int64_t w, h; } size[64];
     int nsize;
+    /* The last clear of each window surface kept so far: a later one
+     * clearing as much replaces it. */
+    struct { uint64_t surface, seq, mask; } clear[16];
+    int nclear;
 } planner;
 
 static void drop(planner *p, uint64_t seq)
@@ -330,6 +334,31 @@ static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint6
     return 0;
 }
 
+/* A clear of a window surface in a frame before the start's: it stays
+ * (an app that clears once and draws over what is there needs it), but
+ * the last one kept of that surface goes when this one clears as much:
+ * its mask holds that one's bits, with no scissor and every colour
+ * written (asked of the replay after it). The draws between went
+ * already. */
+static void replace_clear(planner *p, const rp *r, const rp_msg *m, uint64_t seq)
+{
+    uint64_t surface = r->mc_draw, mask = m->n_args ? rp_arg_u(m, 0) : 0;
+    GLboolean cm[4] = {0, 0, 0, 0};
+    glGetBooleanv(GL_COLOR_WRITEMASK, cm);
+    int whole = !glIsEnabled(GL_SCISSOR_TEST) && cm[0] && cm[1] && cm[2] && cm[3], i = 0;
+    while (i < p->nclear && p->clear[i].surface != surface)
+        i++;
+    if (i < p->nclear && whole && (p->clear[i].mask & mask) == p->clear[i].mask) {
+        drop(p, p->clear[i].seq);
+        p->plan->dropped_draws++;
+        note_window(p, surface);
+    }
+    if (i == p->nclear && i < 16)
+        p->nclear++;
+    if (i < 16)
+        p->clear[i].surface = surface, p->clear[i].seq = seq, p->clear[i].mask = mask;
+}
+
 /* Marks the record left out, or adds it to its frame; -1: out of memory.
  * Client array records wait for their draw's verdict. */
 static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
@@ -363,11 +392,15 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
         p->plan->dropped_other++;
     } else if ((is_draw || is_clear) && !p->opt->keep_window_draws && p->frame < p->plan->start_frame &&
                r->cur_ctx >= 0 && r->cur_ctx == r->bound_ctx && window_only_draw(r, m, is_clear)) {
-        drop(p, seq);
-        p->plan->dropped_draws++;
-        note_window(p, r->mc_draw);
-        for (int i = 0; is_draw && slot >= 0 && i < p->pend[slot].n; i++)
-            drop(p, p->pend[slot].seq[i]);
+        if (is_clear) {
+            replace_clear(p, r, m, seq);
+        } else {
+            drop(p, seq);
+            p->plan->dropped_draws++;
+            note_window(p, r->mc_draw);
+            for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
+                drop(p, p->pend[slot].seq[i]);
+        }
     }
     int rc = 0;
     if (!dropped(p, seq)) {

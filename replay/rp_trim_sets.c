@@ -35,6 +35,7 @@
 
 typedef struct event {
     uint64_t seq;
+    const gt_api_fn *f;          /* its state[] says each key's name and flags */
     uint64_t key[SETS_MAX_KEYS]; /* [0] set, the rest read */
     uint8_t n;                   /* 0: reads everything */
 } event;
@@ -119,17 +120,20 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         e->key[i] = key_of(r, m, &f->state[i], &unknown);
     if (glGetError() != GL_NO_ERROR || unknown)
         return 0; /* a part the driver could not say: the command stays, reading everything */
-    e->n = f->nstate;
+    e->n = f->nstate, e->f = f;
     s->nsets++;
     return 0;
 }
 
 /* The keys covered: set later, not read since. Open addressing; a key
  * stays in its slot once there, and is covered while its stamp is the
- * table's (clearing all is a new stamp). */
+ * table's (clearing all is a new stamp) and its generation its name's (a
+ * read of every key of a name, GT_KEY_ANY, is a new generation of it). */
 typedef struct covered {
     uint64_t *key;
-    uint32_t *stamp;
+    uint32_t *stamp, *gen;
+    uint16_t *name;
+    uint32_t *name_gen; /* by key name: 65536 */
     size_t mask;
     uint32_t now;
 } covered;
@@ -142,23 +146,35 @@ static size_t slot_of(const covered *c, uint64_t key)
     return i;
 }
 
-static void set_covered(covered *c, uint64_t key, int yes)
+static int is_covered(const covered *c, uint64_t key)
+{
+    size_t i = slot_of(c, key);
+    return c->stamp[i] == c->now && c->gen[i] == c->name_gen[c->name[i]];
+}
+
+static void set_covered(covered *c, uint64_t key, uint16_t name, int yes)
 {
     size_t i = slot_of(c, key);
     if (!yes && !c->stamp[i])
         return; /* never covered: nothing to take back, no slot taken */
-    c->key[i] = key;
+    c->key[i] = key, c->name[i] = name, c->gen[i] = c->name_gen[name];
     c->stamp[i] = yes ? c->now : 1; /* 1: taken, covered by no stamp (now starts at 2) */
+}
+
+static void covered_free(covered *c)
+{
+    free(c->key), free(c->stamp), free(c->gen), free(c->name), free(c->name_gen);
 }
 
 void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
 {
     size_t size = 16;
-    while (size < 2 * s->nsets * 3 + 16)
-        size *= 2; /* every key a command sets or reads may take a slot */
-    covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), size - 1, 2};
-    if (!c.key || !c.stamp) {
-        free(c.key), free(c.stamp);
+    while (size < 2 * s->nsets + 16)
+        size *= 2; /* a slot is taken by a key some command sets */
+    covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), calloc(size, sizeof(uint32_t)),
+                 calloc(size, sizeof(uint16_t)), calloc(65536, sizeof(uint32_t)), size - 1, 2};
+    if (!c.key || !c.stamp || !c.gen || !c.name || !c.name_gen) {
+        covered_free(&c);
         return; /* out of memory: nothing is left out */
     }
     for (size_t i = s->n; i-- > 0;) {
@@ -169,15 +185,20 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
             c.now++;
             continue;
         }
-        size_t at = slot_of(&c, e->key[0]);
-        if (c.stamp[at] == c.now && (e->seq >> 3) < nbytes) {
+        const gt_api_key *k = e->f->state;
+        if (is_covered(&c, e->key[0]) && (e->seq >> 3) < nbytes) {
             plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
             plan->dropped_sets++;
             continue;
         }
-        set_covered(&c, e->key[0], 1);
-        for (unsigned k = 1; k < e->n; k++)
-            set_covered(&c, e->key[k], 0);
+        /* A command that changes what is there reads it: it covers nothing. */
+        set_covered(&c, e->key[0], k[0].name, !(k[0].flags & GT_KEY_CHANGES));
+        for (unsigned j = 1; j < e->n; j++) {
+            if (k[j].flags & GT_KEY_ANY)
+                c.name_gen[k[j].name]++;
+            else
+                set_covered(&c, e->key[j], k[j].name, 0);
+        }
     }
-    free(c.key), free(c.stamp);
+    covered_free(&c);
 }

@@ -90,6 +90,9 @@ def check_trim(name, trace, how, first, last, *extra, expect_note=None):
                  r.stdout)
     if expect_note is not None:
         ck.check(f'{label}: says what it had to keep ({expect_note})', expect_note in r.stdout, r.stdout)
+    else:
+        ck.check(f'{label}: exact on the first try (no note of what it had to keep)', 'note: without' not in r.stdout,
+                 r.stdout)
     m = re.search(r'size: (\d+) bytes, [\d.]+% of the original\'s (\d+)', r.stdout)
     ck.check(f'{label}: reports its size against the original\'s', m and int(m.group(2)) == os.path.getsize(trace)
              and int(m.group(1)) == os.path.getsize(out), r.stdout)
@@ -312,24 +315,28 @@ def state_commands():
     on unit 1, that texture's wrap mode and a sampler uniform with other
     integers than the frame before (so no frame repeats the next); frames
     2 and 5 also draw blended into a framebuffer object, reading all that
-    was set so far. A trim of frames 7-8 keeps, of each piece of state,
-    the last setting before each of those draws and before the start, and
-    the settings that what stays reads (the unit a binding went to): 74
-    commands go, the setup holds 4 glViewport (main's, before the texture
-    uploads; frames 2 and 5's for the framebuffer object; frame 6's) of
-    the 12, and the trim replays exactly with the state at the start the
-    original's. --keep-state-commands keeps them all."""
+    was set so far, and every frame begins with a clear of the window (the
+    last one before the start stays, and reads it all too). A trim of
+    frames 7-8 keeps, of each piece of state, the last setting before each
+    of those draws and clears and before the start, and the settings that
+    what stays reads (the unit a binding went to): 69 commands go, the
+    setup holds 5 glViewport (main's, before the texture uploads; frames 2
+    and 5's for the framebuffer object; frame 5's last, before frame 6's
+    clear; frame 6's) of the 12, and the trim replays exactly with the
+    state at the start the original's. --keep-state-commands keeps them
+    all."""
     got = trimmed_7_8('settings')
     if not got:
         return
     trace, out, r = got
     m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
-    ck.check('settings 7-8: 74 state commands a later one replaced are left out, and the first try replays '
-             'exactly (no note)', m and int(m.group(1)) == 74 and 'note: without' not in r.stdout and
+    ck.check('settings 7-8: 69 state commands a later one replaced are left out, and the first try replays '
+             'exactly (no note)', m and int(m.group(1)) == 69 and 'note: without' not in r.stdout and
              'the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout, r.stdout)
     setup = setup_fns(out)
-    ck.check('settings 7-8: the setup sets the viewport 4 times of 12, and keeps both draws into the framebuffer '
-             'object', setup.count('glViewport') == 4 and setup.count('glDrawArrays') == 2,
+    ck.check('settings 7-8: the setup sets the viewport 5 times of 12, keeps both draws into the framebuffer '
+             'object and one clear of the window (frame 6\'s)', setup.count('glViewport') == 5 and
+             setup.count('glDrawArrays') == 2 and setup.count('glClear') == 2,
              {f: setup.count(f) for f in ('glViewport', 'glDrawArrays', 'glActiveTexture', 'glBindTexture')})
     kept = os.path.join(work, 'settings-keep-state.gltrace')
     r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-state-commands', '-o', kept])
