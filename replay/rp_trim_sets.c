@@ -13,7 +13,10 @@
  * reads it: nothing but other state commands, and the records other steps
  * left out. What one state command reads besides (glBindTexture the
  * active unit, glVertexAttribPointer the buffer bound to GL_ARRAY_BUFFER)
- * the line names, so what it reads stays with it.
+ * the line names, so what it reads stays with it. A command whose key is
+ * ~KEY changes what is there (glTranslatef): it reads its key, so it goes
+ * only when a later command sets the key; a read NAME[*] reads every key
+ * of the name (a light's position, taken through the modelview matrix).
  *
  * Walked backwards from the start, at the end of the plan: a key set
  * later and not read since is `covered`; a state command of a covered
