@@ -46,7 +46,9 @@ typedef enum gt_obj_role {
     GT_OBJ_PINS,     /* makes something else hold it: its contents stay */
     GT_OBJ_DELETES,  /* ends the lives of the objects it names */
     GT_OBJ_READS,    /* copies its contents into another: what was written before stays */
-    GT_OBJ_ASKS      /* a query replay needs the answer of (a location): it goes with the contents */
+    GT_OBJ_ASKS,     /* a query replay needs the answer of (a location): it goes with the contents */
+    GT_OBJ_MAPS,     /* maps it (pins it): a write-only mapping to its unmap is one write */
+    GT_OBJ_UNMAPS    /* ends its mapping */
 } gt_obj_role;
 typedef enum gt_obj_where {
     GT_WHERE_PARAM,    /* the object parameter obj_param names (obj_class) */

@@ -46,11 +46,29 @@ typedef struct life {
     uint8_t touched; /* bound at the start, or named by a kept record */
 } life;
 
+#define MAP_OPEN 8  /* mappings open at once, all contexts */
+#define MAP_SEQS 16 /* records of one mapped write: the map, its data, the unmap */
+
+/* A write-only mapping of a buffer, from its map to its unmap: one write
+ * of the mapped range, made of the map call, the gltraceMappedData
+ * records (the bytes the app wrote) and the unmap. */
+typedef struct mapping {
+    uint8_t open, spoiled; /* spoiled: another record of its context came between, or too many */
+    int ctx;
+    uint32_t target;
+    uint64_t key;          /* the buffer's */
+    int64_t offset, length, size; /* the mapped range, the buffer's size */
+    int64_t written;       /* bytes from offset the data records wrote one after the other */
+    uint64_t seq[MAP_SEQS];
+    int n;
+} mapping;
+
 struct rp_trim_objs {
     rp_map live;     /* (group, class, replayed name) -> index + 1 in lives */
     life *lives;
     size_t n, cap;
     int start_group;  /* the group whose untouched objects may go, -1 none */
+    mapping maps[MAP_OPEN];
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -200,11 +218,16 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
  * since the last record that may have read them, are superseded; a
  * region's write (SUB) supersedes only regions' writes, as the
  * specification under them still makes the level or buffer. */
-static void supersede(life *l, uint32_t part)
+static void supersede_before(life *l, uint32_t part, size_t end)
 {
-    for (size_t k = l->barrier; k + 1 < l->n; k++)
+    for (size_t k = l->barrier; k < end; k++)
         if (l->part[k] != SUPERSEDED && (l->part[k] | SUB) == (part | SUB) && (!(part & SUB) || (l->part[k] & SUB)))
             l->part[k] = SUPERSEDED;
+}
+
+static void supersede(life *l, uint32_t part)
+{
+    supersede_before(l, part, l->n - 1);
 }
 
 /* Every live object of the current context's share group (pinned_only:
@@ -248,11 +271,130 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
     }
 }
 
+/* A contents record of a life; -1: out of memory. */
+static int add(life *l, uint64_t seq, uint32_t part)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        uint64_t *s = realloc(l->seq, cap * sizeof *s);
+        if (s)
+            l->seq = s;
+        uint32_t *w = realloc(l->part, cap * sizeof *w);
+        if (w)
+            l->part = w;
+        if (!s || !w)
+            return -1;
+        l->cap = cap;
+    }
+    l->seq[l->n] = seq, l->part[l->n++] = part;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- mapped writes */
+
+static mapping *mapping_of(rp_trim_objs *o, int ctx, uint32_t target)
+{
+    for (int i = 0; i < MAP_OPEN; i++)
+        if (o->maps[i].open && o->maps[i].ctx == ctx && o->maps[i].target == target)
+            return &o->maps[i];
+    return NULL;
+}
+
+/* Another record of a context with a mapping open: the mapping's records
+ * are no longer one write that may go as one (a flush of the range, a
+ * draw reading what is mapped). */
+static void spoil_mappings(rp_trim_objs *o, int ctx)
+{
+    for (int i = 0; i < MAP_OPEN; i++)
+        if (o->maps[i].open && o->maps[i].ctx == ctx)
+            o->maps[i].spoiled = 1;
+}
+
+/* A map of the buffer l: a write of its range when write-only and not
+ * persistent (its bytes then come in gltraceMappedData records up to its
+ * unmap); a read of it else. glMapBufferOES maps all of it, write-only;
+ * glMapBufferRange's `access` is bits. */
+static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint64_t key,
+                      uint64_t seq)
+{
+    uint32_t target = (uint32_t)arg_named(f, m, "target", 0);
+    int ranged = param(f, "offset") >= 0;
+    int64_t access = arg_named(f, m, "access", 0);
+    GLint size = -1;
+    rp_hold_errors(r);
+    glGetBufferParameteriv(target, GL_BUFFER_SIZE, &size);
+    while (glGetError() != GL_NO_ERROR)
+        size = -1;
+    mapping *mp = mapping_of(o, r->cur_ctx, target);
+    for (int i = 0; !mp && i < MAP_OPEN; i++)
+        if (!o->maps[i].open)
+            mp = &o->maps[i];
+    if (!mp || (ranged && (access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)))) {
+        l->barrier = l->n; /* what it reads, or what stays mapped, needs what came before */
+        if (mp && mp->open)
+            mp->spoiled = 1;
+        return;
+    }
+    *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .target = target, .key = key, .size = size, .n = 1};
+    mp->offset = ranged ? arg_named(f, m, "offset", -1) : 0;
+    mp->length = ranged ? arg_named(f, m, "length", -1) : size;
+    mp->seq[0] = seq;
+}
+
+/* A gltraceMappedData record (proto/FORMAT.md: target, buffer, offset,
+ * data): part of its buffer's open mapping. */
+static void map_data(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
+{
+    mapping *mp = m->n_args >= 4 ? mapping_of(o, r->cur_ctx, (uint32_t)rp_arg_u(m, 0)) : NULL;
+    if (!mp)
+        return;
+    size_t len = 0;
+    rp_arg_bytes(m, 3, &len);
+    if (mp->n == MAP_SEQS)
+        mp->spoiled = 1;
+    else
+        mp->seq[mp->n++] = seq;
+    if (rp_arg_i(m, 2) == mp->offset + mp->written)
+        mp->written += (int64_t)len;
+}
+
+/* The unmap: the mapping's records join the buffer's writes, as one write
+ * of its range; of all of it (mapped and written from 0 to its size), it
+ * replaces the writes into the buffer before it, as glBufferSubData of
+ * all of it would. -1: out of memory. */
+static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t target, uint64_t seq)
+{
+    mapping *mp = mapping_of(o, r->cur_ctx, target);
+    if (!mp)
+        return 0;
+    mp->open = 0;
+    if (mp->spoiled || mp->n == MAP_SEQS) {
+        l->barrier = l->n;
+        return 0;
+    }
+    mp->seq[mp->n++] = seq;
+    size_t before = l->n;
+    for (int i = 0; i < mp->n; i++)
+        if (add(l, mp->seq[i], 1 | SUB) != 0)
+            return -1;
+    if (mp->offset == 0 && mp->length == mp->size && mp->written == mp->size)
+        supersede_before(l, 1 | SUB, before);
+    return 0;
+}
+
 int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
 {
-    if (m->function >= GT_FN_INVALID || r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
+    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
+        return 0;
+    if (m->function == GT_FN_MAPPED_DATA) {
+        map_data(o, r, m, seq);
+        return 0;
+    }
+    if (m->function >= GT_FN_INVALID)
         return 0;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    if (!f || f->obj_role != GT_OBJ_UNMAPS)
+        spoil_mappings(o, r->cur_ctx);
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
                                              f->obj_param >= m->n_args))
         return 0;
@@ -282,30 +424,20 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     life *l = life_of(o, r, key_of(r, cls, name));
     if (!l)
         return -1;
-    if (f->obj_role == GT_OBJ_PINS) {
+    if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
         l->pinned = 1;
+        if (f->obj_role == GT_OBJ_MAPS)
+            map_begin(o, r, f, m, l, key_of(r, cls, name), seq);
         return 0;
     }
+    if (f->obj_role == GT_OBJ_UNMAPS)
+        return map_end(o, r, l, (uint32_t)rp_arg_i(m, f->obj_param), seq);
     if (f->obj_role == GT_OBJ_READS) {
         l->barrier = l->n;
         return 0;
     }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        uint64_t *s = realloc(l->seq, cap * sizeof *s);
-        if (s)
-            l->seq = s;
-        uint32_t *w = realloc(l->part, cap * sizeof *w);
-        if (w)
-            l->part = w;
-        if (!s || !w)
-            return -1;
-        l->cap = cap;
-    }
-    if (f->obj_role == GT_OBJ_ASKS) { /* part 0, and it writes nothing a later write could replace */
-        l->seq[l->n] = seq, l->part[l->n++] = 0;
-        return 0;
-    }
+    if (f->obj_role == GT_OBJ_ASKS) /* part 0, and it writes nothing a later write could replace */
+        return add(l, seq, 0);
     int whole = 0;
     uint32_t part = write_of(r, f, m, &whole);
     if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
@@ -316,7 +448,8 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
             o->lives[v - 1].barrier = o->lives[v - 1].n;
         rp_hold_errors(r); /* a GLES 2 context has no such binding */
     }
-    l->seq[l->n] = seq, l->part[l->n++] = part;
+    if (add(l, seq, part) != 0)
+        return -1;
     if (whole)
         supersede(l, part);
     else if (!part && param(f, "pname") < 0)

@@ -217,13 +217,27 @@ static uint64_t sig_value(uint64_t h, const Gltrace__GLMessage__DataType *d, con
     return h;
 }
 
+/* Whether argument i of m holds floating-point values its parameter does
+ * not say: the bytes of a client array (a glVertexAttribPointerData
+ * record: `type` its argument 2, `data` 5, proto/FORMAT.md) of a float
+ * type, vertices that move between frames as a uniform does (glmark2's
+ * desktop scene draws its windows so). */
+static int float_bytes(const rp_msg *m, size_t i)
+{
+    if (m->function != GT_FN_VERTEX_ATTRIB_POINTER_DATA || i != 5 || m->n_args < 6)
+        return 0;
+    uint64_t type = rp_arg_u(m, 2);
+    return type == GL_FLOAT || type == GL_HALF_FLOAT || type == GL_HALF_FLOAT_OES;
+}
+
 static uint64_t sig_record(uint64_t h, const rp_msg *m, uint64_t tid)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     h = mix(mix(mix(h, tid), (uint64_t)m->function), (uint64_t)(m->has_alias ? m->alias : 0));
     h = mix(h, (uint64_t)(uint32_t)m->context_id);
     for (size_t i = 0; i < m->n_args; i++)
-        h = sig_value(h, m->args[i], f && i < f->nparams ? &f->params[i] : NULL);
+        h = float_bytes(m, i) ? mix(h, m->args[i]->n_rawbytes ? m->args[i]->rawbytes[0].len : 0)
+                                 : sig_value(h, m->args[i], f && i < f->nparams ? &f->params[i] : NULL);
     if (m->returnvalue)
         h = sig_value(h, m->returnvalue, NULL);
     if (m->fb)

@@ -9,7 +9,10 @@ frames start from, not the run before them) and its size under half the
 original's (a trim's bytes are mostly its scene's assets and its own
 snapshots). The same of es2gears_x11 (mesa-utils), stopped by SIGTERM. The
 buffer scene, which rewrites all of its vertex buffer every frame: the
-trim keeps the last rewrite, under 5% of the trace (all of them: 27%). An --off-screen run (no swaps: a
+trim keeps the last rewrite, under 5% of the trace (all of them: 27%);
+by glBufferSubData and, as it does by default, by mapping the buffer. The
+desktop scene, whose client arrays move every frame: its frames repeat,
+and the setup does not grow with the start. An --off-screen run (no swaps: a
 snapshot at each glFinish) is cut by calls. Exit 77 (skipped) when Xvfb or
 glmark2-es2 is not installed.
 
@@ -98,6 +101,20 @@ def main():
                  'buffer:update-fraction=1.0:update-method=subdata:columns=50:duration=1'], env=xenv)
         ok_buf = ck.check('glmark2-es2 buffer scene recorded', r.returncode == 0 and os.path.exists(buf),
                           r.stderr[-500:])
+        # The same scene by default maps each vertex buffer whole, writes
+        # it and unmaps it every frame: the trim keeps the last mapping.
+        bufmap = os.path.join(work, 'buffer-map.gltrace')
+        r = run([gltrace, 'record', '-o', bufmap, '--', tools['glmark2-es2'], '--size', '160x120', '-b',
+                 'buffer:columns=50:duration=1'], env=xenv)
+        ok_bufmap = ck.check('glmark2-es2 buffer scene (mapped) recorded', r.returncode == 0 and os.path.exists(bufmap),
+                             r.stderr[-500:])
+        # The desktop scene draws its windows from client arrays whose
+        # float vertices move every frame (and into framebuffer objects).
+        desk = os.path.join(work, 'desktop.gltrace')
+        r = run([gltrace, 'record', '-o', desk, '--', tools['glmark2-es2'], '--size', '160x120', '-b',
+                 'desktop:duration=1'], env=xenv)
+        ok_desk = ck.check('glmark2-es2 desktop scene recorded', r.returncode == 0 and os.path.exists(desk),
+                           r.stderr[-500:])
         gears = os.path.join(work, 'gears.gltrace')
         ok_gears = False
         if shutil.which('es2gears_x11') and shutil.which('timeout'):
@@ -129,6 +146,40 @@ def main():
                      'replaying exactly',
                      r.returncode == 0 and m and int(m.group(1)) >= k and size * 20 < orig and
                      'checked: its replay matches 3 of 3' in r.stdout, (r.stdout, r.stderr[-500:]))
+    if ok_bufmap:
+        _, obj = gt.info(gltrace, bufmap)
+        frames = obj.get('frames', 0) if obj else 0
+        if ck.check(f'buffer scene (mapped): {frames} frames', frames > 20, obj):
+            k = frames // 2
+            out = os.path.join(work, f'buffer-map-{k}.gltrace')
+            r = run([gltrace, 'trim', bufmap, '--frames', f'{k}-{k + 2}', '-o', out])
+            m = re.search(r'uploads a later whole one replaced, into \d+ textures and buffers \((\d+) calls\)', r.stdout)
+            size, orig = (os.path.getsize(out), os.path.getsize(bufmap)) if r.returncode == 0 else (0, 1)
+            # A mapping that goes is three records: the map, its data, the unmap.
+            ck.check(f'buffer scene (mapped) frames {k}-{k + 2}: the earlier mappings of all of a buffer left out '
+                     f'(three records each, one a frame at least: {m.group(1) if m else None} for {k} frames), '
+                     f'{size} bytes under 5% of {orig}, replaying exactly on the first try',
+                     r.returncode == 0 and m and int(m.group(1)) >= 3 * k and size * 20 < orig and
+                     'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stdout,
+                     (r.stdout, r.stderr[-500:]))
+    if ok_desk:
+        _, obj = gt.info(gltrace, desk)
+        frames = obj.get('frames', 0) if obj else 0
+        if ck.check(f'desktop scene: {frames} frames', frames > 20, obj):
+            setups = []
+            for k in (frames // 4, frames * 3 // 4):
+                out = os.path.join(work, f'desktop-{k}.gltrace')
+                r = run([gltrace, 'trim', desk, '--frames', f'{k}-{k + 2}', '-o', out])
+                m = re.search(r'after a setup of (\d+) of', r.stdout)
+                rep = re.search(r'(\d+) frames a later one repeats', r.stdout)
+                setups.append(int(m.group(1)) if m else -1)
+                ck.check(f'desktop frames {k}-{k + 2}: frames whose client arrays differ in floats only are '
+                         f'repeats ({rep.group(1) if rep else None} of {k}), replaying exactly on the first try',
+                         r.returncode == 0 and rep and int(rep.group(1)) >= k // 2 and
+                         'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stdout,
+                         (r.stdout, r.stderr[-500:]))
+            ck.check(f'desktop: the setup does not grow with the start ({setups[0]} and {setups[1]} calls)',
+                     0 < setups[0] and 0 < setups[1] <= setups[0] + 50, setups)
     if ok_gears:
         _, obj = gt.info(gltrace, gears)
         frames = obj.get('frames', 0) if obj else 0
