@@ -18,7 +18,8 @@ TYPES = ['int', 'bool', 'float', 'int64', 'enum', 'bits']
 CLASSES = ['texture', 'buffer', 'framebuffer', 'renderbuffer', 'program', 'vertex_array', 'sampler',
            'xfb', 'pipeline', 'query']
 SCOPES = ['-', 'unit', 'client-unit']
-FUNCTION_USES = QUERIES + ['client-unit', 'matrix-mode', 'push-matrix', 'pop-matrix', 'load-matrix', 'pointer']
+FUNCTION_USES = QUERIES + ['client-unit', 'matrix-mode', 'push-matrix', 'pop-matrix', 'load-matrix', 'pointer',
+                           'bind-buffer', 'pixel-store', 'bind-texture', 'texture-level']
 EGL_QUERIES = ['config', 'context', 'surface']
 EGL_TYPES = ['int', 'bool', 'enum', 'bits']
 UNIFORM_BASES = {'float': 'f', 'int': 'i', 'uint': 'u', 'bool': 'b'}

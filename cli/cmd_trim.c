@@ -13,7 +13,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
-               "       [--keep-state-commands] [--keep-gone-contexts] [--keep-all] [--keep-window-draws] [--window-pixels] [--no-verify]\n"
+               "       [--keep-state-commands] [--keep-texture-draws] [--keep-gone-contexts] [--keep-all] [--keep-window-draws]\n"
+               "       [--window-pixels] [--no-verify]\n"
                "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
                "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
                "  before them that built their state, then their records as recorded, snapshots included.\n"
@@ -21,6 +22,8 @@ static void usage(FILE *f)
                "  --keep-repeated-frames  keep the frames before A that one of the next four repeats\n"
                "  --keep-state-commands   keep the bindings, settings and uniforms before A that a later one\n"
                "                          of the same piece of state replaced before anything read them\n"
+               "  --keep-texture-draws    keep the draws into textures before A, instead of writing the\n"
+               "                          textures' pixels at A as uploads\n"
                "  --keep-gone-contexts    keep the calls of share groups destroyed before A\n"
                "  --keep-all              keep the uploads, parameters and sources of objects deleted before A,\n"
                "                          never touched by the kept calls, or replaced by a later whole upload\n"
@@ -79,6 +82,8 @@ int gt_cmd_trim(int argc, char **argv)
             o.keep_all = 1;
         } else if (!strcmp(a, "--keep-state-commands")) {
             o.keep_state_commands = 1;
+        } else if (!strcmp(a, "--keep-texture-draws")) {
+            o.keep_texture_draws = 1;
         } else if (!strcmp(a, "--keep-repeated-frames")) {
             o.keep_repeated_frames = 1;
         } else if (!strcmp(a, "--no-verify")) {
@@ -132,6 +137,10 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.dropped_sets)
         printf("left out of the setup: %" PRIu64 " bindings, settings and uniforms a later one replaced before a read\n",
                s.dropped_sets);
+    if (s.dropped_texture_draws)
+        printf("left out of the setup: %" PRIu64 " draws and clears into textures; written at the start instead: "
+               "the pixels of %" PRIu64 " texture levels (%" PRIu64 " bytes before compression)\n",
+               s.dropped_texture_draws, s.restored_textures, s.restored_bytes);
     if (s.window_contents)
         printf("written at the start: the pixels of %" PRIu64 " window surfaces (%" PRIu64 " bytes before compression)\n",
                s.window_contents, s.window_contents_bytes);

@@ -56,6 +56,11 @@ typedef struct gt_trim_options {
      * Without it, a trim that fails its check is made again with it,
      * after the windows' pixels. */
     int keep_state_commands;
+    /* Keep the setup's draws into textures, instead of reading back at
+     * the start what they drew and writing it as uploads (TRIM.md step
+     * 9). Without it, a trim that fails its check is made again with it
+     * first. */
+    int keep_texture_draws;
     int verify;      /* replay the result and compare its snapshots (default on) */
     int level;       /* zstd level of the output (default 3, as record compacts) */
 } gt_trim_options;
@@ -75,6 +80,8 @@ typedef struct gt_trim_summary {
     uint64_t untouched_objects, dropped_untouched; /* alive but untouched by the kept records, the same */
     uint64_t superseded_objects, dropped_superseded; /* alive, with writes a later whole one replaced */
     uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
+    uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
+    uint64_t restored_textures, restored_bytes; /* texture levels read back and written instead, their bytes */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */

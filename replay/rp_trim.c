@@ -12,6 +12,7 @@
 #include "rp_trim_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -37,8 +38,23 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
 {
     rp_trim_plan plan;
     plan.state_dir = d->made ? d->orig : NULL;
+    plan.known_texture_draws = NULL;
     if (rp_trim_plan_make(in, opt, &plan, sum) != 0)
         return -1;
+    if (plan.dropped_texture_draws && plan.texture_draws) {
+        /* Planned again knowing which draws into textures go: they read
+         * nothing, so the uploads and objects only they read may go too
+         * (steps 5 to 7 decide as the replay goes, before step 9 knows). */
+        uint8_t *known = plan.texture_draws;
+        plan.texture_draws = NULL;
+        rp_trim_plan_free(&plan);
+        plan.state_dir = d->made ? d->orig : NULL;
+        plan.known_texture_draws = known;
+        int rc = rp_trim_plan_make(in, opt, &plan, sum);
+        free(known);
+        if (rc != 0)
+            return -1;
+    }
     d->orig_done = plan.state_dumped;
     d->tid = plan.last_tid;
     snprintf(d->err, sizeof d->err, "%s", plan.state_err);
@@ -55,6 +71,7 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->superseded_objects = plan.superseded_objects;
     sum->dropped_superseded = plan.dropped_superseded;
     sum->dropped_sets = plan.dropped_sets;
+    sum->dropped_texture_draws = plan.dropped_texture_draws;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);
@@ -134,10 +151,14 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
     gt_trim_options again = *opt;
     /* A replay that stopped (a record it could not take: an array reading
      * memory the setup no longer gave it) is a difference too. */
-    for (int step = 0; rc != 0 && step < 6; step++) {
+    for (int step = 0; rc != 0 && step < 7; step++) {
         const char *what, *how = "they are kept";
         uint64_t n;
-        if (!again.window_contents && !again.keep_window_draws && sum->dropped_window_draws) {
+        if (!again.keep_texture_draws && sum->dropped_texture_draws) {
+            again.keep_texture_draws = 1; /* the newest step, and what it writes may be what differs */
+            what = "draws into textures before the start, read back instead";
+            n = sum->dropped_texture_draws;
+        } else if (!again.window_contents && !again.keep_window_draws && sum->dropped_window_draws) {
             again.window_contents = 1; /* one picture per window: cheaper than any other step */
             what = "draws and clears into window surfaces before the start";
             how = "the windows' pixels at the start are written instead";

@@ -25,14 +25,40 @@ typedef struct rp_trim_plan {
     uint64_t untouched_objects, dropped_untouched; /* alive, but neither bound at the start nor named after it */
     uint64_t superseded_objects, dropped_superseded; /* alive, and writes a later one replaced before a read */
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
+    uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
+    /* Texture levels read back at the start (rp_trim_draws.c), written as
+     * glTexSubImage2D records before the start marker when `used` (a draw
+     * into it was left out), with the state those records set and set back. */
+    struct rp_trim_restore {
+        uint32_t texture, bind, face, level; /* recorded name, target bound to, of the level */
+        int w, h;
+        uint32_t format, type;
+        uint8_t *px;
+        size_t len;
+        int used;
+    } *restores;
+    size_t nrestores;
+    struct rp_trim_restore_state {
+        int32_t ctx;         /* recorded context current at the start */
+        int32_t unpack[6];   /* GL_UNPACK_ALIGNMENT, ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS, IMAGE_HEIGHT, SKIP_IMAGES */
+        uint32_t unpack_buffer, tex2d, texcube; /* recorded names bound at the start (active unit) */
+    } restore_state;
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
+    /* in: bit per seq, the draws into textures an earlier plan of the same
+     * trim left out (texture_draws): they read nothing for steps 5 to 7 */
+    const uint8_t *known_texture_draws;
+    uint8_t *texture_draws; /* out: bit per seq, the draws into textures left out (rp_trim_draws.c) */
     int state_dumped;       /* it was */
     char state_err[160];    /* why not */
     /* gt_trim_options.window_contents: the colour buffers at the start of
      * the window surfaces draws were left out of (rp_initial_read). */
-    struct rp_trim_window { uint64_t surface; int w, h; uint8_t *px; } *windows;
+    struct rp_trim_window { uint64_t surface; int w, h; uint8_t *px; int used; } *windows;
     size_t nwindows;
+    /* Surfaces never swapped whose draws rp_trim_draws.c left out: their
+     * colour buffers at the start, written when `used`. */
+    struct rp_trim_window *surfaces;
+    size_t nsurfaces;
 } rp_trim_plan;
 
 static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
@@ -97,6 +123,19 @@ rp_trim_sets *rp_trim_sets_new(void);
 int rp_trim_sets_note(rp_trim_sets *s, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes);
 void rp_trim_sets_free(rp_trim_sets *s);
+
+/* The draws into textures left out, and the textures read back at the
+ * start instead (rp_trim_draws.c). note: after replay took a setup record
+ * (0, or -1: out of memory); start: at the start, reads back what draws
+ * wrote; finish: marks the draws left out, and the restores used. */
+typedef struct rp_trim_draws rp_trim_draws;
+struct rp_entry;
+rp_trim_draws *rp_trim_draws_new(void);
+int rp_trim_draws_note(rp_trim_draws *d, struct rp *r, const struct Gltrace__GLMessage *m, const struct rp_entry *e,
+                       uint64_t seq);
+void rp_trim_draws_start(rp_trim_draws *d, struct rp *r, rp_trim_plan *plan);
+void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_draws_free(rp_trim_draws *d);
 
 /* The state at the start (rp_trim_state.c): a temporary folder made
  * (0, or -1), removed with its files; a dump of the context current on

@@ -58,6 +58,7 @@ typedef struct planner {
     rp_trim_ctxs ctxs;
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
     rp_trim_sets *sets;         /* NULL: every state command is kept */
+    rp_trim_draws *draws;       /* NULL: every draw into a texture is kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
     /* What the setup's kept records bound on each thread (recorded draw,
@@ -444,11 +445,13 @@ static int after_call(void *user, rp *r, uint64_t tid)
     const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
     if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0) ||
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
-        (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0)) {
+        (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||
+        (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
-    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq))
+    int known = p->plan->known_texture_draws && (p->plan->known_texture_draws[seq >> 3] >> (seq & 7) & 1);
+    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !known)
         rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW);
     if (e && e->cls == GT_CLASS_FRAME) {
         p->frame++;
@@ -470,6 +473,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
         if (p->plan->state_dir)
             p->plan->state_dumped = rp_trim_state_dump(r, tid, p->plan->state_dir, p->plan->state_err,
                                                        sizeof p->plan->state_err) == 0;
+        if (p->draws && rp_make_current_for(r, tid) == 0)
+            rp_trim_draws_start(p->draws, r, p->plan);
         return 1;
     }
     return 0;
@@ -506,8 +511,9 @@ static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, g
 int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
 {
     const char *state_dir = plan->state_dir;
+    const uint8_t *known = plan->known_texture_draws;
     memset(plan, 0, sizeof *plan);
-    plan->state_dir = state_dir;
+    plan->state_dir = state_dir, plan->known_texture_draws = known;
     planner *pp = calloc(1, sizeof *pp); /* the context tables are large for a stack */
     if (!pp) {
         snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -515,8 +521,10 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     }
     pp->opt = opt, pp->plan = plan, pp->in = in;
     if ((!opt->keep_all && !(pp->objs = rp_trim_objs_new())) ||
-        (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new()))) {
+        (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new())) ||
+        (!opt->keep_texture_draws && !(pp->draws = rp_trim_draws_new()))) {
         rp_trim_objs_free(pp->objs);
+        rp_trim_sets_free(pp->sets);
         free(pp);
         snprintf(sum->error, sizeof sum->error, "out of memory");
         return -1;
@@ -525,6 +533,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0)) {
         rp_trim_objs_free(p.objs);
         rp_trim_sets_free(p.sets);
+        rp_trim_draws_free(p.draws);
         free(pp);
         return 0; /* from the first record: no setup */
     }
@@ -532,6 +541,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0) {
         rp_trim_objs_free(p.objs);
         rp_trim_sets_free(p.sets);
+        rp_trim_draws_free(p.draws);
         free(pp);
         return -1;
     }
@@ -561,6 +571,9 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     if (!sum->error[0] && p.objs)
         rp_trim_objs_finish(p.objs, plan, p.nbytes);
     rp_trim_objs_free(p.objs);
+    if (!sum->error[0] && p.draws)
+        rp_trim_draws_finish(p.draws, plan, p.nbytes);
+    rp_trim_draws_free(p.draws);
     /* Last: what the steps before left out reads nothing. */
     if (!sum->error[0] && p.sets)
         rp_trim_sets_finish(p.sets, plan, p.nbytes);
@@ -581,6 +594,16 @@ void rp_trim_plan_free(rp_trim_plan *plan)
 {
     free(plan->drop);
     plan->drop = NULL;
+    free(plan->texture_draws);
+    plan->texture_draws = NULL;
+    for (size_t i = 0; i < plan->nrestores; i++)
+        free(plan->restores[i].px);
+    free(plan->restores);
+    plan->restores = NULL, plan->nrestores = 0;
+    for (size_t i = 0; i < plan->nsurfaces; i++)
+        free(plan->surfaces[i].px);
+    free(plan->surfaces);
+    plan->surfaces = NULL, plan->nsurfaces = 0;
     for (size_t i = 0; i < plan->nwindows; i++)
         free(plan->windows[i].px);
     free(plan->windows);

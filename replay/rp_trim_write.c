@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "gt_api.h"
+#include "gt_api_state.h"
 #include "gt_enums.h"
 #include "gt_trace.h"
 
@@ -223,10 +224,9 @@ static int emit_marker(tout *o, uint64_t tid, const char *in, const gt_trim_opti
 /* The windows' pixels at the start (gt_trim_options.window_contents), as
  * gltraceSurfaceContents records: replay holds each until a command may
  * see that surface's pixels, and writes it then (rp_initial.c). */
-static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
+static int emit_window(tout *o, uint64_t tid, const struct rp_trim_window *w)
 {
-    for (size_t i = 0; i < plan->nwindows; i++) {
-        const struct rp_trim_window *w = &plan->windows[i];
+    {
         Gltrace__GLMessage__FrameBuffer fb = GLTRACE__GLMESSAGE__FRAME_BUFFER__INIT;
         ProtobufCBinaryData px = {(size_t)w->w * (size_t)w->h * 4, w->px};
         fb.width = w->w, fb.height = w->h;
@@ -240,10 +240,111 @@ static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
         m.fb = &fb;
         if (emit_message(o, tid, &m) != 0)
             return -1;
-        o->sum->window_contents++;
-        o->sum->window_contents_bytes += px.len;
     }
     return 0;
+}
+
+static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
+{
+    for (size_t i = 0; i < plan->nwindows; i++) {
+        if (emit_window(o, tid, &plan->windows[i]) != 0)
+            return -1;
+        o->sum->window_contents++;
+        o->sum->window_contents_bytes += (uint64_t)plan->windows[i].w * (uint64_t)plan->windows[i].h * 4;
+    }
+    return 0;
+}
+
+/* A GL call of trim's own on the context current at the start, of the
+ * function api/state.tsv names for `use` (`function` lines): numbers,
+ * and the bytes of its one pointer (at a made-up address, as replay
+ * takes recorded bytes wherever the app had them). */
+static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const int64_t *args, const uint8_t *bytes,
+                     size_t len)
+{
+    const gt_api_fn *f = NULL;
+    for (size_t i = 0; !f && i < gt_api_nstate_fns; i++)
+        if (!strcmp(gt_api_state_fns[i].use, use))
+            f = gt_api_find_name(gt_api_state_fns[i].int_fn);
+    if (!f || f->nparams > 12)
+        return -1;
+    Gltrace__GLMessage__DataType dt[12], *dtp[12];
+    int32_t iv[12];
+    int64_t addr = 0x1000;
+    ProtobufCBinaryData bin = {len, (uint8_t *)bytes};
+    for (unsigned i = 0; i < f->nparams; i++) {
+        gltrace__glmessage__data_type__init(&dt[i]);
+        dtp[i] = &dt[i];
+        dt[i].type = gt_api_wire_type((gt_kind)f->params[i].kind);
+        if (f->params[i].kind == GT_K_POINTER) {
+            dt[i].isarray = 1;
+            dt[i].n_int64value = 1, dt[i].int64value = &addr;
+            dt[i].n_rawbytes = 1, dt[i].rawbytes = &bin;
+        } else {
+            iv[i] = (int32_t)args[i];
+            dt[i].n_intvalue = 1, dt[i].intvalue = &iv[i];
+        }
+    }
+    Gltrace__GLMessage m = GLTRACE__GLMESSAGE__INIT;
+    m.context_id = ctx;
+    m.function = f->number;
+    m.has_alias = f->alias != 0, m.alias = f->alias;
+    m.n_args = f->nparams, m.args = dtp;
+    return emit_message(o, tid, &m);
+}
+
+/* The texture levels whose draws were left out, written as they were at
+ * the start (rp_trim_draws.c): unpack state that reads the rows as they
+ * are, each level bound on the active unit and written whole, then the
+ * start's state again. */
+static int emit_restores(tout *o, uint64_t tid, const rp_trim_plan *plan)
+{
+    static const int64_t pnames[6] = {GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
+                                      GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES};
+    const struct rp_trim_restore_state *st = &plan->restore_state;
+    int32_t ctx = st->ctx;
+    size_t used = 0;
+    for (size_t i = 0; i < plan->nsurfaces; i++) {
+        const struct rp_trim_window *w = &plan->surfaces[i];
+        if (!w->used)
+            continue;
+        if (emit_window(o, tid, w) != 0)
+            return -1;
+        o->sum->restored_textures++;
+        o->sum->restored_bytes += (uint64_t)w->w * (uint64_t)w->h * 4;
+    }
+    for (size_t i = 0; i < plan->nrestores; i++)
+        used += plan->restores[i].used != 0;
+    if (!used)
+        return 0;
+    int rc = 0;
+    if (st->unpack_buffer)
+        rc |= emit_call(o, tid, ctx, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
+    for (int k = 0; k < 6; k++)
+        if (st->unpack[k] != (k == 0 ? 1 : 0))
+            rc |= emit_call(o, tid, ctx, "pixel-store", (int64_t[]){pnames[k], k == 0 ? 1 : 0}, NULL, 0);
+    int bound2d = 0, boundcube = 0;
+    for (size_t i = 0; i < plan->nrestores && !rc; i++) {
+        const struct rp_trim_restore *x = &plan->restores[i];
+        if (!x->used)
+            continue;
+        rc |= emit_call(o, tid, ctx, "bind-texture", (int64_t[]){x->bind, x->texture}, NULL, 0);
+        *(x->bind == GL_TEXTURE_2D ? &bound2d : &boundcube) = 1;
+        rc |= emit_call(o, tid, ctx, "texture-level",
+                        (int64_t[]){x->face, x->level, 0, 0, x->w, x->h, x->format, x->type, 0}, x->px, x->len);
+        o->sum->restored_textures++;
+        o->sum->restored_bytes += x->len;
+    }
+    if (bound2d)
+        rc |= emit_call(o, tid, ctx, "bind-texture", (int64_t[]){GL_TEXTURE_2D, st->tex2d}, NULL, 0);
+    if (boundcube)
+        rc |= emit_call(o, tid, ctx, "bind-texture", (int64_t[]){GL_TEXTURE_CUBE_MAP, st->texcube}, NULL, 0);
+    for (int k = 0; k < 6; k++)
+        if (st->unpack[k] != (k == 0 ? 1 : 0))
+            rc |= emit_call(o, tid, ctx, "pixel-store", (int64_t[]){pnames[k], st->unpack[k]}, NULL, 0);
+    if (st->unpack_buffer)
+        rc |= emit_call(o, tid, ctx, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, st->unpack_buffer}, NULL, 0);
+    return rc ? -1 : 0;
 }
 
 static int frame_call(const gt_record *rec)
@@ -300,7 +401,8 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         if (!started) {
             started = 1;
             sum->first_call = rec.seq;
-            if (plan->first_kept && emit_windows(o, rec.thread_id, plan) != 0)
+            if (plan->first_kept &&
+                (emit_restores(o, plan->last_tid, plan) != 0 || emit_windows(o, rec.thread_id, plan) != 0))
                 return -1;
             sum->start_marker = o->seq;
             if (plan->first_kept &&

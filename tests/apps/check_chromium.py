@@ -11,7 +11,9 @@ bit-exact:
 - with the default (--fb=swap: it never swaps, so snapshots at glFinish and
   release, and its own reads): something is compared and all of it matches.
 The GPU process leaves through _exit as the browser goes: its trace must
-still be finished (seek index) and compacted by record.
+still be finished (seek index) and compacted by record. Its last calls
+trimmed out replay exactly on the first try, with the draws into
+textures left out (a setup under half of the calls before).
 Exit 77 only when chromium is not installed or cannot start here."""
 import argparse
 import glob
@@ -95,6 +97,27 @@ for fb in ('draw', 'swap'):
              snaps >= want and matched == snaps and differ == 0 and not_compared == 0, rp.stderr.strip()[-600:])
     ck.check(f'--fb={fb}: the GPU process\'s own pixel reads are compared and match',
              reads[0] > 0 and reads[1] == reads[0] and reads[2] == 0, rp.stderr.strip()[-600:])
+    if fb == 'swap' and info and info.get('calls', 0) > 2000:
+        # Its last calls trimmed out: the draws into textures (tiles,
+        # layers, resolved passes) go, their pixels at the start written
+        # instead (TRIM.md step 9), so the setup is not the process's
+        # history; kept, it is most of it.
+        first = info['calls'] * 17 // 20
+        setups = []
+        for extra in ([], ['--keep-texture-draws']):
+            t = os.path.join(out, 'trim%s.gltrace' % ('-keep' if extra else ''))
+            r = gt.run([a.gltrace, 'trim', traces[0], '--calls', f'{first}-{info["calls"] - 1}', '-o', t, *extra],
+                       env=gt.gl_env(None), timeout=300)
+            m = re.search(r'after a setup of (\d+) of', r.stdout)
+            setups.append(int(m.group(1)) if m and r.returncode == 0 else -1)
+            if not extra:
+                d = re.search(r'(\d+) draws and clears into textures; written at the start instead', r.stdout)
+                ck.check(f'--fb=swap: calls {first}- trimmed, exact on the first try, {d and d.group(1)} draws into '
+                         f'textures left out, a setup of {setups[0]} calls, under half of the {first} before',
+                         r.returncode == 0 and 'note: without' not in r.stdout and d and int(d.group(1)) > 0 and
+                         0 < setups[0] < first // 2, (r.returncode, r.stdout, r.stderr[-500:]))
+        ck.check(f'--fb=swap: with --keep-texture-draws the setup is larger ({setups[1]} against {setups[0]})',
+                 setups[1] > setups[0] > 0, setups)
     if fb == 'draw':
         dump = gt.run([a.gltrace, 'dump', traces[0]])
         initial = sum(1 for line in dump.stdout.splitlines() if 'gltraceSurfaceContents' in line)

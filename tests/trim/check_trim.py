@@ -147,12 +147,16 @@ def hard_starts():
                          ['glMapBufferRange'] and
                          fns[start + 1:].index('gltraceMappedData') < fns[start + 1:].index('glUnmapBuffer'),
                          fns[start - 3:start + 8])
-    for mode, note in (('accumulate', 'draws and clears into window surfaces before the start the trim did not replay exactly: '
-                                      'the windows\' pixels at the start are written instead'),
-                       ('feedback', 'setup frames a later one repeats')):
+    # feedback's texture, drawn into blended every frame and never
+    # cleared: by default its draws go and its pixels at the start are
+    # written (step 9); kept (--keep-texture-draws), the frames that repeat
+    # with other floats go first, and the check puts them back.
+    for mode, note, extra in (('accumulate', 'draws and clears into window surfaces before the start the trim did not '
+                                             'replay exactly: the windows\' pixels at the start are written instead', ()),
+                              ('feedback', 'setup frames a later one repeats', ('--keep-texture-draws',))):
         if not traces[mode]:
             continue
-        out = check_trim(mode, traces[mode], '--frames', 4, 6, expect_note=note)
+        out = check_trim(mode, traces[mode], '--frames', 4, 6, *extra, expect_note=note)
         if out and mode == 'accumulate':
             # The window's pixels at the start stand for the draws of frames
             # 0-3, which stay out: one gltraceSurfaceContents, no draw.
@@ -163,7 +167,7 @@ def hard_starts():
         # The same without the check: the trim then leaves out what the
         # frames read, and its replay differs (the check is what saves it).
         out = os.path.join(work, f'{mode}-unchecked.gltrace')
-        r = run([gltrace, 'trim', traces[mode], '--frames', '4-6', '--no-verify', '-o', out])
+        r = run([gltrace, 'trim', traces[mode], '--frames', '4-6', '--no-verify', *extra, '-o', out])
         rp = run([gltrace, 'replay', out])
         ck.check(f'{mode}: unchecked, the trim leaving out what the frames read does not replay exactly (exit 1)',
                  r.returncode == 0 and rp.returncode == 1, (r.returncode, rp.returncode, rp.stderr[-300:]))
@@ -228,15 +232,17 @@ def hard_starts():
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
 
 
-def trimmed_7_8(mode):
+def trimmed_7_8(mode, *extra):
     """trim_app MODE recorded, and frames 7-8 of it trimmed and checked
-    (check_trim): the trace, the trim, and the output of trimming it again
-    (its report), or None."""
+    (check_trim, with the options `extra`): the trace, the trim, and the
+    output of trimming it again (its report), or None. The steps before 9
+    are asked for alone (--keep-texture-draws): step 9 leaves out the
+    draws into the app's texture and so changes what they see."""
     trace = record(f'trim_app_{mode}', [trim_app, mode])
-    out = trace and check_trim(mode, trace, '--frames', 7, 8)
+    out = trace and check_trim(mode, trace, '--frames', 7, 8, *(extra or ('--keep-texture-draws',)))
     if not out:
         return None
-    return trace, out, run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out])
+    return trace, out, run([gltrace, 'trim', trace, '--frames', '7-8', '-o', out, *(extra or ('--keep-texture-draws',))])
 
 
 def deleted_objects():
@@ -269,7 +275,7 @@ def deleted_objects():
              setup.count('glTexImage2D') == 6 and setup.count('glLinkProgram') == 4,
              (setup.count('glTexImage2D'), setup.count('glLinkProgram')))
     kept = os.path.join(work, 'stream-keep-all.gltrace')
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '-o', kept])
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '--keep-texture-draws', '-o', kept])
     ck.check('stream 7-8 --keep-all: keeps every object, and replays exactly',
              r.returncode == 0 and 'objects deleted' not in r.stdout and 'checked: its replay matches 2 of 2' in r.stdout,
              (r.returncode, r.stdout, r.stderr))
@@ -303,7 +309,7 @@ def superseded_writes():
              setup.count('glBufferSubData') == 1,
              {f: setup.count(f) for f in ('glTexImage2D', 'glTexSubImage2D', 'glBufferData', 'glBufferSubData')})
     kept = os.path.join(work, 'reupload-keep-all.gltrace')
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '-o', kept])
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-all', '--keep-texture-draws', '-o', kept])
     ck.check('reupload 7-8 --keep-all: every write stays, and it replays exactly',
              r.returncode == 0 and 'uploads a later whole one replaced' not in r.stdout and
              'checked: its replay matches 2 of 2' in r.stdout,
@@ -339,11 +345,84 @@ def state_commands():
              setup.count('glDrawArrays') == 2 and setup.count('glClear') == 2,
              {f: setup.count(f) for f in ('glViewport', 'glDrawArrays', 'glActiveTexture', 'glBindTexture')})
     kept = os.path.join(work, 'settings-keep-state.gltrace')
-    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-state-commands', '-o', kept])
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '--keep-state-commands', '--keep-texture-draws', '-o', kept])
     ck.check('settings 7-8 --keep-state-commands: every setting stays, and it replays exactly',
              r.returncode == 0 and 'bindings, settings and uniforms' not in r.stdout and
              'checked: its replay matches 2 of 2' in r.stdout and setup_fns(kept).count('glViewport') == 12,
              r.stdout)
+
+
+def texture_counts(stdout):
+    """(draws and clears into textures left out, texture levels written)
+    from trim's report, or (0, 0)."""
+    m = re.search(r'left out of the setup: (\d+) draws and clears into textures; written at the start instead: '
+                  r'the pixels of (\d+) texture levels', stdout)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def texture_draws():
+    """Step 9: draws into textures left out, their pixels at the start
+    written as uploads. trim_app feedback draws blended into a texture
+    every frame and never clears it: a trim of frames 4-6 keeps none of
+    frames 0-3's draws (nor the app's first clear of the texture) and
+    writes the texture once, exact on the first try (of those draws, the
+    ones of the frames step 4 left out are counted there). trim_app settings
+    draws into the app's texture in frames 2 and 5: a trim of 7-8 keeps no
+    draw at all. trim_app passes renders a multisampled pass a frame,
+    stencilled and covered, resolved by a blit into a texture: trims of
+    3-5 and 6-8 keep only the pass before the start (its renderbuffer is
+    not read back), and their setups are the same size; kept
+    (--keep-texture-draws) the later one's setup grows."""
+    traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('feedback', 'passes')}
+    if traces['feedback']:
+        out = os.path.join(work, 'feedback-frames-4-6.gltrace')
+        r = run([gltrace, 'trim', traces['feedback'], '--frames', '4-6', '-o', out])
+        n, levels = texture_counts(r.stdout)
+        rep = re.search(r'(\d+) frames a later one repeats', r.stdout)
+        rep = int(rep.group(1)) if rep else -1
+        # Frames 0-3 draw into it once each and the app clears it once; those
+        # of the frames step 4 left out (repeats) are not counted again.
+        ck.check(f'feedback 4-6: every draw and clear into the texture left out ({n} = 5 less {rep} repeated frames), '
+                 f'its pixels written once ({levels}), exact on the first try',
+                 r.returncode == 0 and rep >= 0 and n == 5 - rep and levels == 1 and
+                 'note: without' not in r.stdout and 'checked: its replay matches 3 of 3' in r.stdout and
+                 'is the original\'s' in r.stdout, r.stdout)
+        setup = setup_fns(out) if r.returncode == 0 else []
+        ck.check('feedback 4-6: the setup holds no draw, and one glTexSubImage2D', r.returncode == 0 and
+                 not any(f.startswith('glDraw') for f in setup) and setup.count('glTexSubImage2D') == 1,
+                 {f: setup.count(f) for f in set(setup)})
+    settings = os.path.join(work, 'trim_app_settings.gltrace')
+    if os.path.exists(settings):
+        out = os.path.join(work, 'settings-texture-draws.gltrace')
+        r = run([gltrace, 'trim', settings, '--frames', '7-8', '-o', out])
+        n, levels = texture_counts(r.stdout)
+        ck.check(f'settings 7-8: its three draws and clears into the framebuffer object\'s texture left out ({n}), '
+                 'exact on the first try, with no draw in the setup', r.returncode == 0 and n == 3 and levels == 1 and
+                 'note: without' not in r.stdout and 'checked: its replay matches 2 of 2' in r.stdout and
+                 setup_fns(out).count('glDrawArrays') == 0, r.stdout)
+    if traces['passes']:
+        sizes = []
+        for k in (3, 6):
+            out = check_trim('passes', traces['passes'], '--frames', k, k + 2)
+            r = run([gltrace, 'trim', traces['passes'], '--frames', f'{k}-{k + 2}', '-o', out]) if out else None
+            n, levels = texture_counts(r.stdout) if r else (0, 0)
+            setup = setup_fns(out) if out else []
+            sizes.append(len(setup))
+            # Frames 0..k-2's passes (a clear, two draws, a blit each), frame
+            # k-1's blit, the app's clear of its texture and of the stencil.
+            ck.check(f'passes {k}-{k + 2}: every earlier pass left out but the last one\'s clear and draws '
+                     f'({n} = {4 * (k - 1) + 3}), two textures written ({levels}); no blit in the setup',
+                     n == 4 * (k - 1) + 3 and levels == 2 and 'glBlitFramebuffer' not in setup and
+                     setup.count('glDrawArrays') == 2, (r.stdout if r else None, {f: setup.count(f) for f in set(setup)}))
+        ck.check(f'passes: the setup does not grow with the start ({sizes})', len(sizes) == 2 and sizes[0] == sizes[1],
+                 sizes)
+        kept = []
+        for k in (3, 6):
+            out = os.path.join(work, f'passes-keep-{k}.gltrace')
+            r = run([gltrace, 'trim', traces['passes'], '--frames', f'{k}-{k + 2}', '--keep-texture-draws', '-o', out])
+            kept.append(len(setup_fns(out)) if r.returncode == 0 else -1)
+        ck.check(f'passes --keep-texture-draws: replays exactly, every pass kept: the setup grows ({kept})',
+                 kept[0] > 0 and kept[1] > kept[0] + 20, kept)
 
 
 def main():
@@ -353,6 +432,7 @@ def main():
     deleted_objects()
     superseded_writes()
     state_commands()
+    texture_draws()
 
 
 main()

@@ -32,6 +32,13 @@
  *               third frame also draws blended into the framebuffer
  *               object's texture, which the window draws then show: what
  *               was set before such a draw is read by it.
+ *   passes      each frame renders a pass into a multisampled colour
+ *               renderbuffer with a stencil one: a clear of the colour, a
+ *               path stencilled (colour writes off, stencil incremented)
+ *               and covered (stencil test, stencil set back to 0), as
+ *               Skia draws paths; the pass resolved by a blit into a
+ *               texture, which the window then shows with a viewport of
+ *               its own each frame (no frame repeats another).
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -316,12 +323,71 @@ static void frame_stream(stream *s, const app *a, int f)
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 
+typedef struct passes {
+    GLuint ms_fbo, ms_color, ms_stencil, resolve_fbo, resolved;
+} passes;
+
+static void passes_setup(passes *p)
+{
+    glGenRenderbuffers(1, &p->ms_color);
+    glBindRenderbuffer(GL_RENDERBUFFER, p->ms_color);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, 32, 32);
+    glGenRenderbuffers(1, &p->ms_stencil);
+    glBindRenderbuffer(GL_RENDERBUFFER, p->ms_stencil);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_STENCIL_INDEX8, 32, 32);
+    glGenFramebuffers(1, &p->ms_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, p->ms_fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, p->ms_color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, p->ms_stencil);
+    glClear(GL_STENCIL_BUFFER_BIT);
+    glGenTextures(1, &p->resolved);
+    glBindTexture(GL_TEXTURE_2D, p->resolved);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &p->resolve_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, p->resolve_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, p->resolved, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+static void frame_passes(passes *p, const app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, p->ms_fbo);
+    glBindTexture(GL_TEXTURE_2D, 0); /* the pass samples nothing (its program's sampler reads unit 0) */
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.1f, 0.1f * (float)f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_STENCIL_TEST);
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glStencilFunc(GL_ALWAYS, 0, 0xff);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR_WRAP);
+    draw_quad(a, -0.2f + 0.05f * (float)f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glStencilFunc(GL_NOTEQUAL, 0, 0xff);
+    glStencilOp(GL_ZERO, GL_ZERO, GL_ZERO);
+    draw_quad(a, -0.2f + 0.05f * (float)f, 0.0f, 0.9f, 0.6f, 0.1f, 1.0f, 0.0f);
+    glDisable(GL_STENCIL_TEST);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, p->resolve_fbo);
+    glBlitFramebuffer(0, 0, 32, 32, 0, 0, 32, 32, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(f, 0, W - f, H);
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindTexture(GL_TEXTURE_2D, p->resolved);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
-        strcmp(mode, "reupload") && strcmp(mode, "settings")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings\n");
+        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings|passes\n");
         return 2;
     }
     sample_egl e;
@@ -357,8 +423,11 @@ int main(int argc, char **argv)
     stream st;
     reupload ru;
     GLuint pair[2];
+    passes ps;
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
+    if (!strcmp(mode, "passes"))
+        passes_setup(&ps);
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -370,6 +439,8 @@ int main(int argc, char **argv)
             frame_reupload(&ru, &a, f);
         else if (!strcmp(mode, "settings"))
             frame_settings(pair, &a, f);
+        else if (!strcmp(mode, "passes"))
+            frame_passes(&ps, &a, f);
         else if (!strcmp(mode, "map"))
             frame_map(&a, f, &mapped);
         else if (!strcmp(mode, "accumulate"))
