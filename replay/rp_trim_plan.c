@@ -61,6 +61,13 @@ typedef struct planner {
     rp_trim_draws *draws;       /* NULL: every draw into a texture is kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
+    /* Draws into a window surface (and their client arrays) waiting for
+     * that surface's next swap, which throws their pixels away: a thread
+     * may draw into its window in a frame the other threads' swaps have
+     * ended, and swap it after the start. */
+    struct { uint64_t surface; uint64_t *seq; size_t n, cap, draws; } wpend[16];
+    int nwpend;
+    uint64_t waiting;           /* 1 + the seq of the last draw made to wait so */
     /* What the setup's kept records bound on each thread (recorded draw,
      * read, context), and the sizes they gave the surfaces: a record
      * saying the same again does nothing on replay. */
@@ -374,6 +381,48 @@ static void replace_clear(planner *p, const rp *r, const rp_msg *m, uint64_t seq
         p->clear[i].surface = surface, p->clear[i].seq = seq, p->clear[i].mask = mask;
 }
 
+/* A draw into window surface `surface` and its client arrays: left out
+ * at the surface's next swap before the start. -1: out of memory. */
+static int window_wait(planner *p, uint64_t surface, uint64_t seq, const uint64_t *arrays, int narrays)
+{
+    int i = 0;
+    while (i < p->nwpend && p->wpend[i].surface != surface)
+        i++;
+    if (i == p->nwpend) {
+        if (i == (int)(sizeof p->wpend / sizeof p->wpend[0]))
+            return 0; /* more windows than followed: the draw stays */
+        p->wpend[p->nwpend++] = (typeof(p->wpend[0])){.surface = surface};
+    }
+    typeof(p->wpend[0]) *w = &p->wpend[i];
+    if (w->n + (size_t)narrays + 1 > w->cap) {
+        size_t cap = (w->cap ? w->cap * 2 : 64) + (size_t)narrays;
+        uint64_t *v = realloc(w->seq, cap * sizeof *v);
+        if (!v)
+            return -1;
+        w->seq = v, w->cap = cap;
+    }
+    w->seq[w->n++] = seq;
+    p->waiting = seq + 1;
+    for (int k = 0; k < narrays; k++)
+        w->seq[w->n++] = arrays[k];
+    w->draws++;
+    return 0;
+}
+
+/* A swap of `surface` before the start: the draws waiting for it go. */
+static void window_swapped(planner *p, uint64_t surface)
+{
+    for (int i = 0; i < p->nwpend; i++) {
+        if (p->wpend[i].surface != surface || !p->wpend[i].n)
+            continue;
+        for (size_t k = 0; k < p->wpend[i].n; k++)
+            drop(p, p->wpend[i].seq[k]);
+        p->plan->dropped_draws += p->wpend[i].draws;
+        p->wpend[i].n = p->wpend[i].draws = 0;
+        note_window(p, surface);
+    }
+}
+
 /* Marks the record left out, or adds it to its frame; -1: out of memory.
  * Client array records wait for their draw's verdict. */
 static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
@@ -409,12 +458,9 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
                r->cur_ctx >= 0 && r->cur_ctx == r->bound_ctx && window_only_draw(r, m, is_clear)) {
         if (is_clear) {
             replace_clear(p, r, m, seq);
-        } else {
-            drop(p, seq);
-            p->plan->dropped_draws++;
-            note_window(p, r->mc_draw);
-            for (int i = 0; slot >= 0 && i < p->pend[slot].n; i++)
-                drop(p, p->pend[slot].seq[i]);
+        } else if (window_wait(p, r->mc_draw, seq, slot >= 0 ? p->pend[slot].seq : NULL,
+                               slot >= 0 ? p->pend[slot].n : 0) != 0) {
+            return -1;
         }
     }
     int rc = 0;
@@ -451,9 +497,18 @@ static int after_call(void *user, rp *r, uint64_t tid)
         return 1;
     }
     int known = p->plan->known_texture_draws && (p->plan->known_texture_draws[seq >> 3] >> (seq & 7) & 1);
-    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !known)
+    /* A draw waiting for its window's swap reads nothing for steps 5 to
+     * 7, as one left out: one its window swaps only after the start stays,
+     * and the check finds what it read that they left out. */
+    int waits = p->waiting == seq + 1;
+    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !known &&
+        !waits)
         rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW);
     if (e && e->cls == GT_CLASS_FRAME) {
+        const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+        for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++)
+            if (!strcmp(f->params[i].name, "surface"))
+                window_swapped(p, rp_arg_u(m, i));
         p->frame++;
         frame_end(p);
     } else if (m->function == GT_FN_SNAPSHOT && p->frame == 0) {
@@ -566,6 +621,8 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     gt_replay_summary_free(&rs);
     for (int i = 0; i <= TRIM_PERIOD; i++)
         free(p.fr[i].seq);
+    for (int i = 0; i < p.nwpend; i++)
+        free(p.wpend[i].seq);
     if (!sum->error[0] && !opt->keep_gone_contexts)
         rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
     if (!sum->error[0] && p.objs)
