@@ -81,6 +81,7 @@ class Rules:
         self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.states = []    # (cmd glob, [key, read keys...] or None, lineno): what a state command sets (trim)
+        self.reads = []     # (cmd glob, [read keys...], lineno): the state another command reads (trim)
         self.driver_names = []
         with open(path) as f:
             for no, raw in enumerate(f, 1):
@@ -134,6 +135,9 @@ class Rules:
                     keys = None if w[2:] == ['-'] else [self._state_key(k, path, no, i == 0)
                                                         for i, k in enumerate(w[2:])]
                     self.states.append((w[1], keys, no))
+                elif w[0] == 'reads' and len(w) >= 3:
+                    keys = [] if w[2:] == ['-'] else [self._state_key(k, path, no, False) for k in w[2:]]
+                    self.reads.append((w[1], keys, no))
                 elif w[0] == 'nullable' and len(w) == 3:
                     self.nullable.append((w[1], w[2], no))
                 elif w[0] == 'driver' and len(w) == 2:
@@ -333,10 +337,17 @@ class Rules:
         it sets, then the keys it reads, each part resolved to ('param',
         index), ('bound', index), ('get', 'GL_PNAME') or ('value', number or
         'GL_ENUM'); a part asked of the driver reads the key of that name
-        too. None: not a state command. A glob line naming a parameter c
-        lacks is not meant for it."""
+        too. Else of the first `reads` line: the key set is ('-', []), none.
+        None: neither. A glob line naming a parameter c lacks is not meant
+        for it."""
+        out = self._keys_of(c, self.states, 'state')
+        if out is None:
+            out = self._keys_of(c, [(g, [('-', [])] + keys, no) for g, keys, no in self.reads], 'reads')
+        return out
+
+    def _keys_of(self, c, lines, what):
         pos = {p.name: i for i, p in enumerate(c.params)}
-        for g, keys, no in self.states:
+        for g, keys, no in lines:
             if not fnmatch.fnmatchcase(c.name, g):
                 continue
             if keys is None:
@@ -364,7 +375,7 @@ class Rules:
             if err:
                 if any(ch in g for ch in '*?['):
                     continue
-                raise AnnotationError(f'{self.path}:{no}: state {c.name}: {err}')
+                raise AnnotationError(f'{self.path}:{no}: {what} {c.name}: {err}')
             for name, res in list(out):
                 for kind, v in (res if res != '*' else []):
                     if kind == 'get' and (v, []) not in out[1:]:
@@ -375,12 +386,12 @@ class Rules:
     def _check_state_reads(self, cmds):
         """Every key a state command reads is one some command sets (by
         name and number of parts): a misspelt read would read nothing."""
-        sets = {(k[0][0].lstrip('~'), len(k[0][1])) for k in (c.state for c in cmds) if k}
+        sets = {(k[0][0].lstrip('~'), len(k[0][1])) for k in (c.state for c in cmds) if k and k[0][0] != '-'}
         names = {n for n, _ in sets}
         for c in cmds:
             for name, parts in (c.state or [])[1:]:
                 if (parts == '*' and name not in names) or (parts != '*' and (name, len(parts)) not in sets):
-                    no = next(n for g, _, n in self.states if fnmatch.fnmatchcase(c.name, g))
+                    no = next(n for g, _, n in self.states + self.reads if fnmatch.fnmatchcase(c.name, g))
                     raise AnnotationError(f'{self.path}:{no}: state {c.name}: reads {name} with '
                                           f'{"any" if parts == "*" else len(parts)} parts, which no state command '
                                           f'sets')

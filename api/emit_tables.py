@@ -91,7 +91,7 @@ def object_fields(c, values):
 def state_keys(cmds, values):
     """The gt_api_key arrays of the commands' `state` lines (their names
     numbered from 1 in sorted order) and, by command, its fields."""
-    names = sorted({k[0].lstrip('~') for c in cmds for k in (c.state or [])})
+    names = sorted({k[0].lstrip('~') for c in cmds for k in (c.state or []) if k[0] != '-'})
     number = {n: i + 1 for i, n in enumerate(names)}
     kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE'}
     L, fields = [], {}
@@ -99,8 +99,13 @@ def state_keys(cmds, values):
         if not c.state:
             fields[c.name] = 'NULL, 0'
             continue
+        if len(c.state) > 16:  # replay/rp_trim_sets.c SETS_MAX_KEYS
+            raise SystemExit(f'gen_api.py: state {c.name}: {len(c.state)} keys, at most 16')
         L.append(f'static const gt_api_key k_{c.name}[] = {{')
         for name, parts in c.state:
+            if name == '-':  # a `reads` line's: no key set
+                L.append('    {0, 0, GT_KEY_NONE, {{0, 0}}}, /* sets none */')
+                continue
             flags = 'GT_KEY_CHANGES' if name[0] == '~' else 'GT_KEY_ANY' if parts == '*' else '0'
             name, parts = name.lstrip('~'), [] if parts == '*' else parts
             ps = []

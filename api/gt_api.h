@@ -71,7 +71,8 @@ typedef enum gt_part_kind {
 } gt_part_kind;
 enum {
     GT_KEY_CHANGES = 1, /* the key set: the command changes what is there (reads it too) */
-    GT_KEY_ANY = 2      /* a key read: every key of the name, whatever its parts */
+    GT_KEY_ANY = 2,     /* a key read: every key of the name, whatever its parts */
+    GT_KEY_NONE = 4     /* the key set: none (a `reads` line's command only reads the keys after it) */
 };
 typedef struct gt_api_key {
     uint16_t name;  /* one number (from 1) per key name */

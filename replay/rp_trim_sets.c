@@ -34,7 +34,7 @@
 #include "gt_api_state.h"
 #include "gt_trace.h"
 
-#define SETS_MAX_KEYS 6 /* the key set and the keys read, per command */
+#define SETS_MAX_KEYS 16 /* the key set and the keys read, per command (api/emit_tables.py allows no more) */
 
 typedef struct event {
     uint64_t seq;
@@ -189,6 +189,15 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
             continue;
         }
         const gt_api_key *k = e->f->state;
+        if (k[0].flags & GT_KEY_NONE) { /* it only reads */
+            for (unsigned j = 1; j < e->n; j++) {
+                if (k[j].flags & GT_KEY_ANY)
+                    c.name_gen[k[j].name]++;
+                else
+                    set_covered(&c, e->key[j], k[j].name, 0);
+            }
+            continue;
+        }
         if (is_covered(&c, e->key[0]) && (e->seq >> 3) < nbytes) {
             plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
             plan->dropped_sets++;

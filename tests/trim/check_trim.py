@@ -322,26 +322,26 @@ def state_commands():
     integers than the frame before (so no frame repeats the next); frames
     2 and 5 also draw blended into a framebuffer object, reading all that
     was set so far, and every frame begins with a clear of the window (the
-    last one before the start stays, and reads it all too). A trim of
-    frames 7-8 keeps, of each piece of state, the last setting before each
-    of those draws and clears and before the start, and the settings that
-    what stays reads (the unit a binding went to): 69 commands go, the
-    setup holds 5 glViewport (main's, before the texture uploads; frames 2
-    and 5's for the framebuffer object; frame 5's last, before frame 6's
-    clear; frame 6's) of the 12, and the trim replays exactly with the
-    state at the start the original's. --keep-state-commands keeps them
-    all."""
+    last one before the start stays, and reads its own state only: its
+    `reads` line; so do the texture uploads, which read the bindings, the
+    unit and the unpack state). A trim of frames 7-8 keeps, of each piece
+    of state, the last setting before each of those draws and before the
+    start, and the settings that what stays reads (the unit a binding went
+    to): 76 commands go, the setup holds 3 glViewport (frames 2 and 5's
+    for the framebuffer object, frame 6's) of the 12, and the trim replays
+    exactly with the state at the start the original's.
+    --keep-state-commands keeps them all."""
     got = trimmed_7_8('settings')
     if not got:
         return
     trace, out, r = got
     m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
-    ck.check('settings 7-8: 69 state commands a later one replaced are left out, and the first try replays '
-             'exactly (no note)', m and int(m.group(1)) == 69 and 'note: without' not in r.stdout and
+    ck.check('settings 7-8: 76 state commands a later one replaced are left out, and the first try replays '
+             'exactly (no note)', m and int(m.group(1)) == 76 and 'note: without' not in r.stdout and
              'the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout, r.stdout)
     setup = setup_fns(out)
-    ck.check('settings 7-8: the setup sets the viewport 5 times of 12, keeps both draws into the framebuffer '
-             'object and one clear of the window (frame 6\'s)', setup.count('glViewport') == 5 and
+    ck.check('settings 7-8: the setup sets the viewport 3 times of 12, keeps both draws into the framebuffer '
+             'object and one clear of the window (frame 6\'s)', setup.count('glViewport') == 3 and
              setup.count('glDrawArrays') == 2 and setup.count('glClear') == 2,
              {f: setup.count(f) for f in ('glViewport', 'glDrawArrays', 'glActiveTexture', 'glBindTexture')})
     kept = os.path.join(work, 'settings-keep-state.gltrace')
