@@ -10,11 +10,13 @@
  * start by the replay that plans the trim, and written as glTexSubImage2D
  * records before the start marker (rp_trim_write.c).
  *
- * Walked backwards from the start, a draw (or clear) goes when everything
- * it writes can be written so (a colour attachment that is a 2D texture
- * level or a cube face of a format read back exactly, of the start's share
- * group; no depth or stencil written, no transform feedback, no storage)
- * and nothing kept after it reads what it wrote. What reads a texture: a
+ * Walked backwards from the start, a draw, clear or blit goes when
+ * everything it writes can be written so (a colour attachment that is a
+ * 2D texture level or a cube face of a format read back exactly, of the
+ * start's share group, or a pbuffer's colour buffer) or is replaced whole
+ * before the start (a clear of all of it, a deletion; a clear of all of a
+ * colour buffer is taken to end what the depth and stencil beside it held:
+ * a guess), and nothing kept after it reads what it wrote. What reads a texture: a
  * kept draw (the textures its program's samplers use, asked of the
  * replay's driver, and what it draws into), a read through a framebuffer
  * (`pixels reads`: a pixel read into a buffer, a copy, a blit), mipmap
@@ -865,10 +867,7 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
         for (uint32_t k = 0; go && k < e->nw; k++) {
             const image *im = &d->img[w[k]];
             int gone = rp_map_get(&killed, im->key, &v) && v;
-            /* Depth and stencil at the start are taken as not read by the
-             * kept calls before they write them (an app clears them, or
-             * leaves stencil as it found it): a guess the check tests. */
-            go = !needed(&n, im->key) && (gone || im->restorable || im->aspect != ASP_COLOR);
+            go = !needed(&n, im->key) && (gone || im->restorable);
         }
         if (go) {
             for (uint32_t k = 0; k < e->nw; k++)
