@@ -723,8 +723,10 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
 
 void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
 {
-    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->ctx[r->cur_ctx].version < 3 || !d->nimg)
-        return; /* GLES 2 has no level queries: nothing is read back, no draw goes */
+    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->ctx[r->cur_ctx].version < 2 || !d->nimg)
+        return; /* a level read back needs its size and format (GLES 3.1's level queries; a context a
+                   GLES 2 app asked for has them when the driver gives more, as Mesa does; refused,
+                   nothing is read back and no draw goes) */
     int cls = rp_class_of_state(GT_STATE_TEXTURE_NAME);
     rp_map rev = {0};
     rp_names_reverse(r, &rev);
