@@ -854,7 +854,8 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
         uint64_t v;
         if (rp_trim_dropped(plan, e->seq))
             continue; /* another step left it out: it reads nothing */
-        const uint64_t *w = d->ids + e->at, *rd = w + e->nw;
+        static const uint64_t none[1];
+        const uint64_t *w = d->ids ? d->ids + e->at : none, *rd = d->ids ? w + e->nw : none; /* no ids: none read */
         if (e->kind == EV_BARRIER) {
             n.all = 1, n.stamp++;
             continue;
@@ -864,7 +865,7 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
                 set_needed(&n, rd[k], 0), rp_map_put(&killed, rd[k], 1);
             continue;
         }
-        const uint64_t *kl = rd + e->nr;
+        const uint64_t *kl = d->ids ? rd + e->nr : none;
         int go = e->kind == EV_DRAW && e->droppable && e->nw;
         for (uint32_t k = 0; go && k < e->nw; k++) {
             const image *im = &d->img[w[k]];
