@@ -82,6 +82,7 @@ class Rules:
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.states = []    # (cmd glob, [key, read keys...] or None, lineno): what a state command sets (trim)
         self.reads = []     # (cmd glob, [read keys...], lineno): the state another command reads (trim)
+        self.reads_used = set()  # line numbers of the `reads` lines some command took (first match)
         self.driver_names = []
         with open(path) as f:
             for no, raw in enumerate(f, 1):
@@ -274,6 +275,10 @@ class Rules:
         self.driver_names = sorted({n for n, _ in self.drivers})
         self._check_arrays(cmds)
         self._check_state_reads(cmds)
+        for g, _, no in self.reads:
+            if no not in self.reads_used:  # an earlier, wider glob took all it names (first match wins)
+                raise AnnotationError(f'{self.path}:{no}: reads {g}: no command takes this line (an earlier '
+                                      f'line matches all it names)')
 
     def _object_of(self, c):
         """(role, where, param index, class) of the first `object` line
@@ -343,6 +348,8 @@ class Rules:
         out = self._keys_of(c, self.states, 'state')
         if out is None:
             out = self._keys_of(c, [(g, [('-', [])] + keys, no) for g, keys, no in self.reads], 'reads')
+            if out is not None:
+                self.reads_used.add(next(no for g, _, no in self.reads if fnmatch.fnmatchcase(c.name, g)))
         return out
 
     def _keys_of(self, c, lines, what):

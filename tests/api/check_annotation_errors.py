@@ -3,7 +3,8 @@
 annotation, naming the command and the parameter; when an annotation
 names a parameter the command does not have; and when the facts about a
 command do not fit together (a multi-draw without a draw count, an array
-setter replay cannot call, a driver function not covered)."""
+setter replay cannot call, a driver function not covered, a `reads` line
+an earlier one shadows)."""
 import os
 import subprocess
 import sys
@@ -50,7 +51,18 @@ for line, word in (('draw glDrawArrays first=nosuchparam', 'nosuchparam'),
     r = run([line] + src)
     ck.check(f'{line!r} fails the build, naming {word}',
              r.returncode != 0 and word in r.stderr, (r.returncode, r.stderr[-500:]))
-# 6. The real file builds.
+# 6. A `reads` line an earlier, wider one shadows (first match wins) is
+#    refused: glGen* before glGenerateMipmap once made mipmap generation
+#    read nothing, and trim's step 8 left out the binding it read.
+i = next(k for k, l in enumerate(src) if l.startswith('reads glGenerateMipmap'))
+j = next(k for k, l in enumerate(src) if l.startswith('reads glGen*'))
+swapped = list(src)
+swapped[i], swapped[j] = src[j], src[i]
+r = run(swapped)
+ck.check('a reads line shadowed by an earlier glob fails the build, naming it',
+         i < j and r.returncode != 0 and 'reads glGenerateMipmap*: no command takes this line' in r.stderr,
+         (i, j, r.returncode, r.stderr[-500:]))
+# 7. The real file builds.
 r = run(src)
 ck.check('the real annotation file builds', r.returncode == 0, r.stderr[-800:])
 ck.exit()
