@@ -56,7 +56,6 @@ typedef struct mapping {
     uint8_t open, spoiled; /* spoiled: another record of its context came between, or too many */
     int ctx;
     uint32_t target;
-    uint64_t key;          /* the buffer's */
     int64_t offset, length, size; /* the mapped range, the buffer's size */
     int64_t written;       /* bytes from offset the data records wrote one after the other */
     uint64_t seq[MAP_SEQS];
@@ -314,8 +313,7 @@ static void spoil_mappings(rp_trim_objs *o, int ctx)
  * persistent (its bytes then come in gltraceMappedData records up to its
  * unmap); a read of it else. glMapBufferOES maps all of it, write-only;
  * glMapBufferRange's `access` is bits. */
-static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint64_t key,
-                      uint64_t seq)
+static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint64_t seq)
 {
     uint32_t target = (uint32_t)arg_named(f, m, "target", 0);
     int ranged = param(f, "offset") >= 0;
@@ -335,7 +333,7 @@ static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *
             mp->spoiled = 1;
         return;
     }
-    *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .target = target, .key = key, .size = size, .n = 1};
+    *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .target = target, .size = size, .n = 1};
     mp->offset = ranged ? arg_named(f, m, "offset", -1) : 0;
     mp->length = ranged ? arg_named(f, m, "length", -1) : size;
     mp->seq[0] = seq;
@@ -427,7 +425,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
         l->pinned = 1;
         if (f->obj_role == GT_OBJ_MAPS)
-            map_begin(o, r, f, m, l, key_of(r, cls, name), seq);
+            map_begin(o, r, f, m, l, seq);
         return 0;
     }
     if (f->obj_role == GT_OBJ_UNMAPS)
