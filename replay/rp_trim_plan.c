@@ -41,6 +41,7 @@
  * alternates between buffers (a pipeline's pool, ping-pong targets)
  * repeats its frames every second or third one. */
 #define TRIM_PERIOD 4
+#define STATE_COMMAND (1ull << 63) /* in a frame's seq[]: the record only sets state */
 
 typedef struct planner {
     const gt_trim_options *opt;
@@ -277,10 +278,16 @@ static void frame_end(planner *p)
         typeof(p->fr[0]) *before = &p->fr[(p->cur + TRIM_PERIOD + 1 - d) % (TRIM_PERIOD + 1)];
         if (before->n != now->n || before->sig != now->sig)
             continue;
+        /* Its state commands are left to step 8: what the frame set last
+         * the next frame may read before setting it again (glmark2's
+         * terrain sets the next frame's noise offset after its last draw,
+         * and float arguments are not in the signature). */
+        size_t n = 0;
         for (size_t i = 0; i < before->n; i++)
-            drop(p, before->seq[i]);
+            if (!(before->seq[i] & STATE_COMMAND) || !p->sets)
+                drop(p, before->seq[i] & ~STATE_COMMAND), n++;
         p->plan->dropped_frames++;
-        p->plan->dropped_repeated += before->n;
+        p->plan->dropped_repeated += n;
         before->n = 0, before->sig = 0; /* gone: compared no more */
         break;
     }
@@ -467,7 +474,9 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
     if (!dropped(p, seq)) {
         for (int i = 0; is_draw && slot >= 0 && i < p->pend[slot].n; i++)
             rc |= frame_keep(p, p->pend[slot].seq[i], p->pend[slot].sig[i]);
-        rc |= frame_keep(p, seq, sig_record(0, m, tid));
+        const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+        int sets = f && f->nstate && !(f->state[0].flags & GT_KEY_NONE); /* a state command (step 8's) */
+        rc |= frame_keep(p, seq | (sets ? STATE_COMMAND : 0), sig_record(0, m, tid));
     }
     if (is_draw && slot >= 0)
         p->pend[slot].n = 0;

@@ -352,6 +352,29 @@ def state_commands():
              r.stdout)
 
 
+def offsets_ahead():
+    """trim_app ahead: each frame draws into a texture at an offset the
+    frame before set after its last draw, so the frames differ only in that
+    float, and step 4 leaves the earlier ones out as repeated. Their state
+    commands stay for step 8 to judge: the last frame before the start
+    reads the offset the one before it set. Trims at frames 3 and 6 are
+    exact on the first try (the state at the start included), leave
+    repeated frames out, and have setups of one size."""
+    trace = record('trim_app_ahead', [trim_app, 'ahead'])
+    if not trace:
+        return
+    sizes = []
+    for k in (3, 6):
+        out = check_trim('ahead', trace, '--frames', k, k + 2)
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '--no-verify',
+                 '-o', os.path.join(work, 'ahead-unchecked.gltrace')])
+        m = re.search(r'left out of the setup: (\d+) frames a later one repeats', r.stdout)
+        ck.check(f'ahead {k}-{k + 2}: frames before the start left out as repeated', m and int(m.group(1)) >= k - 2,
+                 r.stdout)
+        sizes.append(len(setup_fns(out)) if out else -1)
+    ck.check('ahead: the setups at frames 3 and 6 are of one size', sizes[0] == sizes[1] and sizes[0] > 0, sizes)
+
+
 def texture_counts(stdout):
     """(draws and clears into textures left out, texture levels written)
     from trim's report, or (0, 0)."""
@@ -432,6 +455,7 @@ def main():
     deleted_objects()
     superseded_writes()
     state_commands()
+    offsets_ahead()
     texture_draws()
 
 

@@ -39,6 +39,12 @@
  *               Skia draws paths; the pass resolved by a blit into a
  *               texture, which the window then shows with a viewport of
  *               its own each frame (no frame repeats another).
+ *   ahead       each frame clears the framebuffer object's texture,
+ *               draws a quad into it at an offset the frame before set
+ *               (after its last draw: glmark2's terrain sets its next
+ *               noise offset so), blits the texture into the window,
+ *               then sets the offset for the next frame: frames that
+ *               differ only in that float.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl3.h>
 #include <stdio.h>
@@ -124,6 +130,26 @@ static void frame_feedback(app *a, int f)
     draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
+static float ahead_offset(int f)
+{
+    return -0.5f + 0.1f * (float)f;
+}
+
+static void frame_ahead(app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.0f, 0.1f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUniform4f(a->u_color, 1.0f, 0.5f, 0.25f, 1.0f);
+    glUniform1f(a->u_textured, 0.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4); /* at the offset the frame before set */
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, 32, 32, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glUniform2f(a->u_offset, ahead_offset(f + 1), 0.0f);
 }
 
 #define NOISE 64
@@ -386,8 +412,8 @@ int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
-        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings|passes\n");
+        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings|passes|ahead\n");
         return 2;
     }
     sample_egl e;
@@ -428,6 +454,8 @@ int main(int argc, char **argv)
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
         passes_setup(&ps);
+    if (!strcmp(mode, "ahead"))
+        glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -445,6 +473,8 @@ int main(int argc, char **argv)
             frame_map(&a, f, &mapped);
         else if (!strcmp(mode, "accumulate"))
             frame_accumulate(&a, f);
+        else if (!strcmp(mode, "ahead"))
+            frame_ahead(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
