@@ -38,23 +38,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
 {
     rp_trim_plan plan;
     plan.state_dir = d->made ? d->orig : NULL;
-    plan.known_texture_draws = NULL;
     if (rp_trim_plan_make(in, opt, &plan, sum) != 0)
         return -1;
-    if (plan.dropped_texture_draws && plan.texture_draws) {
-        /* Planned again knowing which draws into textures go: they read
-         * nothing, so the uploads and objects only they read may go too
-         * (steps 5 to 7 decide as the replay goes, before step 9 knows). */
-        uint8_t *known = plan.texture_draws;
-        plan.texture_draws = NULL;
-        rp_trim_plan_free(&plan);
-        plan.state_dir = d->made ? d->orig : NULL;
-        plan.known_texture_draws = known;
-        int rc = rp_trim_plan_make(in, opt, &plan, sum);
-        free(known);
-        if (rc != 0)
-            return -1;
-    }
     d->orig_done = plan.state_dumped;
     d->tid = plan.last_tid;
     snprintf(d->err, sizeof d->err, "%s", plan.state_err);

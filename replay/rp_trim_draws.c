@@ -835,8 +835,6 @@ static void drop_seq(rp_trim_plan *plan, size_t nbytes, uint64_t s)
 {
     if ((s >> 3) < nbytes)
         plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
-    if ((s >> 3) < nbytes && plan->texture_draws)
-        plan->texture_draws[s >> 3] |= (uint8_t)(1u << (s & 7));
 }
 
 void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
@@ -844,8 +842,7 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
     needs n = {{0}, 1, 0};
     rp_map killed = {0}; /* textures deleted between a point and the start */
     uint8_t *want = calloc(d->nimg + 1, 1); /* images a dropped draw wrote: written back */
-    plan->texture_draws = calloc(nbytes + 1, 1);
-    if (!want || !plan->texture_draws || d->oom) {
+    if (!want || d->oom) {
         free(want);
         return;
     }

@@ -45,10 +45,6 @@ typedef struct rp_trim_plan {
     } restore_state;
     uint64_t last_tid;      /* the thread of the last record before the start */
     const char *state_dir;  /* in: where the state at the start is dumped, or NULL */
-    /* in: bit per seq, the draws into textures an earlier plan of the same
-     * trim left out (texture_draws): they read nothing for steps 5 to 7 */
-    const uint8_t *known_texture_draws;
-    uint8_t *texture_draws; /* out: bit per seq, the draws into textures left out (rp_trim_draws.c) */
     int state_dumped;       /* it was */
     char state_err[160];    /* why not */
     /* gt_trim_options.window_contents: the colour buffers at the start of
@@ -96,12 +92,14 @@ typedef struct rp_trim_objs rp_trim_objs;
 rp_trim_objs *rp_trim_objs_new(void);
 int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
-/* After a draw of the setup that stays (draw), or another command that
- * reads through the framebuffer (a blit, a copy, a read into a buffer):
- * every object bound to the context was read (what it wrote so far
- * stays), and by a draw pinned (what it drew into outlives the draw), and
- * so were the objects something holds (attachments, arrays' buffers). */
-void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw);
+/* After a draw of the setup (draw), or another command that reads
+ * through the framebuffer (a blit, a copy, a read into a buffer), the
+ * record seq: every object bound to the context was read (what it wrote
+ * so far stays), and by a draw pinned (what it drew into outlives the
+ * draw), and so were the objects something holds (attachments, arrays'
+ * buffers); all of which counts at rp_trim_objs_finish only if the record
+ * stays. */
+void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw, uint64_t seq);
 /* At the start (the replay's current context is the last record's): the
  * objects of its share group bound there or named by the kept records
  * (read from `in`) are touched; the others may go. Nothing may go when

@@ -36,13 +36,27 @@
 #include "gt_enums.h"
 #include "gt_trace.h"
 
+/* Something that may have read a life's records so far, or held the
+ * object: a mark. Marks are kept, not applied, because a draw's marks
+ * count only if the draw stays, and step 9 decides that only at the end
+ * of the plan (a draw into a texture it leaves out reads nothing). */
+enum { BARRIER = 1, PIN = 2, IF_PINNED = 4 }; /* IF_PINNED: a barrier when the object was held then */
+#define ALWAYS UINT64_MAX
+typedef struct mark {
+    size_t pos;   /* the life's records before it */
+    uint64_t seq; /* the draw it came from (it counts if that draw stays), or ALWAYS */
+    uint8_t how;
+} mark;
+
 typedef struct life {
     uint64_t *seq; /* its contents records */
-    uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED */
+    uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED; | WHOLE */
     size_t n, cap;
-    size_t barrier; /* records before it cannot be superseded (a later one read them) */
+    mark *marks;
+    size_t nmarks, capmarks;
     int group;     /* its share group */
-    uint8_t pinned, dead;
+    uint8_t pinned; /* held by something: while planning, by any mark; after resolve, by marks that count */
+    uint8_t dead;
     uint8_t touched; /* bound at the start, or named by a kept record */
 } life;
 
@@ -68,6 +82,7 @@ struct rp_trim_objs {
     size_t n, cap;
     int start_group;  /* the group whose untouched objects may go, -1 none */
     mapping maps[MAP_OPEN];
+    int oom;          /* a mark was lost: nothing is left out */
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -84,7 +99,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->n; i++)
-        free(o->lives[i].seq), free(o->lives[i].part);
+        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks);
     free(o->lives);
     rp_map_free(&o->live);
     free(o);
@@ -139,6 +154,7 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
 
 #define SUPERSEDED UINT32_MAX
 #define SUB (1u << 30) /* a write into what a specification made (glTexSubImage*, glBufferSubData) */
+#define WHOLE (1u << 29) /* in part[]: the write replaced all of its part (resolve supersedes what came before) */
 
 /* The index of f's parameter `name` (the registry's), or -1. */
 static int param(const gt_api_fn *f, const char *name)
@@ -213,30 +229,74 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
     return 0;
 }
 
-/* A write that replaced all of `part`: the life's earlier writes to it,
- * since the last record that may have read them, are superseded; a
- * region's write (SUB) supersedes only regions' writes, as the
- * specification under them still makes the level or buffer. */
-static void supersede_before(life *l, uint32_t part, size_t end)
+/* A write that replaced all of `part`: the life's earlier writes to it
+ * in [from, end), since the last record that may have read them, are
+ * superseded; a region's write (SUB) supersedes only regions' writes, as
+ * the specification under them still makes the level or buffer. */
+static void supersede_before(life *l, uint32_t part, size_t from, size_t end)
 {
-    for (size_t k = l->barrier; k < end; k++)
-        if (l->part[k] != SUPERSEDED && (l->part[k] | SUB) == (part | SUB) && (!(part & SUB) || (l->part[k] & SUB)))
+    for (size_t k = from; k < end; k++) {
+        uint32_t p = l->part[k] & ~WHOLE;
+        if (l->part[k] != SUPERSEDED && (p | SUB) == (part | SUB) && (!(part & SUB) || (p & SUB)))
             l->part[k] = SUPERSEDED;
+    }
 }
 
-static void supersede(life *l, uint32_t part)
+/* A mark on l at its records so far; from a draw (seq) or ALWAYS. */
+static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
 {
-    supersede_before(l, part, l->n - 1);
+    if (l->nmarks && l->marks[l->nmarks - 1].pos == l->n && l->marks[l->nmarks - 1].seq == ALWAYS &&
+        (l->marks[l->nmarks - 1].how & how) == how)
+        return; /* one that always counts says as much already */
+    if (l->nmarks == l->capmarks) {
+        size_t cap = l->capmarks ? l->capmarks * 2 : 8;
+        mark *m = realloc(l->marks, cap * sizeof *m);
+        if (!m) {
+            o->oom = 1;
+            return;
+        }
+        l->marks = m, l->capmarks = cap;
+    }
+    l->marks[l->nmarks++] = (mark){l->n, seq, (uint8_t)how};
+    l->pinned |= (how & PIN) != 0;
+}
+
+/* Whether the record seq stays in the trim (a mark from it counts). */
+static int stays(const rp_trim_plan *plan, size_t nbytes, uint64_t seq)
+{
+    return seq == ALWAYS || (seq >> 3) >= nbytes || !(plan->drop[seq >> 3] >> (seq & 7) & 1);
+}
+
+/* The marks that count applied in order: the writes a whole one replaced
+ * since the last barrier are superseded, and l->pinned says whether
+ * something held the object. */
+static void resolve(life *l, const rp_trim_plan *plan, size_t nbytes)
+{
+    size_t barrier = 0, j = 0;
+    int pinned = 0;
+    for (size_t k = 0; k <= l->n; k++) {
+        for (; j < l->nmarks && l->marks[j].pos <= k; j++) {
+            const mark *m = &l->marks[j];
+            if (!stays(plan, nbytes, m->seq))
+                continue;
+            if ((m->how & BARRIER) || ((m->how & IF_PINNED) && pinned))
+                barrier = m->pos;
+            pinned |= (m->how & PIN) != 0;
+        }
+        if (k < l->n && l->part[k] != SUPERSEDED && (l->part[k] & WHOLE))
+            supersede_before(l, l->part[k] & ~WHOLE, barrier, k);
+    }
+    l->pinned = (uint8_t)pinned;
 }
 
 /* Every live object of the current context's share group (pinned_only:
  * those something holds) may have been read: its writes so far stay. */
-static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only)
+static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only, uint64_t seq)
 {
     int g = r->ctx[r->cur_ctx].group;
     for (size_t i = 0; i < o->n; i++)
         if (o->lives[i].group == g && !o->lives[i].dead && (!pinned_only || o->lives[i].pinned))
-            o->lives[i].barrier = o->lives[i].n;
+            mark_add(o, &o->lives[i], pinned_only ? IF_PINNED : BARRIER, seq);
 }
 
 /* The names a `deletes` record ends: each one's life is over. */
@@ -261,7 +321,7 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
         uint64_t key = key_of(r, f->obj_class, rp_name(r, cls, rec)), v;
         if (rec && rp_map_get(&o->live, key, &v) && v) {
             if (in_use && (uint32_t)in_use == (uint32_t)key) {
-                o->lives[v - 1].pinned = 1;
+                mark_add(o, &o->lives[v - 1], PIN, ALWAYS);
                 continue;
             }
             o->lives[v - 1].dead = 1;
@@ -328,7 +388,7 @@ static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *
         if (!o->maps[i].open)
             mp = &o->maps[i];
     if (!mp || (ranged && (access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)))) {
-        l->barrier = l->n; /* what it reads, or what stays mapped, needs what came before */
+        mark_add(o, l, BARRIER, ALWAYS); /* what it reads, or what stays mapped, needs what came before */
         if (mp && mp->open)
             mp->spoiled = 1;
         return;
@@ -367,7 +427,7 @@ static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t target, uint64_t se
         return 0;
     mp->open = 0;
     if (mp->spoiled || mp->n == MAP_SEQS) {
-        l->barrier = l->n;
+        mark_add(o, l, BARRIER, ALWAYS);
         return 0;
     }
     mp->seq[mp->n++] = seq;
@@ -376,7 +436,7 @@ static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t target, uint64_t se
         if (add(l, mp->seq[i], 1 | SUB) != 0)
             return -1;
     if (mp->offset == 0 && mp->length == mp->size && mp->written == mp->size)
-        supersede_before(l, 1 | SUB, before);
+        l->part[before] |= WHOLE; /* supersedes what came before the map */
     return 0;
 }
 
@@ -401,7 +461,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         return 0;
     }
     if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
-        barrier_group(o, r, 0);
+        barrier_group(o, r, 0, ALWAYS);
         return 0;
     }
     int cls = f->obj_class;
@@ -423,7 +483,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (!l)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
-        l->pinned = 1;
+        mark_add(o, l, PIN, ALWAYS);
         if (f->obj_role == GT_OBJ_MAPS)
             map_begin(o, r, f, m, l, seq);
         return 0;
@@ -431,7 +491,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (f->obj_role == GT_OBJ_UNMAPS)
         return map_end(o, r, l, (uint32_t)rp_arg_i(m, f->obj_param), seq);
     if (f->obj_role == GT_OBJ_READS) {
-        l->barrier = l->n;
+        mark_add(o, l, BARRIER, ALWAYS);
         return 0;
     }
     if (f->obj_role == GT_OBJ_ASKS) /* part 0, and it writes nothing a later write could replace */
@@ -443,22 +503,23 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &ucls);
         uint64_t v;
         if (unpack && rp_map_get(&o->live, key_of(r, ucls, unpack), &v) && v)
-            o->lives[v - 1].barrier = o->lives[v - 1].n;
+            mark_add(o, &o->lives[v - 1], BARRIER, ALWAYS);
         rp_hold_errors(r); /* a GLES 2 context has no such binding */
     }
-    if (add(l, seq, part) != 0)
+    if (add(l, seq, whole ? part | WHOLE : part) != 0)
         return -1;
-    if (whole)
-        supersede(l, part);
-    else if (!part && param(f, "pname") < 0)
-        l->barrier = l->n; /* glGenerateMipmap, storage, an EGL image: may read what came before */
+    if (!whole && !part && param(f, "pname") < 0)
+        mark_add(o, l, BARRIER, ALWAYS); /* glGenerateMipmap, storage, an EGL image: may read what came before */
     return 0;
 }
 
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
 {
+    if (o->oom)
+        return; /* a mark was lost: what it guarded is not known */
     for (size_t i = 0; i < o->n; i++) {
-        const life *l = &o->lives[i];
+        life *l = &o->lives[i];
+        resolve(l, plan, nbytes);
         int untouched = !l->dead && !l->touched && l->group == o->start_group;
         int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
         if (!l->n)
@@ -488,7 +549,7 @@ void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
  * that stays: what it drew into outlives the draw); read only (bound at a
  * read of the framebuffer that stays). */
 enum { TOUCHED, PINNED_READ, READ };
-static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how)
+static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how, uint64_t seq)
 {
     uint64_t v;
     if (!name || !rp_map_get(&o->live, key_of(r, cls, name), &v) || !v)
@@ -497,7 +558,7 @@ static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how)
     if (how == TOUCHED)
         l->touched = 1;
     else
-        l->barrier = l->n, l->pinned |= how == PINNED_READ;
+        mark_add(o, l, how == PINNED_READ ? BARRIER | PIN : BARRIER, seq);
 }
 
 static int lives_class(int cls)
@@ -508,7 +569,7 @@ static int lives_class(int cls)
 
 /* Every object of those classes bound on the current context (api/state.tsv's
  * bindings: per texture unit, per index, or one). */
-static void touch_bound(rp_trim_objs *o, rp *r, int how)
+static void touch_bound(rp_trim_objs *o, rp *r, int how, uint64_t seq)
 {
     GLint units = 0, active = GL_TEXTURE0, v;
     glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
@@ -524,21 +585,21 @@ static void touch_bound(rp_trim_objs *o, rp *r, int how)
                 glActiveTexture((GLenum)(GL_TEXTURE0 + u));
                 v = 0;
                 glGetIntegerv(s->pname, &v);
-                touch(o, r, s->cls, (uint32_t)v, how);
+                touch(o, r, s->cls, (uint32_t)v, how, seq);
             }
             glActiveTexture((GLenum)active);
             continue;
         }
         v = 0;
         glGetIntegerv(s->pname, &v);
-        touch(o, r, s->cls, (uint32_t)v, how);
+        touch(o, r, s->cls, (uint32_t)v, how, seq);
         GLint n = s->index_count;
         if (s->index_bound)
             glGetIntegerv(s->index_bound, &n);
         for (GLint k = 0; r->ctx[r->cur_ctx].version >= 3 && k < n && k < 1024; k++) {
             v = 0;
             glGetIntegeri_v(s->pname, (GLuint)k, &v);
-            touch(o, r, s->cls, (uint32_t)v, how);
+            touch(o, r, s->cls, (uint32_t)v, how, seq);
         }
     }
     rp_hold_errors(r); /* pnames this context does not have were refused */
@@ -555,13 +616,13 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
         size_t len = 0;
         const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
         if (f->params[i].kind != GT_K_POINTER) {
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), TOUCHED);
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), TOUCHED, ALWAYS);
             continue;
         }
         for (size_t k = 0; b && k + 4 <= len; k += 4) {
             uint32_t rec;
             memcpy(&rec, b + k, 4);
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), TOUCHED);
+            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), TOUCHED, ALWAYS);
         }
     }
 }
@@ -604,12 +665,12 @@ static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_opti
     return rc < 0 ? -1 : 0;
 }
 
-void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw)
+void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
-    touch_bound(o, r, draw ? PINNED_READ : READ);
-    barrier_group(o, r, 1); /* attachments, vertex arrays' buffers: read through what holds them */
+    touch_bound(o, r, draw ? PINNED_READ : READ, seq);
+    barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
 }
 
 void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
@@ -621,7 +682,7 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_op
     for (int i = 0; i < RP_MAX_CTX; i++)
         if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
             return; /* another live context of the group: its bindings are not asked */
-    touch_bound(o, r, TOUCHED);
+    touch_bound(o, r, TOUCHED, ALWAYS);
     if (touch_kept(o, r, in, opt, first_kept) == 0)
         o->start_group = g;
 }

@@ -505,14 +505,14 @@ static int after_call(void *user, rp *r, uint64_t tid)
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
-    int known = p->plan->known_texture_draws && (p->plan->known_texture_draws[seq >> 3] >> (seq & 7) & 1);
     /* A draw waiting for its window's swap reads nothing for steps 5 to
      * 7, as one left out: one its window swaps only after the start stays,
-     * and the check finds what it read that they left out. */
+     * and the check finds what it read that they left out. What a draw
+     * reads counts at the end only if the draw stays (step 9 may leave it
+     * out). */
     int waits = p->waiting == seq + 1;
-    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !known &&
-        !waits)
-        rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW);
+    if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !waits)
+        rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW, seq);
     if (e && e->cls == GT_CLASS_FRAME) {
         const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
         for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++)
@@ -575,9 +575,8 @@ static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, g
 int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
 {
     const char *state_dir = plan->state_dir;
-    const uint8_t *known = plan->known_texture_draws;
     memset(plan, 0, sizeof *plan);
-    plan->state_dir = state_dir, plan->known_texture_draws = known;
+    plan->state_dir = state_dir;
     planner *pp = calloc(1, sizeof *pp); /* the context tables are large for a stack */
     if (!pp) {
         snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -634,12 +633,13 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         free(p.wpend[i].seq);
     if (!sum->error[0] && !opt->keep_gone_contexts)
         rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
-    if (!sum->error[0] && p.objs)
-        rp_trim_objs_finish(p.objs, plan, p.nbytes);
-    rp_trim_objs_free(p.objs);
+    /* Step 9 before steps 5 to 7: a draw it leaves out reads nothing. */
     if (!sum->error[0] && p.draws)
         rp_trim_draws_finish(p.draws, plan, p.nbytes);
     rp_trim_draws_free(p.draws);
+    if (!sum->error[0] && p.objs)
+        rp_trim_objs_finish(p.objs, plan, p.nbytes);
+    rp_trim_objs_free(p.objs);
     /* Last: what the steps before left out reads nothing. */
     if (!sum->error[0] && p.sets)
         rp_trim_sets_finish(p.sets, plan, p.nbytes);
@@ -660,8 +660,6 @@ void rp_trim_plan_free(rp_trim_plan *plan)
 {
     free(plan->drop);
     plan->drop = NULL;
-    free(plan->texture_draws);
-    plan->texture_draws = NULL;
     for (size_t i = 0; i < plan->nrestores; i++)
         free(plan->restores[i].px);
     free(plan->restores);
