@@ -312,25 +312,60 @@ void rp_egl_swap(rp *r, const rp_msg *m, uint64_t tid, void *fn)
 
 /* ---------------------------------------------------------------- maps (client arrays: rp_client_guard.c) */
 
-/* Buffer mappings of the replay, so that recorded writes land in them. */
+/* Buffer mappings of the replay, so that recorded writes land in them:
+ * r->maps holds (group, replayed buffer) -> slot + 1 in mapv, 0 once
+ * unmapped; a slot is free again at its buffer's unmap. */
 static uint64_t map_key(rp *r, uint32_t buffer)
 {
     return 1ull << 63 | (uint64_t)r->ctx[r->cur_ctx >= 0 ? r->cur_ctx : 0].group << 32 | buffer;
 }
 
+/* The replayed buffer bound to a mapping's target (0: none, or a target
+ * with no binding). */
+static uint32_t mapped_buffer(const rp_msg *m)
+{
+    GLenum q = gt_api_binding_of((GLenum)rp_arg_i(m, 0));
+    GLint buf = 0;
+    if (q)
+        glGetIntegerv(q, &buf);
+    return (uint32_t)buf;
+}
+
 /* glMapBufferRange(target, offset, length, access) / glMapBufferOES(target, access). */
 void rp_hook_map(rp *r, const rp_msg *m, uint64_t ret)
 {
-    GLenum target = (GLenum)rp_arg_i(m, 0), q = gt_api_binding_of(target);
-    GLint buf = 0;
-    if (!ret || !q)
+    uint32_t buf = mapped_buffer(m);
+    if (!ret || !buf)
         return;
-    glGetIntegerv(q, &buf);
-    size_t i = r->nmapv < 64 ? r->nmapv++ : 63;
+    uint64_t v = 0;
+    size_t i = 0;
+    if (rp_map_get(&r->maps, map_key(r, buf), &v) && v) {
+        i = v - 1; /* mapped again without an unmap replay saw */
+    } else {
+        while (i < r->nmapv && r->mapv[i].ptr)
+            i++;
+        if (i == sizeof r->mapv / sizeof r->mapv[0]) {
+            rp_warn_once(r, GT_FN_MAPPED_DATA, "more buffers mapped at once than replay follows (64): the bytes "
+                                               "written to the others are dropped");
+            return;
+        }
+        r->nmapv += i == r->nmapv;
+    }
     r->mapv[i].ptr = (uint8_t *)(uintptr_t)ret;
     r->mapv[i].offset = m->n_args >= 4 ? rp_arg_i(m, 1) : 0;
     r->mapv[i].length = m->n_args >= 4 ? rp_arg_i(m, 2) : INT64_MAX;
-    rp_map_put(&r->maps, map_key(r, (uint32_t)buf), i);
+    rp_map_put(&r->maps, map_key(r, buf), i + 1);
+}
+
+/* glUnmapBuffer(target): its slot is free again. */
+void rp_hook_unmap(rp *r, const rp_msg *m, uint64_t ret)
+{
+    (void)ret;
+    uint64_t v = 0, key = map_key(r, mapped_buffer(m));
+    if (rp_map_get(&r->maps, key, &v) && v && v <= r->nmapv) {
+        r->mapv[v - 1].ptr = NULL;
+        rp_map_put(&r->maps, key, 0);
+    }
 }
 
 /* gltraceMappedData: target, buffer, offset, data. */
@@ -339,7 +374,9 @@ static void mapped_data(rp *r, const rp_msg *m)
     const Gltrace__GLMessage__DataType *d = m->n_args > 3 ? m->args[3] : NULL;
     uint64_t i;
     uint32_t buf = rp_name(r, RP_BUFFER, (uint32_t)rp_arg_i(m, 1));
-    if (!d || !d->n_rawbytes || !rp_map_get(&r->maps, map_key(r, buf), &i) || i >= r->nmapv) {
+    if (!rp_map_get(&r->maps, map_key(r, buf), &i))
+        i = 0;
+    if (!d || !d->n_rawbytes || !i || --i >= r->nmapv || !r->mapv[i].ptr) {
         rp_warn_once(r, GT_FN_MAPPED_DATA, "bytes written to a mapped buffer that replay has not mapped: dropped");
         return;
     }

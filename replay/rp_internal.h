@@ -172,10 +172,10 @@ struct rp {
     rp_map attribs;            /* the same for attribute locations */
     int attrib_moved;          /* said that a driver put an attribute elsewhere */
     rp_map uncovered;          /* names of uncovered functions said (hashed) */
-    rp_map maps;               /* (group, replayed buffer) -> index in mapv */
+    rp_map maps;               /* (group, replayed buffer) -> index in mapv + 1, 0 unmapped */
     rp_map tex_targets;        /* (group, replayed texture) -> target first bound to */
     struct gt_snap_chain *snaps; /* coded snapshots' pixels by thread and slot (rp_snapshot.c) */
-    struct { uint8_t *ptr; int64_t offset, length; } mapv[64];
+    struct { uint8_t *ptr; int64_t offset, length; } mapv[64]; /* ptr NULL: a free slot */
     size_t nmapv;
     /* Scratch for decoded arguments, reset after each call. */
     uint8_t *scratch;
