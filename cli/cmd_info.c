@@ -121,7 +121,7 @@ int gt_cmd_info(int argc, char **argv)
             array_data++;
         } else if (m->function == GT_FN_MAPPED_DATA) {
             mapped_data++;
-        } else if (m->function < GT_FN_INVALID || m->function > GT_FN_SYNTHETIC_LAST) {
+        } else if (!GT_FN_IS_SYNTHETIC(m->function)) {
             calls++;
             if (!first_t)
                 first_t = (uint64_t)m->start_time;

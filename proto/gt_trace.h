@@ -32,6 +32,12 @@ extern "C" {
 #define GT_FN_SURFACE_CONTENTS 3009
 #define GT_FN_SYNTHETIC_LAST 3999 /* 3000-3999: records gltrace adds, not calls */
 
+/* Whether a function number is a record gltrace adds: calls are numbered
+ * below 3000 and, appended to api/functions.tsv later, from 4000 on
+ * (glDrawElementsBaseVertex, eglSwapBuffersWithDamageKHR, ...): a test of
+ * `>= GT_FN_INVALID` alone takes those calls for records of ours. */
+#define GT_FN_IS_SYNTHETIC(fn) ((fn) >= GT_FN_INVALID && (fn) <= GT_FN_SYNTHETIC_LAST)
+
 /* GLMessage field numbers of ours (see gltrace.proto). */
 #define GT_FIELD_SEQ 9
 #define GT_FIELD_THREAD_ID 10

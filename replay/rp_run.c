@@ -132,7 +132,7 @@ static void plain_params_build(void)
 /* Inlined into the loop: it runs once per record. */
 static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_msg *m, uint64_t tid)
 {
-    if (m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST) {
+    if (GT_FN_IS_SYNTHETIC(m->function)) {
         if (m->function == GT_FN_UNCOVERED && m->marker && !strncmp(m->marker, "API ", 4)) {
             /* Another API's calls were left out (capture/cap_foreign.c). */
             snprintf(r->sum->foreign_api, sizeof r->sum->foreign_api, "%s", m->marker + 4);

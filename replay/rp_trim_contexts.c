@@ -73,7 +73,7 @@ int rp_trim_ctx_note(rp_trim_ctxs *c, const rp *r, const rp_msg *m, uint64_t seq
         id = id_of_handle(c, rp_arg_u(m, 3));
     } else if (m->function == GT_FN_SURFACE) {
         id = -1;
-    } else if (m->function < GT_FN_INVALID) {
+    } else if (!GT_FN_IS_SYNTHETIC(m->function)) {
         const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
         if (f && f->is_egl) {
             int p = ctx_param(f);

@@ -580,7 +580,7 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
             d->pend[d->npend++] = seq;
         return 0;
     }
-    if (m->function >= GT_FN_INVALID)
+    if (GT_FN_IS_SYNTHETIC(m->function))
         return 0; /* the records gltrace adds read no texture */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     int rc = 0;

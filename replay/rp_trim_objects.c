@@ -448,7 +448,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         map_data(o, r, m, seq);
         return 0;
     }
-    if (m->function >= GT_FN_INVALID)
+    if (GT_FN_IS_SYNTHETIC(m->function))
         return 0;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f || f->obj_role != GT_OBJ_UNMAPS)
@@ -652,7 +652,7 @@ static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_opti
             rc = -1;
             break;
         }
-        if (m->function < GT_FN_INVALID) {
+        if (!GT_FN_IS_SYNTHETIC(m->function)) {
             const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
             touch_named(o, r, m);
             frames += f && f->cls == GT_CLASS_FRAME;

@@ -435,7 +435,7 @@ static void window_swapped(planner *p, uint64_t surface)
 static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t tid)
 {
     int slot = pending_of(p, tid);
-    int synthetic = m->function >= GT_FN_INVALID && m->function <= GT_FN_SYNTHETIC_LAST;
+    int synthetic = GT_FN_IS_SYNTHETIC(m->function);
     const rp_entry *e = synthetic ? NULL : entry_of(r, m);
     if ((m->function == GT_FN_SURFACE || m->function == GT_FN_CURRENT || (e && e->how == RP_EGL)) &&
         changes_nothing(p, m, e, tid)) {
@@ -497,7 +497,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
-    const rp_entry *e = m->function < GT_FN_INVALID ? entry_of(r, m) : NULL;
+    const rp_entry *e = !GT_FN_IS_SYNTHETIC(m->function) ? entry_of(r, m) : NULL;
     if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0) ||
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
         (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||

@@ -101,7 +101,7 @@ static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *u
 
 int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
 {
-    if (m->function >= GT_FN_INVALID || r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
+    if (GT_FN_IS_SYNTHETIC(m->function) || r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
         return 0; /* trace records and calls without a context read no GL state */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f || f->is_egl)

@@ -172,7 +172,7 @@ static fn_facts facts_of(fn_facts *tab, uint16_t fn)
                  : a->cls == GT_CLASS_PUSH ? GT_VIEW_PUSH : a->cls == GT_CLASS_POP ? GT_VIEW_POP : 0;
         f->ret_enum = a->ret_kind == GT_K_ENUM && !a->is_egl;
     }
-    if (fn >= GT_FN_INVALID && fn <= GT_FN_SYNTHETIC_LAST)
+    if (GT_FN_IS_SYNTHETIC(fn))
         f->flags |= GT_VIEW_SYNTHETIC;
     return *f;
 }
