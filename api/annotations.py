@@ -16,6 +16,8 @@ OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'ren
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
 # @bound:PARAM (the object bound to the target PARAM holds).
 STATE_KEY = re.compile(r'^(~?[A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
+# A key read that counts only when a parameter has a value: NAME?PARAM=VALUE.
+STATE_WHEN = re.compile(r'^([A-Za-z_]\w*)\?(\w+)=(\d+|GL_\w+)$')
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
@@ -322,7 +324,11 @@ class Rules:
     def _state_key(word, path, no, first):
         """(name, [part...]) of a `state` key: NAME or NAME[PART,...]; the
         key set may be ~NAME (it changes what is there), a key read NAME[*]
-        (every key of that name)."""
+        (every key of that name), or NAME?PARAM=VALUE (a key read only when
+        the parameter PARAM is VALUE): kept whole as the name, resolved by
+        the emitter (api/emit_tables.py)."""
+        if not first and STATE_WHEN.match(word):
+            return word, []
         m = STATE_KEY.match(word)
         parts = m.group(2).split(',') if m and m.group(2) else []
         if not m or len(parts) > 3 or not all(parts) or (m.group(1)[0] == '~') != (first and m.group(1)[0] == '~') \
@@ -331,10 +337,11 @@ class Rules:
                                   f'key set, NAME[*] only for a key read), not {word!r}')
         if parts == ['*']:
             return m.group(1), '*'
-        for part in parts:
-            if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part):
-                raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME or @bound:PARAM, '
-                                      f'not {part!r}')
+        for i, part in enumerate(parts):
+            if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part) and \
+                    not (re.match(r'^@GL_\w+\?(\d+|GL_\w+)$', part) and 0 < i == len(parts) - 1 < 2):
+                raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME or @bound:PARAM (or, '
+                                      f'last of two, @GL_PNAME?VALUE), not {part!r}')
         return m.group(1), parts
 
     def _state_of(self, c):
@@ -370,6 +377,9 @@ class Rules:
                         if part[7:] not in pos:
                             err = f'{part[7:]!r} is not a parameter'
                         res.append(('bound', pos.get(part[7:], 0)))
+                    elif part.startswith('@') and '?' in part:  # counts when the first part is VALUE
+                        pname, value = part[1:].split('?')
+                        res.append(('getwhen', (pname, value, parts[0])))
                     elif part.startswith('@'):
                         res.append(('get', part[1:]))
                     elif re.match(r'^(\d+|GL_\w+)$', part):
@@ -387,6 +397,8 @@ class Rules:
                 for kind, v in (res if res != '*' else []):
                     if kind == 'get' and (v, []) not in out[1:]:
                         out.append((v, []))
+                    elif kind == 'getwhen':  # read as the part counts: when the first part is VALUE
+                        out.append((f'{v[0]}?{v[2]}={v[1]}', []))
             return out
         return None
 
@@ -397,6 +409,7 @@ class Rules:
         names = {n for n, _ in sets}
         for c in cmds:
             for name, parts in (c.state or [])[1:]:
+                name = name.split('?')[0]
                 if (parts == '*' and name not in names) or (parts != '*' and (name, len(parts)) not in sets):
                     no = next(n for g, _, n in self.states + self.reads if fnmatch.fnmatchcase(c.name, g))
                     raise AnnotationError(f'{self.path}:{no}: state {c.name}: reads {name} with '

@@ -91,7 +91,7 @@ def object_fields(c, values):
 def state_keys(cmds, values):
     """The gt_api_key arrays of the commands' `state` lines (their names
     numbered from 1 in sorted order) and, by command, its fields."""
-    names = sorted({k[0].lstrip('~') for c in cmds for k in (c.state or []) if k[0] != '-'})
+    names = sorted({k[0].lstrip('~').split('?')[0] for c in cmds for k in (c.state or []) if k[0] != '-'})
     number = {n: i + 1 for i, n in enumerate(names)}
     kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE'}
     L, fields = [], {}
@@ -108,8 +108,28 @@ def state_keys(cmds, values):
                 continue
             flags = 'GT_KEY_CHANGES' if name[0] == '~' else 'GT_KEY_ANY' if parts == '*' else '0'
             name, parts = name.lstrip('~'), [] if parts == '*' else parts
+            if '?' in name:  # NAME?PARAM=VALUE: read when the parameter is VALUE (no parts of its own)
+                name, cond = name.split('?')
+                param, value = cond.split('=')
+                pos = [p.name for p in c.params]
+                if param not in pos:
+                    raise SystemExit(f'gen_api.py: state {c.name}: {param}: no such parameter')
+                v = int(value) if value.isdigit() else values.get(value)
+                if v is None:
+                    raise SystemExit(f'gen_api.py: state {c.name}: {value}: no such enum')
+                L.append(f'    {{{number[name]}, 0, GT_KEY_WHEN, {{{{GT_PART_PARAM, {pos.index(param)}u}}, '
+                         f'{{GT_PART_VALUE, 0x{v:x}u}}}}}}, /* {name} when {param} is {value} */')
+                continue
             ps = []
             for kind, v in parts:
+                if kind == 'getwhen':  # @GL_PNAME?VALUE, the last part: the condition goes in part[2]
+                    flags = 'GT_KEY_PART_WHEN'
+                    cond = int(v[1]) if v[1].isdigit() else values.get(v[1])
+                    if v[0] not in values or cond is None:
+                        raise SystemExit(f'gen_api.py: state {c.name}: {v[0]} or {v[1]}: no such enum')
+                    ps.append(f'{{GT_PART_GET, 0x{values[v[0]]:x}u}}')
+                    ps.append(f'{{GT_PART_VALUE, 0x{cond:x}u}}')
+                    continue
                 if isinstance(v, str):
                     if v not in values:
                         raise SystemExit(f'gen_api.py: state {c.name}: {v}: no such enum')

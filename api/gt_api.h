@@ -72,7 +72,9 @@ typedef enum gt_part_kind {
 enum {
     GT_KEY_CHANGES = 1, /* the key set: the command changes what is there (reads it too) */
     GT_KEY_ANY = 2,     /* a key read: every key of the name, whatever its parts */
-    GT_KEY_NONE = 4     /* the key set: none (a `reads` line's command only reads the keys after it) */
+    GT_KEY_NONE = 4,    /* the key set: none (a `reads` line's command only reads the keys after it) */
+    GT_KEY_WHEN = 8,    /* a key read (no parts) only when parameter part[0].value is part[1].value */
+    GT_KEY_PART_WHEN = 16 /* of two parts: the second counts only when the first's value is part[2].value */
 };
 typedef struct gt_api_key {
     uint16_t name;  /* one number (from 1) per key name */

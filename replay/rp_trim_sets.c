@@ -94,7 +94,13 @@ static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unkn
 static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *unknown)
 {
     uint64_t h = mix((uint64_t)r->cur_ctx, k->name);
-    for (unsigned i = 0; i < k->nparts && i < 3; i++)
+    unsigned n = k->nparts;
+    if ((k->flags & GT_KEY_PART_WHEN) && n == 2) {
+        uint64_t first = part_value(m, k->part[0].kind, k->part[0].value, unknown);
+        h = mix(h, first);
+        return first == k->part[2].value ? mix(h, part_value(m, k->part[1].kind, k->part[1].value, unknown)) : h;
+    }
+    for (unsigned i = 0; i < n && i < 3; i++)
         h = mix(h, part_value(m, k->part[i].kind, k->part[i].value, unknown));
     return h;
 }
@@ -119,8 +125,12 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
     if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
         return 0;
     int unknown = 0;
-    for (unsigned i = 0; i < f->nstate; i++)
-        e->key[i] = key_of(r, m, &f->state[i], &unknown);
+    for (unsigned i = 0; i < f->nstate; i++) {
+        const gt_api_key *k = &f->state[i];
+        int when = !(k->flags & GT_KEY_WHEN) ||
+                   (k->part[0].value < m->n_args && rp_arg_u(m, k->part[0].value) == k->part[1].value);
+        e->key[i] = when ? key_of(r, m, k, &unknown) : 0; /* 0: a read that does not count here */
+    }
     if (glGetError() != GL_NO_ERROR || unknown)
         return 0; /* a part the driver could not say: the command stays, reading everything */
     e->n = f->nstate, e->f = f;
@@ -191,6 +201,8 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         const gt_api_key *k = e->f->state;
         if (k[0].flags & GT_KEY_NONE) { /* it only reads */
             for (unsigned j = 1; j < e->n; j++) {
+                if (!e->key[j])
+                    continue;
                 if (k[j].flags & GT_KEY_ANY)
                     c.name_gen[k[j].name]++;
                 else
@@ -206,6 +218,8 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         /* A command that changes what is there reads it: it covers nothing. */
         set_covered(&c, e->key[0], k[0].name, !(k[0].flags & GT_KEY_CHANGES));
         for (unsigned j = 1; j < e->n; j++) {
+            if (!e->key[j])
+                continue;
             if (k[j].flags & GT_KEY_ANY)
                 c.name_gen[k[j].name]++;
             else

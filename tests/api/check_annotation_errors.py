@@ -4,7 +4,7 @@ annotation, naming the command and the parameter; when an annotation
 names a parameter the command does not have; and when the facts about a
 command do not fit together (a multi-draw without a draw count, an array
 setter replay cannot call, a driver function not covered, a `reads` line
-an earlier one shadows)."""
+an earlier one shadows, a conditional key part out of place)."""
 import os
 import subprocess
 import sys
@@ -62,7 +62,15 @@ r = run(swapped)
 ck.check('a reads line shadowed by an earlier glob fails the build, naming it',
          i < j and r.returncode != 0 and 'reads glGenerateMipmap*: no command takes this line' in r.stderr,
          (i, j, r.returncode, r.stderr[-500:]))
-# 7. The real file builds.
+# 7. A part that counts for one value of the first (@GL_PNAME?VALUE) is
+#    the last of two, and names an enum that exists.
+for line, word in (('state glBindBuffer bind[@GL_VERTEX_ARRAY_BINDING?GL_ELEMENT_ARRAY_BUFFER,target]',
+                    '@GL_PNAME?VALUE'),
+                   ('state glBindBuffer bind[target,@GL_VERTEX_ARRAY_BINDING?GL_NO_SUCH_ENUM]', 'GL_NO_SUCH_ENUM')):
+    r = run([line] + src)
+    ck.check(f'{line!r} fails the build, naming {word}',
+             r.returncode != 0 and word in r.stderr, (r.returncode, r.stderr[-500:]))
+# 8. The real file builds.
 r = run(src)
 ck.check('the real annotation file builds', r.returncode == 0, r.stderr[-800:])
 ck.exit()

@@ -9,6 +9,12 @@ third and near its end must replay exactly on the first try, with the
 state commands a later one replaced left out of their setups, and the
 frames a later one repeats (every second frame repeats: two output
 textures in turn), so that their setups do not grow with the start.
+A second pipeline uploads video (videotestsrc, glupload: each buffer
+written into a mapped pixel buffer of a pool that maps two at once, then
+copied into a texture) and mixes two streams (gltransformation,
+glvideomixer): more than 64 mappings in all, each buffer mapped again and
+again. Its trace must replay with every snapshot matched, and its trims
+must replay exactly on the first try.
 Exit 77 only when GStreamer's tools or GL plugins or xvfb-run are not
 installed (ci/setup.sh installs them), saying which."""
 import argparse
@@ -30,7 +36,7 @@ for tool in ('gst-launch-1.0', 'gst-inspect-1.0', 'xvfb-run'):
     if not shutil.which(tool):
         print(f'SKIP: {tool} is not installed (ci/setup.sh installs gstreamer1.0-tools, gstreamer1.0-gl, xvfb)')
         sys.exit(77)
-for element in ('gltestsrc', 'gleffects', 'glimagesink'):
+for element in ('gltestsrc', 'gleffects', 'glimagesink', 'glupload', 'gltransformation', 'glvideomixer'):
     if subprocess.run(['gst-inspect-1.0', element], capture_output=True).returncode != 0:
         print(f'SKIP: GStreamer has no {element} element (ci/setup.sh installs gstreamer1.0-gl)')
         sys.exit(77)
@@ -85,4 +91,35 @@ for k in (frames // 3, frames - 6):
 # a frame).
 ck.check(f'the setups do not grow with the start: {setups} records, each under 1000, the later no more than 50 over '
          'the earlier', len(setups) == 2 and max(setups) < 1000 and setups[1] <= setups[0] + 50, setups)
+
+# Uploads through a pool of mapped pixel buffers, two streams mixed.
+MIXED = 80
+mixer = ['gst-launch-1.0', '-q', 'glvideomixer', 'name=m', 'sink_1::xpos=40', 'sink_1::ypos=20', 'sink_1::alpha=0.7',
+         '!', 'glimagesink', 'sync=false',
+         'videotestsrc', f'num-buffers={MIXED}', 'pattern=ball', '!', 'video/x-raw,width=160,height=120', '!',
+         'glupload', '!', 'glcolorconvert', '!', 'm.',
+         'videotestsrc', f'num-buffers={MIXED}', 'pattern=smpte', '!', 'video/x-raw,width=80,height=60', '!',
+         'glupload', '!', 'gltransformation', 'rotation-z=30', '!', 'm.']
+r = gt.run(['xvfb-run', '-a', '-s', '-screen 0 640x480x24', a.gltrace, 'record', '-o',
+            os.path.join(work, 'mix-%p.gltrace'), '--', *mixer], env=env, timeout=300)
+traces = glob.glob(os.path.join(work, 'mix-*.gltrace'))
+ck.check(f'the mixing pipeline ran its {MIXED} buffers and left one trace (exit 0)',
+         r.returncode == 0 and len(traces) == 1, (r.returncode, traces, r.stderr[-800:]))
+if len(traces) != 1:
+    ck.exit()
+trace = traces[0]
+maps = sum(1 for rec in gt.dump(a.gltrace, trace).objects() if rec.get('fn') == 'glMapBufferRange')
+ck.check(f'the pool mapped buffers more than 64 times ({maps})', maps > 64, maps)
+rp = gt.run([a.gltrace, 'replay', trace, '--no-progress'], env=gt.gl_env(headless=True))
+s = gt.replay_summary(rp.stderr)
+ck.check(f'the mixing pipeline replays headless, every snapshot matched (at least {MIXED})',
+         rp.returncode == 0 and s and s[0] >= MIXED and s[1] == s[0], rp.stderr.strip()[-600:])
+_, obj = gt.info(a.gltrace, trace)
+frames = obj.get('frames', 0) if obj else 0
+for k in (frames // 3, frames - 6):
+    out = os.path.join(work, f'mix-{k}.trim.gltrace')
+    r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
+    ck.check(f'mixing frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at the '
+             'start the original\'s', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and
+             'note: without' not in r.stdout and 'is the original\'s' in r.stdout, (r.stdout, r.stderr))
 ck.exit()
