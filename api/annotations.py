@@ -7,7 +7,7 @@ import re
 
 DIRS = {'auto', 'in', 'out', 'inout', 'deferred', 'callback', 'opaque'}
 # `object` lines: what a command does to one object, and where it is.
-OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads', 'asks', 'maps', 'unmaps')
+OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads', 'asks', 'maps', 'unmaps', 'flushes')
 # The registry's object classes an `object` line may name (shaders share
 # the programs' names).
 OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',

@@ -48,7 +48,8 @@ typedef enum gt_obj_role {
     GT_OBJ_READS,    /* copies its contents into another: what was written before stays */
     GT_OBJ_ASKS,     /* a query replay needs the answer of (a location): it goes with the contents */
     GT_OBJ_MAPS,     /* maps it (pins it): a write-only mapping to its unmap is one write */
-    GT_OBJ_UNMAPS    /* ends its mapping */
+    GT_OBJ_UNMAPS,   /* ends its mapping */
+    GT_OBJ_FLUSHES   /* flushes part of its mapping */
 } gt_obj_role;
 typedef enum gt_obj_where {
     GT_WHERE_PARAM,    /* the object parameter obj_param names (obj_class) */

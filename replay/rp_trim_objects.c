@@ -7,7 +7,8 @@
  * (api/annotations.txt `object` lines, gt_api_fn.obj_*): `contents` (an
  * upload, a parameter, a source, a link: it changes that object alone),
  * `pins` (something else now holds it: a framebuffer attachment, a vertex
- * array, a mapping), `deletes`. The object is found by the replay of the
+ * array), `maps` (a mapping keeps it; with its data records, flushes and
+ * unmap, one write), `deletes`. The object is found by the replay of the
  * original as it happens: by the name a parameter gives, or by asking the
  * replay's driver what is bound to the command's target (the binding is
  * api/state.tsv's row with that target=), or which program is in use. So
@@ -40,7 +41,11 @@
  * object: a mark. Marks are kept, not applied, because a draw's marks
  * count only if the draw stays, and step 9 decides that only at the end
  * of the plan (a draw into a texture it leaves out reads nothing). */
-enum { BARRIER = 1, PIN = 2, IF_PINNED = 4 }; /* IF_PINNED: a barrier when the object was held then */
+/* PIN: something holds it, that draws read through (an attachment, a
+ * vertex array); KEEP: its contents outlive its name, but nothing reads
+ * through what keeps it (a mapping); IF_PINNED: a barrier when the object
+ * was held then. */
+enum { BARRIER = 1, PIN = 2, IF_PINNED = 4, KEEP = 8 };
 #define ALWAYS UINT64_MAX
 typedef struct mark {
     size_t pos;   /* the life's records before it */
@@ -55,9 +60,13 @@ typedef struct life {
     mark *marks;
     size_t nmarks, capmarks;
     int group;     /* its share group */
-    uint8_t pinned; /* held by something: while planning, by any mark; after resolve, by marks that count */
+    uint32_t name; /* replayed */
+    uint8_t cls;   /* gt_state_class */
+    uint8_t pinned; /* kept (PIN or KEEP): while planning, by any mark; after resolve, by marks that count */
+    uint8_t held;   /* the same, PIN only */
     uint8_t dead;
     uint8_t touched; /* bound at the start, or named by a kept record */
+    uint8_t counted; /* in the summary's count of objects */
 } life;
 
 #define MAP_OPEN 8  /* mappings open at once, all contexts */
@@ -67,9 +76,9 @@ typedef struct life {
  * of the mapped range, made of the map call, the gltraceMappedData
  * records (the bytes the app wrote) and the unmap. */
 typedef struct mapping {
-    uint8_t open, spoiled; /* spoiled: another record of its context came between, or too many */
+    uint8_t open, spoiled; /* spoiled: a record of its context that may read the buffer came between, or too many */
     int ctx;
-    uint32_t target;
+    uint32_t buffer; /* the replayed buffer mapped */
     int64_t offset, length, size; /* the mapped range, the buffer's size */
     int64_t written;       /* bytes from offset the data records wrote one after the other */
     uint64_t seq[MAP_SEQS];
@@ -145,6 +154,7 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
     }
     memset(&o->lives[o->n], 0, sizeof o->lives[o->n]);
     o->lives[o->n].group = r->ctx[r->cur_ctx].group;
+    o->lives[o->n].name = (uint32_t)key, o->lives[o->n].cls = (uint8_t)(key >> 32);
     if (rp_map_put(&o->live, key, o->n + 1) != 0)
         return NULL;
     return &o->lives[o->n++];
@@ -242,6 +252,16 @@ static void supersede_before(life *l, uint32_t part, size_t from, size_t end)
     }
 }
 
+static struct mapping *mapping_of(rp_trim_objs *o, int ctx, uint32_t buffer);
+
+/* A draw reads a buffer mapped now: the mapping is no longer one write. */
+static void spoil_buffer(rp_trim_objs *o, const rp *r, const life *l)
+{
+    struct mapping *mp = l->cls == GT_STATE_BUFFER_NAME ? mapping_of(o, r->cur_ctx, l->name) : NULL;
+    if (mp)
+        mp->spoiled = 1;
+}
+
 /* A mark on l at its records so far; from a draw (seq) or ALWAYS. */
 static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
 {
@@ -258,7 +278,8 @@ static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
         l->marks = m, l->capmarks = cap;
     }
     l->marks[l->nmarks++] = (mark){l->n, seq, (uint8_t)how};
-    l->pinned |= (how & PIN) != 0;
+    l->pinned |= (how & (PIN | KEEP)) != 0;
+    l->held |= (how & PIN) != 0;
 }
 
 /* Whether the record seq stays in the trim (a mark from it counts). */
@@ -273,20 +294,21 @@ static int stays(const rp_trim_plan *plan, size_t nbytes, uint64_t seq)
 static void resolve(life *l, const rp_trim_plan *plan, size_t nbytes)
 {
     size_t barrier = 0, j = 0;
-    int pinned = 0;
+    int pinned = 0, held = 0;
     for (size_t k = 0; k <= l->n; k++) {
         for (; j < l->nmarks && l->marks[j].pos <= k; j++) {
             const mark *m = &l->marks[j];
             if (!stays(plan, nbytes, m->seq))
                 continue;
-            if ((m->how & BARRIER) || ((m->how & IF_PINNED) && pinned))
+            if ((m->how & BARRIER) || ((m->how & IF_PINNED) && held))
                 barrier = m->pos;
-            pinned |= (m->how & PIN) != 0;
+            pinned |= (m->how & (PIN | KEEP)) != 0;
+            held |= (m->how & PIN) != 0;
         }
         if (k < l->n && l->part[k] != SUPERSEDED && (l->part[k] & WHOLE))
             supersede_before(l, l->part[k] & ~WHOLE, barrier, k);
     }
-    l->pinned = (uint8_t)pinned;
+    l->pinned = (uint8_t)pinned, l->held = (uint8_t)held;
 }
 
 /* Every live object of the current context's share group (pinned_only:
@@ -295,8 +317,10 @@ static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only, uint64_
 {
     int g = r->ctx[r->cur_ctx].group;
     for (size_t i = 0; i < o->n; i++)
-        if (o->lives[i].group == g && !o->lives[i].dead && (!pinned_only || o->lives[i].pinned))
+        if (o->lives[i].group == g && !o->lives[i].dead && (!pinned_only || o->lives[i].held)) {
             mark_add(o, &o->lives[i], pinned_only ? IF_PINNED : BARRIER, seq);
+            spoil_buffer(o, r, &o->lives[i]);
+        }
 }
 
 /* The names a `deletes` record ends: each one's life is over. */
@@ -351,17 +375,16 @@ static int add(life *l, uint64_t seq, uint32_t part)
 
 /* ---------------------------------------------------------------- mapped writes */
 
-static mapping *mapping_of(rp_trim_objs *o, int ctx, uint32_t target)
+static struct mapping *mapping_of(rp_trim_objs *o, int ctx, uint32_t buffer)
 {
     for (int i = 0; i < MAP_OPEN; i++)
-        if (o->maps[i].open && o->maps[i].ctx == ctx && o->maps[i].target == target)
+        if (o->maps[i].open && o->maps[i].ctx == ctx && o->maps[i].buffer == buffer)
             return &o->maps[i];
     return NULL;
 }
 
 /* Another record of a context with a mapping open: the mapping's records
- * are no longer one write that may go as one (a flush of the range, a
- * draw reading what is mapped). */
+ * are no longer one write that may go as one. */
 static void spoil_mappings(rp_trim_objs *o, int ctx)
 {
     for (int i = 0; i < MAP_OPEN; i++)
@@ -369,11 +392,42 @@ static void spoil_mappings(rp_trim_objs *o, int ctx)
             o->maps[i].spoiled = 1;
 }
 
-/* A map of the buffer l: a write of its range when write-only and not
- * persistent (its bytes then come in gltraceMappedData records up to its
- * unmap); a read of it else. glMapBufferOES maps all of it, write-only;
- * glMapBufferRange's `access` is bits. */
-static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint64_t seq)
+/* A record between a map and its unmap spoils the mappings whose bytes
+ * written so far it may read (a draw, a copy, an upload from the buffer):
+ * not another mapping's record, not a state command, not a command whose
+ * `reads` line names state only and that touches no object's bytes
+ * (fences, makings, shaders, attachments, location queries); a texture
+ * upload only the
+ * mapping of the buffer bound to GL_PIXEL_UNPACK_BUFFER. */
+static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
+{
+    if (f && (f->obj_role == GT_OBJ_MAPS || f->obj_role == GT_OBJ_UNMAPS || f->obj_role == GT_OBJ_FLUSHES))
+        return;
+    if (f && f->cls == GT_CLASS_DRAW)
+        return; /* rp_trim_objs_draw: the buffers bound or held then */
+    if (f && f->nstate && !(f->state[0].flags & GT_KEY_NONE))
+        return; /* a state command */
+    if (f && f->nstate && (f->obj_role == GT_OBJ_NONE || f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_ASKS))
+        return; /* it reads the state its `reads` line names (an attachment: no bytes) */
+    if (f && f->nstate && f->obj_role == GT_OBJ_CONTENTS && param(f, "level") >= 0) {
+        int cls = 0;
+        uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &cls);
+        rp_hold_errors(r); /* a GLES 2 context has no such binding */
+        mapping *mp = unpack ? mapping_of(o, r->cur_ctx, unpack) : NULL;
+        if (mp)
+            mp->spoiled = 1;
+        return;
+    }
+    spoil_mappings(o, r->cur_ctx);
+}
+
+/* A map of the buffer l (replayed name `buffer`): a write of its range
+ * when write-only (its bytes then come in gltraceMappedData records up to
+ * its unmap; persistent or not, a record between that may read them
+ * spoils that); a read of it else. glMapBufferOES maps all of it,
+ * write-only; glMapBufferRange's `access` is bits. */
+static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint32_t buffer,
+                      uint64_t seq)
 {
     uint32_t target = (uint32_t)arg_named(f, m, "target", 0);
     int ranged = param(f, "offset") >= 0;
@@ -383,35 +437,42 @@ static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *
     glGetBufferParameteriv(target, GL_BUFFER_SIZE, &size);
     while (glGetError() != GL_NO_ERROR)
         size = -1;
-    mapping *mp = mapping_of(o, r->cur_ctx, target);
+    mapping *mp = mapping_of(o, r->cur_ctx, buffer);
     for (int i = 0; !mp && i < MAP_OPEN; i++)
         if (!o->maps[i].open)
             mp = &o->maps[i];
-    if (!mp || (ranged && (access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)))) {
-        mark_add(o, l, BARRIER, ALWAYS); /* what it reads, or what stays mapped, needs what came before */
+    if (!mp || mp->open || (ranged && (access & GL_MAP_READ_BIT))) {
+        mark_add(o, l, BARRIER, ALWAYS); /* what it reads needs what came before */
         if (mp && mp->open)
-            mp->spoiled = 1;
+            mp->spoiled = 1; /* mapped twice: an error, or a mapping that did not end */
         return;
     }
-    *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .target = target, .size = size, .n = 1};
+    *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .buffer = buffer, .size = size, .n = 1};
     mp->offset = ranged ? arg_named(f, m, "offset", -1) : 0;
     mp->length = ranged ? arg_named(f, m, "length", -1) : size;
     mp->seq[0] = seq;
+}
+
+/* A record of an open mapping (its data, a flush): one more of its write. */
+static void map_part(mapping *mp, uint64_t seq)
+{
+    if (mp->n >= MAP_SEQS - 1) /* the unmap needs the last */
+        mp->spoiled = 1;
+    else
+        mp->seq[mp->n++] = seq;
 }
 
 /* A gltraceMappedData record (proto/FORMAT.md: target, buffer, offset,
  * data): part of its buffer's open mapping. */
 static void map_data(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
 {
-    mapping *mp = m->n_args >= 4 ? mapping_of(o, r->cur_ctx, (uint32_t)rp_arg_u(m, 0)) : NULL;
+    uint32_t buffer = m->n_args >= 4 ? rp_name(r, RP_BUFFER, (uint32_t)rp_arg_u(m, 1)) : 0;
+    mapping *mp = buffer ? mapping_of(o, r->cur_ctx, buffer) : NULL;
     if (!mp)
         return;
     size_t len = 0;
     rp_arg_bytes(m, 3, &len);
-    if (mp->n == MAP_SEQS)
-        mp->spoiled = 1;
-    else
-        mp->seq[mp->n++] = seq;
+    map_part(mp, seq);
     if (rp_arg_i(m, 2) == mp->offset + mp->written)
         mp->written += (int64_t)len;
 }
@@ -420,13 +481,13 @@ static void map_data(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
  * of its range; of all of it (mapped and written from 0 to its size), it
  * replaces the writes into the buffer before it, as glBufferSubData of
  * all of it would. -1: out of memory. */
-static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t target, uint64_t seq)
+static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t buffer, uint64_t seq)
 {
-    mapping *mp = mapping_of(o, r->cur_ctx, target);
+    mapping *mp = mapping_of(o, r->cur_ctx, buffer);
     if (!mp)
         return 0;
     mp->open = 0;
-    if (mp->spoiled || mp->n == MAP_SEQS) {
+    if (mp->spoiled || mp->n >= MAP_SEQS) {
         mark_add(o, l, BARRIER, ALWAYS);
         return 0;
     }
@@ -451,8 +512,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (GT_FN_IS_SYNTHETIC(m->function))
         return 0;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    if (!f || f->obj_role != GT_OBJ_UNMAPS)
-        spoil_mappings(o, r->cur_ctx);
+    spoil_readers(o, r, f);
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
                                              f->obj_param >= m->n_args))
         return 0;
@@ -483,13 +543,19 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (!l)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
-        mark_add(o, l, PIN, ALWAYS);
+        mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, ALWAYS);
         if (f->obj_role == GT_OBJ_MAPS)
-            map_begin(o, r, f, m, l, seq);
+            map_begin(o, r, f, m, l, name, seq);
         return 0;
     }
     if (f->obj_role == GT_OBJ_UNMAPS)
-        return map_end(o, r, l, (uint32_t)rp_arg_i(m, f->obj_param), seq);
+        return map_end(o, r, l, name, seq);
+    if (f->obj_role == GT_OBJ_FLUSHES) {
+        mapping *mp = mapping_of(o, r->cur_ctx, name);
+        if (mp)
+            map_part(mp, seq);
+        return 0;
+    }
     if (f->obj_role == GT_OBJ_READS) {
         mark_add(o, l, BARRIER, ALWAYS);
         return 0;
@@ -503,7 +569,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &ucls);
         uint64_t v;
         if (unpack && rp_map_get(&o->live, key_of(r, ucls, unpack), &v) && v)
-            mark_add(o, &o->lives[v - 1], BARRIER, ALWAYS);
+            mark_add(o, &o->lives[v - 1], BARRIER, seq); /* counts if the upload stays */
         rp_hold_errors(r); /* a GLES 2 context has no such binding */
     }
     if (add(l, seq, whole ? part | WHOLE : part) != 0)
@@ -513,33 +579,41 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     return 0;
 }
 
+/* A life's records left out: all of a dead or untouched one's that
+ * nothing held, else the writes a later whole one replaced. */
+static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size_t nbytes)
+{
+    resolve(l, plan, nbytes);
+    int untouched = !l->dead && !l->touched && l->group == o->start_group;
+    int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
+    uint64_t dropped = 0; /* its records not left out already (a gone share group's, the first pass's) */
+    for (size_t k = 0; k < l->n; k++) {
+        uint64_t s = l->seq[k];
+        if ((!all && l->part[k] != SUPERSEDED) || (s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
+            continue;
+        plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
+        dropped++;
+    }
+    if (dropped && all) {
+        *(untouched ? &plan->untouched_objects : &plan->dead_objects) += !l->counted;
+        *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;
+    } else if (dropped) {
+        plan->superseded_objects += !l->counted;
+        plan->dropped_superseded += dropped;
+    }
+    l->counted |= dropped != 0;
+}
+
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
 {
     if (o->oom)
         return; /* a mark was lost: what it guarded is not known */
-    for (size_t i = 0; i < o->n; i++) {
-        life *l = &o->lives[i];
-        resolve(l, plan, nbytes);
-        int untouched = !l->dead && !l->touched && l->group == o->start_group;
-        int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
-        if (!l->n)
-            continue;
-        uint64_t dropped = 0; /* its records not left out already (a gone share group's) */
-        for (size_t k = 0; k < l->n; k++) {
-            uint64_t s = l->seq[k];
-            if ((!all && l->part[k] != SUPERSEDED) || (s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
-                continue;
-            plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
-            dropped++;
-        }
-        if (dropped && all) {
-            ++*(untouched ? &plan->untouched_objects : &plan->dead_objects);
-            *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;
-        } else if (dropped) {
-            plan->superseded_objects++;
-            plan->dropped_superseded += dropped;
-        }
-    }
+    /* Twice: a read that counts only if its record stays (an upload from a
+     * pixel unpack buffer) may be by a record that a later whole write to
+     * another object replaced, found in the first pass. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < o->n; i++)
+            finish_life(o, &o->lives[i], plan, nbytes);
 }
 
 /* ---------------------------------------------------------------- the start */
@@ -555,10 +629,12 @@ static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how,
     if (!name || !rp_map_get(&o->live, key_of(r, cls, name), &v) || !v)
         return;
     life *l = &o->lives[v - 1];
-    if (how == TOUCHED)
+    if (how == TOUCHED) {
         l->touched = 1;
-    else
+    } else {
         mark_add(o, l, how == PINNED_READ ? BARRIER | PIN : BARRIER, seq);
+        spoil_buffer(o, r, l);
+    }
 }
 
 static int lives_class(int cls)

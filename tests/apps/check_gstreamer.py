@@ -14,7 +14,8 @@ written into a mapped pixel buffer of a pool that maps two at once, then
 copied into a texture) and mixes two streams (gltransformation,
 glvideomixer): more than 64 mappings in all, each buffer mapped again and
 again. Its trace must replay with every snapshot matched, and its trims
-must replay exactly on the first try.
+must replay exactly on the first try and stay small (each pool buffer's
+last whole write kept, the earlier ones left out).
 Exit 77 only when GStreamer's tools or GL plugins or xvfb-run are not
 installed (ci/setup.sh installs them), saying which."""
 import argparse
@@ -116,10 +117,19 @@ ck.check(f'the mixing pipeline replays headless, every snapshot matched (at leas
          rp.returncode == 0 and s and s[0] >= MIXED and s[1] == s[0], rp.stderr.strip()[-600:])
 _, obj = gt.info(a.gltrace, trace)
 frames = obj.get('frames', 0) if obj else 0
+sizes = []
 for k in (frames // 3, frames - 6):
     out = os.path.join(work, f'mix-{k}.trim.gltrace')
     r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
     ck.check(f'mixing frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at the '
              'start the original\'s', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and
              'note: without' not in r.stdout and 'is the original\'s' in r.stdout, (r.stdout, r.stderr))
+    sizes.append(os.path.getsize(out) if r.returncode == 0 else 0)
+# Each uploaded frame is a mapping of a pool buffer written whole: the
+# trim keeps each buffer's last (before, every one stayed: the later trim
+# was more than half the trace).
+whole = os.path.getsize(trace)
+ck.check(f'the mixing trims are small ({sizes} bytes of {whole}): each under a fifth of the trace, the later at '
+         'most 1.5 times the earlier', len(sizes) == 2 and 0 < sizes[0] and 0 < sizes[1] and
+         max(sizes) * 5 < whole and sizes[1] * 2 <= sizes[0] * 3, (sizes, whole))
 ck.exit()
