@@ -67,6 +67,7 @@ typedef struct life {
     uint8_t dead;
     uint8_t touched; /* bound at the start, or named by a kept record */
     uint8_t counted; /* in the summary's count of objects */
+    uint32_t epoch;  /* its contents records so far that are not state commands (a link, a source) */
 } life;
 
 #define MAP_OPEN 8  /* mappings open at once, all contexts */
@@ -87,6 +88,7 @@ typedef struct mapping {
 
 struct rp_trim_objs {
     rp_map live;     /* (group, class, replayed name) -> index + 1 in lives */
+    rp_map asked;    /* (life, a query's arguments and answer) -> the life's epoch + 1 when asked */
     life *lives;
     size_t n, cap;
     int start_group;  /* the group whose untouched objects may go, -1 none */
@@ -111,6 +113,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
         free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks);
     free(o->lives);
     rp_map_free(&o->live);
+    rp_map_free(&o->asked);
     free(o);
 }
 
@@ -122,11 +125,14 @@ static uint64_t key_of(const rp *r, int cls, uint32_t name)
 
 /* The object bound to `target` on the replay's current context: its
  * replayed name and class, 0 when nothing is bound or the target has no
- * binding in api/state.tsv. A cube map's faces are bound as the cube map. */
+ * binding in api/state.tsv. A cube map's faces are bound as the cube map,
+ * GL_FRAMEBUFFER is the draw framebuffer. */
 uint32_t rp_trim_bound(uint32_t target, int *cls)
 {
     if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
         target = GL_TEXTURE_CUBE_MAP;
+    if (target == GL_FRAMEBUFFER)
+        target = GL_DRAW_FRAMEBUFFER; /* what GL_FRAMEBUFFER names when a command writes through it */
     for (size_t i = 0; i < gt_api_nstates; i++) {
         const gt_api_state *s = &gt_api_states[i];
         if (s->query != GT_STATE_GET || s->target != target || s->type != GT_STATE_NAME)
@@ -501,6 +507,29 @@ static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t buffer, uint64_t se
     return 0;
 }
 
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+/* A query's key: the life it asks of, its arguments (the bytes of a name)
+ * and its answer. */
+static uint64_t ask_key(const rp_msg *m, size_t life_index)
+{
+    uint64_t h = mix64(0x61736b, life_index);
+    for (unsigned i = 0; i < m->n_args; i++) {
+        const Gltrace__GLMessage__DataType *d = m->args[i];
+        const ProtobufCBinaryData *b = d && d->n_rawbytes ? &d->rawbytes[0] : d && d->n_charvalue ? &d->charvalue[0]
+                                                                                                  : NULL;
+        h = mix64(h, b ? b->len : rp_arg_u(m, i)); /* the bytes behind a pointer, not its address */
+        for (size_t k = 0; b && k < b->len; k++)
+            h = mix64(h, b->data[k]);
+    }
+    return mix64(h, rp_ret_u(m));
+}
+
 int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
@@ -560,8 +589,17 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         mark_add(o, l, BARRIER, ALWAYS);
         return 0;
     }
-    if (f->obj_role == GT_OBJ_ASKS) /* part 0, and it writes nothing a later write could replace */
-        return add(l, seq, 0);
+    if (f->obj_role == GT_OBJ_ASKS) {
+        /* Part 0: it writes nothing a later write could replace. The same
+         * query asked again, answered the same, since the object's last
+         * contents that are not state (a link) adds nothing: replay mapped
+         * the answer at the first (GStreamer asks every frame). */
+        uint64_t h = ask_key(m, (size_t)(l - o->lives)), v = 0;
+        int again = rp_map_get(&o->asked, h, &v) && v == (uint64_t)l->epoch + 1;
+        if (rp_map_put(&o->asked, h, (uint64_t)l->epoch + 1) != 0)
+            return -1;
+        return add(l, seq, again ? SUPERSEDED : 0);
+    }
     int whole = 0;
     uint32_t part = write_of(r, f, m, &whole);
     if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
@@ -574,6 +612,8 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     }
     if (add(l, seq, whole ? part | WHOLE : part) != 0)
         return -1;
+    if (!f->nstate || (f->state[0].flags & GT_KEY_NONE))
+        l->epoch++; /* not a state command (a uniform): a link, a source, an upload */
     if (!whole && !part && param(f, "pname") < 0)
         mark_add(o, l, BARRIER, ALWAYS); /* glGenerateMipmap, storage, an EGL image: may read what came before */
     return 0;
