@@ -71,7 +71,7 @@ OBJ_CLASS = {'texture': 'GT_STATE_TEXTURE_NAME', 'buffer': 'GT_STATE_BUFFER_NAME
              'shader': 'GT_STATE_PROGRAM_NAME', 'sampler': 'GT_STATE_SAMPLER_NAME',
              'framebuffer': 'GT_STATE_FRAMEBUFFER_NAME', 'vertex array': 'GT_STATE_VERTEX_ARRAY_NAME',
              'transform feedback': 'GT_STATE_XFB_NAME', 'program pipeline': 'GT_STATE_PIPELINE_NAME',
-             'query': 'GT_STATE_QUERY_NAME'}
+             'query': 'GT_STATE_QUERY_NAME', 'sync': 'GT_STATE_SYNC_NAME'}
 
 
 def object_fields(c, values):

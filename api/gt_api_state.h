@@ -32,7 +32,8 @@ typedef enum gt_state_type {
 typedef enum gt_state_class {
     GT_STATE_NO_CLASS, GT_STATE_TEXTURE_NAME, GT_STATE_BUFFER_NAME, GT_STATE_FRAMEBUFFER_NAME,
     GT_STATE_RENDERBUFFER_NAME, GT_STATE_PROGRAM_NAME, GT_STATE_VERTEX_ARRAY_NAME, GT_STATE_SAMPLER_NAME,
-    GT_STATE_XFB_NAME, GT_STATE_PIPELINE_NAME, GT_STATE_QUERY_NAME
+    GT_STATE_XFB_NAME, GT_STATE_PIPELINE_NAME, GT_STATE_QUERY_NAME,
+    GT_STATE_SYNC_NAME /* a fence sync (a GLsync handle, not a name): no state names one */
 } gt_state_class;
 
 /* SCOPE of api/state.tsv. */

@@ -131,6 +131,9 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.untouched_objects)
         printf("left out of the setup: the contents of %" PRIu64 " objects the kept calls never touch (%" PRIu64
                " calls)\n", s.untouched_objects, s.dropped_untouched);
+    if (s.syncs)
+        printf("left out of the setup: %" PRIu64 " fence syncs the kept calls never name, made, waited on and deleted "
+               "(%" PRIu64 " calls)\n", s.syncs, s.dropped_syncs);
     if (s.superseded_objects)
         printf("left out of the setup: uploads a later whole one replaced, into %" PRIu64 " textures and buffers (%" PRIu64
                " calls)\n", s.superseded_objects, s.dropped_superseded);

@@ -79,6 +79,7 @@ typedef struct gt_trim_summary {
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, the records filling them */
     uint64_t untouched_objects, dropped_untouched; /* alive but untouched by the kept records, the same */
     uint64_t superseded_objects, dropped_superseded; /* alive, with writes a later whole one replaced */
+    uint64_t syncs, dropped_syncs;      /* fence syncs made before the start no kept record names, their records */
     uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
     uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
     uint64_t restored_textures, restored_bytes; /* texture levels read back and written instead, their bytes */

@@ -53,6 +53,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_dead = plan.dropped_dead;
     sum->untouched_objects = plan.untouched_objects;
     sum->dropped_untouched = plan.dropped_untouched;
+    sum->syncs = plan.syncs;
+    sum->dropped_syncs = plan.dropped_syncs;
     sum->superseded_objects = plan.superseded_objects;
     sum->dropped_superseded = plan.dropped_superseded;
     sum->dropped_sets = plan.dropped_sets;

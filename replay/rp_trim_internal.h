@@ -24,6 +24,7 @@ typedef struct rp_trim_plan {
     uint64_t dead_objects, dropped_dead;       /* objects deleted before the start, their contents records */
     uint64_t untouched_objects, dropped_untouched; /* alive, but neither bound at the start nor named after it */
     uint64_t superseded_objects, dropped_superseded; /* alive, and writes a later one replaced before a read */
+    uint64_t syncs, dropped_syncs; /* fence syncs no kept record names, their records (made, waited on, deleted) */
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
     /* Texture levels read back at the start (rp_trim_draws.c), written as

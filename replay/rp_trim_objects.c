@@ -94,6 +94,13 @@ struct rp_trim_objs {
     int start_group;  /* the group whose untouched objects may go, -1 none */
     mapping maps[MAP_OPEN];
     int oom;          /* a mark was lost: nothing is left out */
+    /* Fence syncs (rp_trim_objs_syncs_finish). */
+    struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
+    size_t nsyncs, capsyncs;
+    rp_map sync_life;  /* recorded handle -> its life + 1 while alive, 0 deleted */
+    size_t nlives_sync;
+    rp_map sync_kept; /* recorded handles the kept records name */
+    int syncs_known;  /* the kept records were read */
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -114,6 +121,9 @@ void rp_trim_objs_free(rp_trim_objs *o)
     free(o->lives);
     rp_map_free(&o->live);
     rp_map_free(&o->asked);
+    rp_map_free(&o->sync_kept);
+    rp_map_free(&o->sync_life);
+    free(o->syncs);
     free(o);
 }
 
@@ -413,8 +423,9 @@ static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
         return; /* rp_trim_objs_draw: the buffers bound or held then */
     if (f && f->nstate && !(f->state[0].flags & GT_KEY_NONE))
         return; /* a state command */
-    if (f && f->nstate && (f->obj_role == GT_OBJ_NONE || f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_ASKS))
-        return; /* it reads the state its `reads` line names (an attachment: no bytes) */
+    if (f && f->nstate && (f->obj_role == GT_OBJ_NONE || f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_ASKS ||
+                           f->obj_class == GT_STATE_SYNC_NAME))
+        return; /* it reads the state its `reads` line names (an attachment, a fence: no bytes) */
     if (f && f->nstate && f->obj_role == GT_OBJ_CONTENTS && param(f, "level") >= 0) {
         int cls = 0;
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &cls);
@@ -530,6 +541,74 @@ static uint64_t ask_key(const rp_msg *m, size_t life_index)
     return mix64(h, rp_ret_u(m));
 }
 
+/* ---------------------------------------------------------------- fence syncs */
+
+/* A fence sync orders work and changes no pixel. Its life runs from the
+ * command that made it (one returning a GLsync: the registry's type) to
+ * its deletion (object role deletes, class sync); a handle made again is
+ * a new life. The setup's records of a life deleted before the start go
+ * (its making, waits, queries and deletion), and those of one alive at
+ * the start that no kept record names. */
+static int sync_use(rp_trim_objs *o, uint64_t handle, uint64_t seq, int makes)
+{
+    uint64_t v = 0;
+    if (makes || !rp_map_get(&o->sync_life, handle, &v) || !v) {
+        v = ++o->nlives_sync;
+        if (rp_map_put(&o->sync_life, handle, v) != 0)
+            return -1;
+    }
+    if (o->nsyncs == o->capsyncs) {
+        size_t cap = o->capsyncs ? o->capsyncs * 2 : 64;
+        struct sync_use *u = realloc(o->syncs, cap * sizeof *u);
+        if (!u)
+            return -1;
+        o->syncs = u, o->capsyncs = cap;
+    }
+    o->syncs[o->nsyncs++] = (struct sync_use){handle, seq, (uint32_t)(v - 1), makes};
+    return 0;
+}
+
+/* The record's fence syncs: made (returned), named (waited on, asked), or
+ * deleted; -1: out of memory. */
+static int note_syncs(rp_trim_objs *o, const gt_api_fn *f, const rp_msg *m, uint64_t seq)
+{
+    if (f->ret_ctype && !strcmp(f->ret_ctype, "GLsync") && m->returnvalue && sync_use(o, rp_ret_u(m), seq, 1) != 0)
+        return -1;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        if (f->params[i].obj_class != GT_STATE_SYNC_NAME)
+            continue;
+        uint64_t h = rp_arg_u(m, i), v = 0;
+        if (sync_use(o, h, seq, 0) != 0)
+            return -1;
+        if (f->obj_role == GT_OBJ_DELETES && rp_map_get(&o->sync_life, h, &v) && v)
+            rp_map_put(&o->sync_life, h, 0); /* over: the handle's next making is a new life */
+    }
+    return 0;
+}
+
+/* The kept record's fence syncs: their lives alive at the start stay. */
+static void keep_syncs(rp_trim_objs *o, const gt_api_fn *f, const rp_msg *m)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
+        if (f->params[i].obj_class == GT_STATE_SYNC_NAME)
+            rp_map_put(&o->sync_kept, rp_arg_u(m, i), 1);
+}
+
+static void syncs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
+{
+    for (size_t i = 0; i < o->nsyncs; i++) {
+        const struct sync_use *u = &o->syncs[i];
+        uint64_t s = u->seq, v = 0, life = 0;
+        int alive = rp_map_get(&o->sync_life, u->handle, &life) && life == (uint64_t)u->life + 1;
+        if ((alive && (!o->syncs_known || rp_map_get(&o->sync_kept, u->handle, &v))) || (s >> 3) >= nbytes ||
+            (plan->drop[s >> 3] >> (s & 7) & 1))
+            continue;
+        plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
+        plan->dropped_syncs++;
+        plan->syncs += u->makes;
+    }
+}
+
 int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
@@ -542,11 +621,14 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         return 0;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     spoil_readers(o, r, f);
+    if (f && !f->is_egl && note_syncs(o, f, m, seq) != 0)
+        return -1;
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
                                              f->obj_param >= m->n_args))
         return 0;
     if (f->obj_role == GT_OBJ_DELETES) {
-        end_lives(o, r, m, f);
+        if (f->obj_class != GT_STATE_SYNC_NAME) /* note_syncs ended a sync's */
+            end_lives(o, r, m, f);
         return 0;
     }
     if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
@@ -654,6 +736,7 @@ void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < o->n; i++)
             finish_life(o, &o->lives[i], plan, nbytes);
+    syncs_finish(o, plan, nbytes);
 }
 
 /* ---------------------------------------------------------------- the start */
@@ -745,7 +828,8 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
 
 /* The kept records, from first_kept to the end of the range. 0, or -1
  * when the trace cannot be read (nothing is then left out as untouched). */
-static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept)
+static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
+                      int touch)
 {
     char err[GT_ERRLEN];
     gt_reader *rd = gt_reader_open(in, err, sizeof err);
@@ -770,7 +854,10 @@ static int touch_kept(rp_trim_objs *o, rp *r, const char *in, const gt_trim_opti
         }
         if (!GT_FN_IS_SYNTHETIC(m->function)) {
             const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-            touch_named(o, r, m);
+            if (touch)
+                touch_named(o, r, m);
+            if (f && !f->is_egl)
+                keep_syncs(o, f, m);
             frames += f && f->cls == GT_CLASS_FRAME;
         }
         if (own)
@@ -794,11 +881,15 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_op
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
-    int g = r->ctx[r->cur_ctx].group;
+    int g = r->ctx[r->cur_ctx].group, alone = 1;
     for (int i = 0; i < RP_MAX_CTX; i++)
         if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
-            return; /* another live context of the group: its bindings are not asked */
-    touch_bound(o, r, TOUCHED, ALWAYS);
-    if (touch_kept(o, r, in, opt, first_kept) == 0)
-        o->start_group = g;
+            alone = 0; /* another live context of the group: its bindings are not asked */
+    if (alone)
+        touch_bound(o, r, TOUCHED, ALWAYS);
+    if (touch_kept(o, r, in, opt, first_kept, alone) == 0) {
+        o->syncs_known = 1;
+        if (alone)
+            o->start_group = g;
+    }
 }

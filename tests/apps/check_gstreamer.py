@@ -15,7 +15,8 @@ copied into a texture) and mixes two streams (gltransformation,
 glvideomixer): more than 64 mappings in all, each buffer mapped again and
 again. Its trace must replay with every snapshot matched, and its trims
 must replay exactly on the first try and stay small (each pool buffer's
-last whole write kept, the earlier ones left out).
+last whole write kept, the earlier ones left out), their setups not
+growing with the start.
 Exit 77 only when GStreamer's tools or GL plugins or xvfb-run are not
 installed (ci/setup.sh installs them), saying which."""
 import argparse
@@ -117,7 +118,7 @@ ck.check(f'the mixing pipeline replays headless, every snapshot matched (at leas
          rp.returncode == 0 and s and s[0] >= MIXED and s[1] == s[0], rp.stderr.strip()[-600:])
 _, obj = gt.info(a.gltrace, trace)
 frames = obj.get('frames', 0) if obj else 0
-sizes = []
+sizes, setups = [], []
 for k in (frames // 3, frames - 6):
     out = os.path.join(work, f'mix-{k}.trim.gltrace')
     r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
@@ -125,6 +126,8 @@ for k in (frames // 3, frames - 6):
              'start the original\'s', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and
              'note: without' not in r.stdout and 'is the original\'s' in r.stdout, (r.stdout, r.stderr))
     sizes.append(os.path.getsize(out) if r.returncode == 0 else 0)
+    m = re.search(r'after a setup of (\d+) of', r.stdout)
+    setups.append(int(m.group(1)) if m else -1)
 # Each uploaded frame is a mapping of a pool buffer written whole: the
 # trim keeps each buffer's last (before, every one stayed: the later trim
 # was more than half the trace).
@@ -132,4 +135,9 @@ whole = os.path.getsize(trace)
 ck.check(f'the mixing trims are small ({sizes} bytes of {whole}): each under a fifth of the trace, the later at '
          'most 1.5 times the earlier', len(sizes) == 2 and 0 < sizes[0] and 0 < sizes[1] and
          max(sizes) * 5 < whole and sizes[1] * 2 <= sizes[0] * 3, (sizes, whole))
+# Nor do their setups grow: the fence syncs made and deleted before the
+# start go, the attachments and location queries repeated every frame.
+ck.check(f'the mixing setups do not grow with the start: {setups} calls, each under 1000, the later no more than 50 '
+         'over the earlier', len(setups) == 2 and 0 < min(setups) and max(setups) < 1000 and
+         setups[1] <= setups[0] + 50, setups)
 ck.exit()
