@@ -386,7 +386,8 @@ def texture_counts(stdout):
 def texture_draws():
     """Step 9: draws into textures left out, their pixels at the start
     written as uploads. trim_app feedback draws blended into a texture
-    every frame and never clears it: a trim of frames 4-6 keeps none of
+    every frame and never clears it (basevertex the same with
+    glDrawElementsBaseVertex): a trim of frames 4-6 keeps none of
     frames 0-3's draws (nor the app's first clear of the texture) and
     writes the texture once, exact on the first try (of those draws, the
     ones of the frames step 4 left out are counted there). trim_app settings
@@ -396,22 +397,26 @@ def texture_draws():
     3-5 and 6-8 keep only the pass before the start (its renderbuffer is
     not read back), and their setups are the same size; kept
     (--keep-texture-draws) the later one's setup grows."""
-    traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('feedback', 'passes')}
-    if traces['feedback']:
-        out = os.path.join(work, 'feedback-frames-4-6.gltrace')
-        r = run([gltrace, 'trim', traces['feedback'], '--frames', '4-6', '-o', out])
+    traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('feedback', 'basevertex', 'passes')}
+    # basevertex draws with glDrawElementsBaseVertex, a call numbered from
+    # 4000 (once taken for a record gltrace adds: its draws then stayed).
+    for mode in ('feedback', 'basevertex'):
+        if not traces[mode]:
+            continue
+        out = os.path.join(work, f'{mode}-frames-4-6.gltrace')
+        r = run([gltrace, 'trim', traces[mode], '--frames', '4-6', '-o', out])
         n, levels = texture_counts(r.stdout)
         rep = re.search(r'(\d+) frames a later one repeats', r.stdout)
         rep = int(rep.group(1)) if rep else -1
         # Frames 0-3 draw into it once each and the app clears it once; those
         # of the frames step 4 left out (repeats) are not counted again.
-        ck.check(f'feedback 4-6: every draw and clear into the texture left out ({n} = 5 less {rep} repeated frames), '
+        ck.check(f'{mode} 4-6: every draw and clear into the texture left out ({n} = 5 less {rep} repeated frames), '
                  f'its pixels written once ({levels}), exact on the first try',
                  r.returncode == 0 and rep >= 0 and n == 5 - rep and levels == 1 and
                  'note: without' not in r.stdout and 'checked: its replay matches 3 of 3' in r.stdout and
                  'is the original\'s' in r.stdout, r.stdout)
         setup = setup_fns(out) if r.returncode == 0 else []
-        ck.check('feedback 4-6: the setup holds no draw, and one glTexSubImage2D', r.returncode == 0 and
+        ck.check(f'{mode} 4-6: the setup holds no draw, and one glTexSubImage2D', r.returncode == 0 and
                  not any(f.startswith('glDraw') for f in setup) and setup.count('glTexSubImage2D') == 1,
                  {f: setup.count(f) for f in set(setup)})
     settings = os.path.join(work, 'trim_app_settings.gltrace')

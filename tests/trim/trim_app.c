@@ -9,6 +9,8 @@
  *   feedback    a texture drawn into, blended, every frame (never cleared),
  *               its state set by the same calls each frame with other
  *               float values, then drawn into the window;
+ *   basevertex  the same, drawing into the texture with GLES 3.2's
+ *               glDrawElementsBaseVertex (a function numbered from 4000);
  *   stream      each frame uploads a texture and a vertex buffer of its
  *               own (noise that does not compress), draws with them and
  *               deletes them. Objects whose contents outlive their names:
@@ -46,7 +48,7 @@
  *               then sets the offset for the next frame: frames that
  *               differ only in that float.
  * Exits 0 only if GL reported no error. */
-#include <GLES3/gl3.h>
+#include <GLES3/gl32.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +80,7 @@ static const GLfloat full[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0
 typedef struct app {
     GLuint prog, vbo, tex, fbo;
     GLint u_offset, u_color, u_tex, u_textured;
+    int base_vertex; /* draw into the texture with glDrawElementsBaseVertex */
 } app;
 
 static void draw_quad(const app *a, float x, float y, float r, float g, float b, float alpha, float textured)
@@ -119,7 +122,21 @@ static void frame_feedback(app *a, int f)
     glViewport(0, 0, 32, 32);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE);
-    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 0.1f, 0.05f, 0.02f * (float)f, 1.0f, 0.0f);
+    if (a->base_vertex) {
+        static const GLubyte idx[] = {0, 1, 2, 3};
+        GLuint ebo;
+        glGenBuffers(1, &ebo);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+        glUniform2f(a->u_offset, -0.5f + 0.1f * (float)f, 0.0f);
+        glUniform4f(a->u_color, 0.1f, 0.05f, 0.02f * (float)f, 1.0f);
+        glUniform1f(a->u_textured, 0.0f);
+        glDrawElementsBaseVertex(GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_BYTE, 0, 0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+        glDeleteBuffers(1, &ebo);
+    } else {
+        draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 0.1f, 0.05f, 0.02f * (float)f, 1.0f, 0.0f);
+    }
     glDisable(GL_BLEND);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, W, H);
@@ -412,13 +429,14 @@ int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
-        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|stream|reupload|settings|passes|ahead\n");
+        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead\n");
         return 2;
     }
     sample_egl e;
     sample_egl_open(&e, APP, sample_egl_display(APP), 3, W, H);
-    app a;
+    app a = {0};
+    a.base_vertex = !strcmp(mode, "basevertex");
     GLuint vs, fs;
     a.prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
     a.u_offset = glGetUniformLocation(a.prog, "u_offset");
