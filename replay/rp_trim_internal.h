@@ -58,6 +58,15 @@ typedef struct rp_trim_plan {
     size_t nsurfaces;
 } rp_trim_plan;
 
+/* One hash step for trim's keys and signatures (frames, state keys,
+ * queries): within one trim only, never stored. */
+static inline uint64_t rp_trim_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
 static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
 {
     return seq < p->first_kept && (p->drop[seq >> 3] >> (seq & 7) & 1);

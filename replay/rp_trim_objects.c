@@ -518,27 +518,20 @@ static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t buffer, uint64_t se
     return 0;
 }
 
-static uint64_t mix64(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 31);
-}
-
 /* A query's key: the life it asks of, its arguments (the bytes of a name)
  * and its answer. */
 static uint64_t ask_key(const rp_msg *m, size_t life_index)
 {
-    uint64_t h = mix64(0x61736b, life_index);
+    uint64_t h = rp_trim_mix(0x61736b, life_index);
     for (unsigned i = 0; i < m->n_args; i++) {
         const Gltrace__GLMessage__DataType *d = m->args[i];
         const ProtobufCBinaryData *b = d && d->n_rawbytes ? &d->rawbytes[0] : d && d->n_charvalue ? &d->charvalue[0]
                                                                                                   : NULL;
-        h = mix64(h, b ? b->len : rp_arg_u(m, i)); /* the bytes behind a pointer, not its address */
+        h = rp_trim_mix(h, b ? b->len : rp_arg_u(m, i)); /* the bytes behind a pointer, not its address */
         for (size_t k = 0; b && k < b->len; k++)
-            h = mix64(h, b->data[k]);
+            h = rp_trim_mix(h, b->data[k]);
     }
-    return mix64(h, rp_ret_u(m));
+    return rp_trim_mix(h, rp_ret_u(m));
 }
 
 /* ---------------------------------------------------------------- fence syncs */

@@ -187,18 +187,12 @@ static int window_only_draw(rp *r, const rp_msg *m, int clear)
     return fb == 0 && !xfb && !ssbo && !atomics;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h * 0xff51afd7ed558ccdull;
-}
-
 static uint64_t mix_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
     uint64_t f = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         f = (f ^ p[i]) * 1099511628211ull;
-    return mix(mix(h, n), f);
+    return rp_trim_mix(rp_trim_mix(h, n), f);
 }
 
 /* One argument (or the return value) into the frame's signature: all but
@@ -209,20 +203,20 @@ static uint64_t sig_value(uint64_t h, const Gltrace__GLMessage__DataType *d, con
 {
     int floats = pa && (pa->kind == GT_K_FLOAT || pa->kind == GT_K_DOUBLE ||
                         (pa->kind == GT_K_POINTER && pa->dir == GT_DIR_IN && strstr(pa->ctype, "GLfloat")));
-    h = mix(h, (uint64_t)d->type);
+    h = rp_trim_mix(h, (uint64_t)d->type);
     if (floats)
         return h;
     for (size_t i = 0; i < d->n_intvalue; i++)
-        h = mix(h, (uint64_t)(uint32_t)d->intvalue[i]);
+        h = rp_trim_mix(h, (uint64_t)(uint32_t)d->intvalue[i]);
     for (size_t i = 0; i < d->n_boolvalue; i++)
-        h = mix(h, d->boolvalue[i]);
+        h = rp_trim_mix(h, d->boolvalue[i]);
     for (size_t i = 0; i < d->n_rawbytes; i++)
         h = mix_bytes(h, d->rawbytes[i].data, d->rawbytes[i].len);
     for (size_t i = 0; i < d->n_charvalue; i++)
         h = mix_bytes(h, d->charvalue[i].data, d->charvalue[i].len);
     if (!d->n_rawbytes && !d->n_charvalue)
         for (size_t i = 0; i < d->n_int64value; i++)
-            h = mix(h, (uint64_t)d->int64value[i]);
+            h = rp_trim_mix(h, (uint64_t)d->int64value[i]);
     return h;
 }
 
@@ -242,15 +236,15 @@ static int float_bytes(const rp_msg *m, size_t i)
 static uint64_t sig_record(uint64_t h, const rp_msg *m, uint64_t tid)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    h = mix(mix(mix(h, tid), (uint64_t)m->function), (uint64_t)(m->has_alias ? m->alias : 0));
-    h = mix(h, (uint64_t)(uint32_t)m->context_id);
+    h = rp_trim_mix(rp_trim_mix(rp_trim_mix(h, tid), (uint64_t)m->function), (uint64_t)(m->has_alias ? m->alias : 0));
+    h = rp_trim_mix(h, (uint64_t)(uint32_t)m->context_id);
     for (size_t i = 0; i < m->n_args; i++)
-        h = float_bytes(m, i) ? mix(h, m->args[i]->n_rawbytes ? m->args[i]->rawbytes[0].len : 0)
+        h = float_bytes(m, i) ? rp_trim_mix(h, m->args[i]->n_rawbytes ? m->args[i]->rawbytes[0].len : 0)
                                  : sig_value(h, m->args[i], f && i < f->nparams ? &f->params[i] : NULL);
     if (m->returnvalue)
         h = sig_value(h, m->returnvalue, NULL);
     if (m->fb)
-        h = mix(h, 0x5eed);
+        h = rp_trim_mix(h, 0x5eed);
     return h;
 }
 
@@ -265,7 +259,7 @@ static int frame_keep(planner *p, uint64_t seq, uint64_t sig)
         f->seq = v, f->cap = cap;
     }
     f->seq[f->n++] = seq;
-    f->sig = mix(f->sig, sig);
+    f->sig = rp_trim_mix(f->sig, sig);
     return 0;
 }
 

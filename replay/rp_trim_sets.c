@@ -60,13 +60,6 @@ void rp_trim_sets_free(rp_trim_sets *s)
         free(s->ev), free(s);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 31);
-}
-
 /* The value of one part of a key, for the record m; *unknown when it
  * cannot be told (a target api/state.tsv has no binding for). */
 static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unknown)
@@ -93,15 +86,15 @@ static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unkn
  * piece of state gives the same number. */
 static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *unknown)
 {
-    uint64_t h = mix((uint64_t)r->cur_ctx, k->name);
+    uint64_t h = rp_trim_mix((uint64_t)r->cur_ctx, k->name);
     unsigned n = k->nparts;
     if ((k->flags & GT_KEY_PART_WHEN) && n == 2) {
         uint64_t first = part_value(m, k->part[0].kind, k->part[0].value, unknown);
-        h = mix(h, first);
-        return first == k->part[2].value ? mix(h, part_value(m, k->part[1].kind, k->part[1].value, unknown)) : h;
+        h = rp_trim_mix(h, first);
+        return first == k->part[2].value ? rp_trim_mix(h, part_value(m, k->part[1].kind, k->part[1].value, unknown)) : h;
     }
     for (unsigned i = 0; i < n && i < 3; i++)
-        h = mix(h, part_value(m, k->part[i].kind, k->part[i].value, unknown));
+        h = rp_trim_mix(h, part_value(m, k->part[i].kind, k->part[i].value, unknown));
     return h;
 }
 
