@@ -26,7 +26,12 @@ fork=()
 echo "campaign: fuzz_$name for ${seconds}s, $(date -u +%FT%TZ), load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$dir/log"
 # The goal is CPU time, not wall time: /usr/bin/time appends the fuzzer's
 # own user and system seconds (its children's too, for fork mode) to the log.
-ASAN_OPTIONS=quarantine_size_mb=64 nice -n 19 /usr/bin/time -a -o "$dir/log" -f 'campaign: cpu %U s user, %S s system, %e s wall' \
+# No leak checks at exit either where the target has none (ci/test.sh).
+asan=quarantine_size_mb=64
+for o in "${extra[@]}"; do
+  if [ "$o" = -detect_leaks=0 ]; then asan+=:detect_leaks=0; fi
+done
+ASAN_OPTIONS=$asan nice -n 19 /usr/bin/time -a -o "$dir/log" -f 'campaign: cpu %U s user, %S s system, %e s wall' \
   "$prog" -max_total_time="$seconds" -timeout=10 \
   -malloc_limit_mb=2048 -rss_limit_mb=8192 -print_final_stats=1 \
   -dict="$here/$name.dict" -artifact_prefix="$dir/findings/" "${extra[@]}" "${fork[@]}" "$dir/corpus" >>"$dir/log" 2>&1 ||
