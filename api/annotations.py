@@ -16,8 +16,6 @@ OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'ren
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
 # @bound:PARAM (the object bound to the target PARAM holds).
 STATE_KEY = re.compile(r'^(~?[A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
-# A key read that counts only when a parameter has a value: NAME?PARAM=VALUE.
-STATE_WHEN = re.compile(r'^([A-Za-z_]\w*)\?(\w+)=(\d+|GL_\w+)$')
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
@@ -324,11 +322,10 @@ class Rules:
     def _state_key(word, path, no, first):
         """(name, [part...]) of a `state` key: NAME or NAME[PART,...]; the
         key set may be ~NAME (it changes what is there), a key read NAME[*]
-        (every key of that name), or NAME?PARAM=VALUE (a key read only when
-        the parameter PARAM is VALUE): kept whole as the name, resolved by
-        the emitter (api/emit_tables.py)."""
-        if not first and STATE_WHEN.match(word):
-            return word, []
+        (every key of that name). A part @GL_PNAME?VALUE (the last of two)
+        counts only when the first part is VALUE; the read of GL_PNAME it
+        implies is added by _keys_of as GL_PNAME?PARAM=VALUE, which the
+        emitter (api/emit_tables.py) resolves."""
         m = STATE_KEY.match(word)
         parts = m.group(2).split(',') if m and m.group(2) else []
         if not m or len(parts) > 3 or not all(parts) or (m.group(1)[0] == '~') != (first and m.group(1)[0] == '~') \
