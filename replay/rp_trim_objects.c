@@ -412,13 +412,15 @@ static void spoil_mappings(rp_trim_objs *o, int ctx)
  * written so far it may read (a draw, a copy, an upload from the buffer):
  * not another mapping's record, not a state command, not a command whose
  * `reads` line names state only and that touches no object's bytes
- * (fences, makings, shaders, attachments, location queries); a texture
- * upload only the
+ * (fences, makings, shaders, attachments, location queries), not an
+ * EGL call; a texture upload only the
  * mapping of the buffer bound to GL_PIXEL_UNPACK_BUFFER. */
 static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
 {
     if (f && (f->obj_role == GT_OBJ_MAPS || f->obj_role == GT_OBJ_UNMAPS || f->obj_role == GT_OBJ_FLUSHES))
         return;
+    if (f && f->is_egl)
+        return; /* a swap, a context made current: EGL reads no buffer's bytes (GStreamer maps across swaps) */
     if (f && f->cls == GT_CLASS_DRAW)
         return; /* rp_trim_objs_draw: the buffers bound or held then */
     if (f && f->nstate && !(f->state[0].flags & GT_KEY_NONE))
