@@ -19,7 +19,8 @@ CLASSES = ['texture', 'buffer', 'framebuffer', 'renderbuffer', 'program', 'verte
            'xfb', 'pipeline', 'query']
 SCOPES = ['-', 'unit', 'client-unit']
 FUNCTION_USES = QUERIES + ['client-unit', 'matrix-mode', 'push-matrix', 'pop-matrix', 'load-matrix', 'pointer',
-                           'bind-buffer', 'pixel-store', 'bind-texture', 'texture-level']
+                           'bind-buffer', 'pixel-store', 'bind-texture', 'texture-level',
+                           'buffer-range']
 EGL_QUERIES = ['config', 'context', 'surface']
 EGL_TYPES = ['int', 'bool', 'enum', 'bits']
 UNIFORM_BASES = {'float': 'f', 'int': 'i', 'uint': 'u', 'bool': 'b'}

@@ -144,6 +144,13 @@ int gt_cmd_trim(int argc, char **argv)
         printf("left out of the setup: %" PRIu64 " draws and clears into textures; written at the start instead: "
                "the pixels of %" PRIu64 " texture levels (%" PRIu64 " bytes before compression)\n",
                s.dropped_texture_draws, s.restored_textures, s.restored_bytes);
+    if (s.dead_framebuffers)
+        printf("left out of the setup: %" PRIu64 " framebuffers made and deleted before the start that nothing kept "
+               "drew into or read (%" PRIu64 " calls)\n", s.dead_framebuffers, s.dropped_framebuffer_calls);
+    if (s.restored_buffers)
+        printf("left out of the setup: the last pixel read into each of %" PRIu64 " pixel pack buffers; written at the "
+               "start instead: their bytes (%" PRIu64 " before compression)\n",
+               s.restored_buffers, s.restored_buffer_bytes);
     if (s.window_contents)
         printf("written at the start: the pixels of %" PRIu64 " window surfaces (%" PRIu64 " bytes before compression)\n",
                s.window_contents, s.window_contents_bytes);

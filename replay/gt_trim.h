@@ -82,7 +82,10 @@ typedef struct gt_trim_summary {
     uint64_t syncs, dropped_syncs;      /* fence syncs made before the start no kept record names, their records */
     uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
     uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
+    uint64_t dead_framebuffers, dropped_framebuffer_calls; /* made and deleted before the start, nothing
+                                                               read through them: their records */
     uint64_t restored_textures, restored_bytes; /* texture levels read back and written instead, their bytes */
+    uint64_t restored_buffers, restored_buffer_bytes; /* buffers a pixel read wrote: read back, written instead */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
     int window_draws_kept;              /* the result keeps setup draws into windows */

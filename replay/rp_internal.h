@@ -295,6 +295,10 @@ long rp_need_unpack_bytes(rp *r, intptr_t bytes);
 long rp_need_pname(rp *r, intptr_t pname);
 /* An upper bound of the bytes a pixel read writes under the pack state. */
 long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h);
+/* The bytes a pixel read of w x h writes under the current pack state,
+ * from its first (a pack buffer bound or not); *gaps (when given): whether
+ * bytes within that span are not written (padding, row length, skips). */
+long rp_pack_bytes(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h, int *gaps);
 /* n elements of `size` bytes: 0 for a count of none or less, LONG_MAX
  * where the product overflows (a hostile count is then refused, never
  * wrapped into a small bound). */

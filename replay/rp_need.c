@@ -68,10 +68,20 @@ long rp_need_unpack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t 
 
 long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
 {
-    if (w <= 0 || h <= 0 || (es3(r) && get_int(GL_PIXEL_PACK_BUFFER_BINDING)))
+    if (es3(r) && get_int(GL_PIXEL_PACK_BUFFER_BINDING))
+        return 0;
+    return rp_pack_bytes(r, format, type, w, h, NULL);
+}
+
+long rp_pack_bytes(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h, int *gaps)
+{
+    if (gaps)
+        *gaps = 1;
+    if (w <= 0 || h <= 0)
         return 0;
     long bpp = gt_texel_bytes((unsigned)format, (unsigned)type);
-    if (bpp <= 0)
+    int guess = bpp <= 0;
+    if (guess)
         bpp = 16; /* a format and type replay does not know: the widest pixel */
     long align = get_int(GL_PACK_ALIGNMENT), rl = 0, skip_rows = 0, skip_px = 0;
     if (es3(r))
@@ -84,6 +94,8 @@ long rp_need_pack(rp *r, intptr_t format, intptr_t type, intptr_t w, intptr_t h)
         __builtin_mul_overflow(row / align * align, skip_rows + (long)h - 1, &n) ||
         __builtin_mul_overflow(skip_px + (long)w, bpp, &last) || __builtin_add_overflow(n, last, &n))
         return LONG_MAX;
+    if (gaps) /* rows padded, longer than the read, or skipped: bytes between them stay as they were */
+        *gaps = guess || skip_rows || skip_px || (rl && rl != w) || (h > 1 && row / align * align != (long)w * bpp);
     return n;
 }
 

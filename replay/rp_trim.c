@@ -59,6 +59,8 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_superseded = plan.dropped_superseded;
     sum->dropped_sets = plan.dropped_sets;
     sum->dropped_texture_draws = plan.dropped_texture_draws;
+    sum->dead_framebuffers = plan.dead_framebuffers;
+    sum->dropped_framebuffer_calls = plan.dropped_framebuffer_calls;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);

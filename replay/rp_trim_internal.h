@@ -27,6 +27,7 @@ typedef struct rp_trim_plan {
     uint64_t syncs, dropped_syncs; /* fence syncs no kept record names, their records (made, waited on, deleted) */
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
+    uint64_t dead_framebuffers, dropped_framebuffer_calls; /* made and deleted before the start, nothing read */
     /* Texture levels read back at the start (rp_trim_draws.c), written as
      * glTexSubImage2D records before the start marker when `used` (a draw
      * into it was left out), with the state those records set and set back. */
@@ -56,6 +57,17 @@ typedef struct rp_trim_plan {
      * colour buffers at the start, written when `used`. */
     struct rp_trim_window *surfaces;
     size_t nsurfaces;
+    /* Buffers a pixel read wrote into (a pixel pack buffer), read back at
+     * the start (rp_trim_objects.c), written as glBufferSubData records of
+     * all of them on the context `ctx` when `used` (the read was left out
+     * instead of the draws behind it), bound to GL_COPY_WRITE_BUFFER, which
+     * is then bound back to `copy_write`. */
+    struct rp_trim_buffers {
+        int32_t ctx;
+        uint32_t copy_write;
+        struct rp_trim_buffer { uint32_t buffer; uint8_t *bytes; size_t len; int used; } *v;
+        size_t n;
+    } buffers;
 } rp_trim_plan;
 
 /* One hash step for trim's keys and signatures (frames, state keys,
@@ -102,6 +114,12 @@ typedef struct rp_trim_objs rp_trim_objs;
 rp_trim_objs *rp_trim_objs_new(void);
 int rp_trim_objs_note(rp_trim_objs *o, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
+/* Before step 9: the writes into buffers left out so far (draws not yet
+ * left out still count as reads). A pixel read into a pack buffer is one:
+ * left out, it reads no texture, and step 9 may leave out the draws it
+ * would have read. What comes out is what rp_trim_objs_finish would find
+ * too, or less. */
+void rp_trim_objs_finish_buffers(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes);
 /* After a draw of the setup (draw), or another command that reads
  * through the framebuffer (a blit, a copy, a read into a buffer), the
  * record seq: every object bound to the context was read (what it wrote
@@ -115,7 +133,7 @@ void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw, uint64_t seq);
  * (read from `in`) are touched; the others may go. Nothing may go when
  * another context of the group is alive (destroyed: by context id, or
  * NULL when not known) or `in` cannot be read. */
-void rp_trim_objs_start(rp_trim_objs *o, struct rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
+void rp_trim_objs_start(rp_trim_objs *o, struct rp *r, rp_trim_plan *plan, const char *in, const gt_trim_options *opt, uint64_t first_kept,
                         const uint8_t *destroyed);
 void rp_trim_objs_free(rp_trim_objs *o);
 /* The object bound to `target` on the replay's current context (its
@@ -126,6 +144,16 @@ uint32_t rp_trim_bound(uint32_t target, int *cls);
  * read them (rp_trim_sets.c, api/annotations.txt `state` lines). note:
  * after replay took a setup record (0, or -1: out of memory); finish,
  * after every other step marked its records: marks those in the plan. */
+/* Framebuffer objects made and deleted before the start that nothing
+ * kept drew into or read through (rp_trim_fbos.c). note: after replay
+ * took a setup record (0, or -1: out of memory); finish: after steps 5 to
+ * 7 and 9, before step 8, marks their making, attachments and deletion. */
+typedef struct rp_trim_fbos rp_trim_fbos;
+rp_trim_fbos *rp_trim_fbos_new(void);
+int rp_trim_fbos_note(rp_trim_fbos *b, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+void rp_trim_fbos_finish(rp_trim_fbos *b, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_fbos_free(rp_trim_fbos *b);
+
 typedef struct rp_trim_sets rp_trim_sets;
 rp_trim_sets *rp_trim_sets_new(void);
 int rp_trim_sets_note(rp_trim_sets *s, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);

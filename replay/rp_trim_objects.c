@@ -68,6 +68,9 @@ typedef struct life {
     uint8_t touched; /* bound at the start, or named by a kept record */
     uint8_t counted; /* in the summary's count of objects */
     uint32_t epoch;  /* its contents records so far that are not state commands (a link, a source) */
+    uint8_t packed;  /* a pixel read wrote into it: its record is pack_pos */
+    size_t pack_pos;
+    size_t back;     /* its bytes read back at the start: plan->buffers.v index + 1 */
 } life;
 
 #define MAP_OPEN 8  /* mappings open at once, all contexts */
@@ -94,6 +97,7 @@ struct rp_trim_objs {
     int start_group;  /* the group whose untouched objects may go, -1 none */
     mapping maps[MAP_OPEN];
     int oom;          /* a mark was lost: nothing is left out */
+    uint64_t wrote_seq, wrote; /* the last record that wrote into a buffer, its life + 1: it does not read it */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -214,6 +218,35 @@ static int covers_level(rp *r, uint32_t target, int64_t level, int64_t x, int64_
     return !refused && !x && !y && !z && w == lw && h == lh && d == ld;
 }
 
+/* A pixel read (a format, a width) that writes into an object bound to a
+ * target: the pixel pack buffer. */
+static int is_pack_write(const gt_api_fn *f)
+{
+    return f->obj_where == GT_WHERE_BOUND_TO && param(f, "format") >= 0 && param(f, "width") >= 0;
+}
+
+/* A pixel read into the pixel pack buffer (the object the record writes
+ * is the one bound there): a range of it, from the offset its pointer
+ * parameter gives; whole when the rows written fill the buffer from 0
+ * without a byte between them left as it was. */
+static uint32_t pack_write(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
+{
+    int64_t offset = -1;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
+        if (f->params[i].kind == GT_K_POINTER && f->params[i].dir == GT_DIR_OUT)
+            offset = (int64_t)rp_arg_u(m, i);
+    int gaps = 1;
+    long n = rp_pack_bytes(r, arg_named(f, m, "format", 0), arg_named(f, m, "type", 0), arg_named(f, m, "width", 0),
+                           arg_named(f, m, "height", 0), &gaps);
+    GLint size = -1;
+    rp_hold_errors(r);
+    glGetBufferParameteriv(f->obj_target, GL_BUFFER_SIZE, &size);
+    while (glGetError() != GL_NO_ERROR)
+        size = -1;
+    *whole = offset == 0 && !gaps && n == size;
+    return 1 | SUB;
+}
+
 /* What a contents record writes, from its parameters' names in the
  * registry: a texture level (a `level`: without an `xoffset` it
  * specifies the level, its size, format and pixels: glTexImage*,
@@ -243,6 +276,8 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
     }
     if (param(f, "usage") >= 0)
         return *whole = 1, 1;
+    if (is_pack_write(f))
+        return pack_write(r, f, m, whole);
     if (param(f, "offset") >= 0 && param(f, "size") >= 0 && target) {
         GLint size = -1;
         rp_hold_errors(r);
@@ -689,6 +724,10 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     }
     if (add(l, seq, whole ? part | WHOLE : part) != 0)
         return -1;
+    if (l->cls == GT_STATE_BUFFER_NAME)
+        o->wrote_seq = seq, o->wrote = (uint64_t)(l - o->lives) + 1;
+    if (is_pack_write(f))
+        l->packed = 1, l->pack_pos = l->n - 1;
     if (!f->nstate || (f->state[0].flags & GT_KEY_NONE))
         l->epoch++; /* not a state command (a uniform): a link, a source, an upload */
     if (!whole && !part && param(f, "pname") < 0)
@@ -721,6 +760,39 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
     l->counted |= dropped != 0;
 }
 
+/* Whether the last pixel read into the buffer l can go, its bytes written
+ * at the start instead: read back, still in the setup, and nothing that
+ * stays may have read the buffer after it (a mark that counts). */
+static int pack_read_goes(const life *l, const rp_trim_plan *plan, size_t nbytes)
+{
+    if (!l->back || !l->packed || l->dead)
+        return 0;
+    uint64_t s = l->seq[l->pack_pos];
+    if (l->part[l->pack_pos] == SUPERSEDED || rp_trim_dropped(plan, s))
+        return 0; /* a later whole write replaced it: nothing to write back */
+    for (size_t j = 0; j < l->nmarks; j++)
+        if (l->marks[j].pos > l->pack_pos && l->marks[j].seq != s && stays(plan, nbytes, l->marks[j].seq))
+            return 0;
+    return 1;
+}
+
+void rp_trim_objs_finish_buffers(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
+{
+    if (o->oom)
+        return;
+    for (size_t i = 0; i < o->n; i++) {
+        life *l = &o->lives[i];
+        if (l->cls != GT_STATE_BUFFER_NAME)
+            continue;
+        finish_life(o, l, plan, nbytes);
+        if (pack_read_goes(l, plan, nbytes)) {
+            uint64_t s = l->seq[l->pack_pos];
+            plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
+            plan->buffers.v[l->back - 1].used = 1;
+        }
+    }
+}
+
 void rp_trim_objs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
 {
     if (o->oom)
@@ -747,6 +819,8 @@ static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how,
     if (!name || !rp_map_get(&o->live, key_of(r, cls, name), &v) || !v)
         return;
     life *l = &o->lives[v - 1];
+    if (how != TOUCHED && seq == o->wrote_seq && v == o->wrote)
+        return; /* the pixel pack buffer a read writes into: not read */
     if (how == TOUCHED) {
         l->touched = 1;
     } else {
@@ -871,8 +945,59 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
     barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
 }
 
-void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_options *opt, uint64_t first_kept,
-                        const uint8_t *destroyed)
+/* The buffers of the start's share group a pixel read wrote into, read
+ * back (by a read mapping, GLES 3) into plan->buffers; a buffer the app
+ * has mapped, or that cannot be mapped, is not. */
+static void read_back_buffers(rp_trim_objs *o, rp *r, rp_trim_plan *plan)
+{
+    if (r->ctx[r->cur_ctx].version < 3)
+        return;
+    int g = r->ctx[r->cur_ctx].group, bcls = rp_class_of_state(GT_STATE_BUFFER_NAME);
+    rp_map rev = {0};
+    rp_names_reverse(r, &rev);
+    rp_hold_errors(r);
+    GLint was = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &was);
+    struct rp_trim_buffers *b = &plan->buffers;
+    b->copy_write = 0;
+    GLint cw = 0;
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &cw);
+    b->copy_write = rp_name_recorded(r, &rev, bcls, (uint32_t)cw);
+    b->ctx = r->thr[0].ctx;
+    for (size_t i = 0; i < r->nthr; i++)
+        if (r->thr[i].tid == plan->last_tid)
+            b->ctx = r->thr[i].ctx;
+    for (size_t i = 0; i < o->n; i++) {
+        life *l = &o->lives[i];
+        if (l->cls != GT_STATE_BUFFER_NAME || !l->packed || l->dead || l->group != g)
+            continue;
+        GLint64 size = 0;
+        GLint mapped = 1;
+        glBindBuffer(GL_COPY_READ_BUFFER, l->name);
+        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+        glGetBufferParameteriv(GL_COPY_READ_BUFFER, GL_BUFFER_MAPPED, &mapped);
+        struct rp_trim_buffer *v = realloc(b->v, (b->n + 1) * sizeof *v);
+        uint8_t *bytes = size > 0 && size < (GLint64)1 << 31 && !mapped ? malloc((size_t)size) : NULL;
+        const void *p = bytes && v ? glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)size, GL_MAP_READ_BIT) : NULL;
+        if (v)
+            b->v = v;
+        if (!p) {
+            free(bytes);
+            continue;
+        }
+        memcpy(bytes, p, (size_t)size);
+        glUnmapBuffer(GL_COPY_READ_BUFFER);
+        b->v[b->n] = (struct rp_trim_buffer){rp_name_recorded(r, &rev, bcls, l->name), bytes, (size_t)size, 0};
+        l->back = ++b->n;
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)was);
+    while (glGetError() != GL_NO_ERROR)
+        ; /* what the driver refused: a buffer not read back stays as the setup made it */
+    rp_map_free(&rev);
+}
+
+void rp_trim_objs_start(rp_trim_objs *o, rp *r, rp_trim_plan *plan, const char *in, const gt_trim_options *opt,
+                        uint64_t first_kept, const uint8_t *destroyed)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
@@ -887,4 +1012,5 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, const char *in, const gt_trim_op
         if (alone)
             o->start_group = g;
     }
+    read_back_buffers(o, r, plan);
 }

@@ -60,6 +60,7 @@ typedef struct planner {
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
     rp_trim_sets *sets;         /* NULL: every state command is kept */
     rp_trim_draws *draws;       /* NULL: every draw into a texture is kept */
+    rp_trim_fbos *fbos;         /* NULL: every framebuffer's records are kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
     /* Draws into a window surface (and their client arrays) waiting for
@@ -495,7 +496,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
     if (classify(p, r, m, seq, tid) != 0 || (!p->opt->keep_gone_contexts && rp_trim_ctx_note(&p->ctxs, r, m, seq) != 0) ||
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
         (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||
-        (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0)) {
+        (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0) ||
+        (p->fbos && rp_trim_fbos_note(p->fbos, r, m, seq) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
@@ -522,7 +524,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
     if (p->opt->by_calls ? seq + 1 >= p->opt->call_first : p->frame == p->opt->frame_first) {
         p->done = 1;
         if (p->objs)
-            rp_trim_objs_start(p->objs, r, p->in, p->opt, p->opt->by_calls ? p->opt->call_first : seq + 1,
+            rp_trim_objs_start(p->objs, r, p->plan, p->in, p->opt, p->opt->by_calls ? p->opt->call_first : seq + 1,
                                p->opt->keep_gone_contexts ? NULL : p->ctxs.destroyed);
         if (p->opt->window_contents && !p->opt->keep_window_draws && read_windows(p, r) != 0) {
             snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
@@ -566,6 +568,16 @@ static int start_frame_of_call(const char *in, uint64_t call, uint64_t *frame, g
     return rc < 0 ? -1 : 0;
 }
 
+/* The steps' notes, and the planner. */
+static void planner_free(planner *p)
+{
+    rp_trim_objs_free(p->objs);
+    rp_trim_sets_free(p->sets);
+    rp_trim_draws_free(p->draws);
+    rp_trim_fbos_free(p->fbos);
+    free(p);
+}
+
 int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *plan, gt_trim_summary *sum)
 {
     const char *state_dir = plan->state_dir;
@@ -577,29 +589,21 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         return -1;
     }
     pp->opt = opt, pp->plan = plan, pp->in = in;
-    if ((!opt->keep_all && !(pp->objs = rp_trim_objs_new())) ||
+    if ((!opt->keep_all && (!(pp->objs = rp_trim_objs_new()) || !(pp->fbos = rp_trim_fbos_new()))) ||
         (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new())) ||
         (!opt->keep_texture_draws && !(pp->draws = rp_trim_draws_new()))) {
-        rp_trim_objs_free(pp->objs);
-        rp_trim_sets_free(pp->sets);
-        free(pp);
+        planner_free(pp);
         snprintf(sum->error, sizeof sum->error, "out of memory");
         return -1;
     }
 #define p (*pp)
     if ((!opt->by_calls && opt->frame_first == 0) || (opt->by_calls && opt->call_first == 0)) {
-        rp_trim_objs_free(p.objs);
-        rp_trim_sets_free(p.sets);
-        rp_trim_draws_free(p.draws);
-        free(pp);
+        planner_free(pp);
         return 0; /* from the first record: no setup */
     }
     plan->start_frame = opt->frame_first;
     if (opt->by_calls && start_frame_of_call(in, opt->call_first, &plan->start_frame, sum) != 0) {
-        rp_trim_objs_free(p.objs);
-        rp_trim_sets_free(p.sets);
-        rp_trim_draws_free(p.draws);
-        free(pp);
+        planner_free(pp);
         return -1;
     }
     gt_replay_options ro;
@@ -627,20 +631,23 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         free(p.wpend[i].seq);
     if (!sum->error[0] && !opt->keep_gone_contexts)
         rp_trim_ctx_finish(&p.ctxs, plan, p.nbytes);
-    /* Step 9 before steps 5 to 7: a draw it leaves out reads nothing. */
+    /* Step 9 before steps 5 to 7: a draw it leaves out reads nothing. But
+     * a pixel read into a pack buffer that a later one replaced reads
+     * nothing either: the buffers first. */
+    if (!sum->error[0] && p.draws && p.objs)
+        rp_trim_objs_finish_buffers(p.objs, plan, p.nbytes);
     if (!sum->error[0] && p.draws)
         rp_trim_draws_finish(p.draws, plan, p.nbytes);
-    rp_trim_draws_free(p.draws);
     if (!sum->error[0] && p.objs)
         rp_trim_objs_finish(p.objs, plan, p.nbytes);
-    rp_trim_objs_free(p.objs);
+    if (!sum->error[0] && p.fbos)
+        rp_trim_fbos_finish(p.fbos, plan, p.nbytes);
     /* Last: what the steps before left out reads nothing. */
     if (!sum->error[0] && p.sets)
         rp_trim_sets_finish(p.sets, plan, p.nbytes);
-    rp_trim_sets_free(p.sets);
     free(p.ctxs.runs);
 #undef p
-    free(pp);
+    planner_free(pp);
     if (sum->error[0]) {
         rp_trim_plan_free(plan);
         return -1;
@@ -657,6 +664,10 @@ void rp_trim_plan_free(rp_trim_plan *plan)
     for (size_t i = 0; i < plan->nrestores; i++)
         free(plan->restores[i].px);
     free(plan->restores);
+    for (size_t i = 0; i < plan->buffers.n; i++)
+        free(plan->buffers.v[i].bytes);
+    free(plan->buffers.v);
+    plan->buffers.v = NULL, plan->buffers.n = 0;
     plan->restores = NULL, plan->nrestores = 0;
     for (size_t i = 0; i < plan->nsurfaces; i++)
         free(plan->surfaces[i].px);

@@ -270,6 +270,7 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
         return -1;
     Gltrace__GLMessage__DataType dt[12], *dtp[12];
     int32_t iv[12];
+    int64_t lv[12];
     int64_t addr = 0x1000;
     ProtobufCBinaryData bin = {len, (uint8_t *)bytes};
     for (unsigned i = 0; i < f->nparams; i++) {
@@ -280,6 +281,9 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
             dt[i].isarray = 1;
             dt[i].n_int64value = 1, dt[i].int64value = &addr;
             dt[i].n_rawbytes = 1, dt[i].rawbytes = &bin;
+        } else if (dt[i].type == 8) { /* GLintptr, GLsizeiptr */
+            lv[i] = args[i];
+            dt[i].n_int64value = 1, dt[i].int64value = &lv[i];
         } else {
             iv[i] = (int32_t)args[i];
             dt[i].n_intvalue = 1, dt[i].intvalue = &iv[i];
@@ -291,6 +295,28 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
     m.has_alias = f->alias != 0, m.alias = f->alias;
     m.n_args = f->nparams, m.args = dtp;
     return emit_message(o, tid, &m);
+}
+
+/* The buffers whose last pixel read was left out (rp_trim_objects.c),
+ * written whole as they were at the start through GL_COPY_WRITE_BUFFER,
+ * which is bound back after. */
+static int emit_buffers(tout *o, uint64_t tid, const struct rp_trim_buffers *b)
+{
+    int rc = 0, any = 0;
+    for (size_t i = 0; i < b->n && !rc; i++) {
+        const struct rp_trim_buffer *x = &b->v[i];
+        if (!x->used)
+            continue;
+        any = 1;
+        rc |= emit_call(o, tid, b->ctx, "bind-buffer", (int64_t[]){GL_COPY_WRITE_BUFFER, x->buffer}, NULL, 0);
+        rc |= emit_call(o, tid, b->ctx, "buffer-range", (int64_t[]){GL_COPY_WRITE_BUFFER, 0, (int64_t)x->len, 0},
+                        x->bytes, x->len);
+        o->sum->restored_buffers++;
+        o->sum->restored_buffer_bytes += x->len;
+    }
+    if (any)
+        rc |= emit_call(o, tid, b->ctx, "bind-buffer", (int64_t[]){GL_COPY_WRITE_BUFFER, b->copy_write}, NULL, 0);
+    return rc ? -1 : 0;
 }
 
 /* The texture levels whose draws were left out, written as they were at
@@ -313,6 +339,8 @@ static int emit_restores(tout *o, uint64_t tid, const rp_trim_plan *plan)
         o->sum->restored_textures++;
         o->sum->restored_bytes += (uint64_t)w->w * (uint64_t)w->h * 4;
     }
+    if (emit_buffers(o, tid, &plan->buffers) != 0)
+        return -1;
     for (size_t i = 0; i < plan->nrestores; i++)
         used += plan->restores[i].used != 0;
     if (!used)

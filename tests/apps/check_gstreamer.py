@@ -16,7 +16,9 @@ glvideomixer): more than 64 mappings in all, each buffer mapped again and
 again. Its trace must replay with every snapshot matched, and its trims
 must replay exactly on the first try and stay small (each pool buffer's
 last whole write kept, the earlier ones left out), their setups not
-growing with the start.
+growing with the start. A third reads every frame back into system
+memory (gldownload: glReadPixels into pixel pack buffers): its trims too
+must replay exactly on the first try without their setups growing.
 Exit 77 only when GStreamer's tools or GL plugins or xvfb-run are not
 installed (ci/setup.sh installs them), saying which."""
 import argparse
@@ -38,7 +40,8 @@ for tool in ('gst-launch-1.0', 'gst-inspect-1.0', 'xvfb-run'):
     if not shutil.which(tool):
         print(f'SKIP: {tool} is not installed (ci/setup.sh installs gstreamer1.0-tools, gstreamer1.0-gl, xvfb)')
         sys.exit(77)
-for element in ('gltestsrc', 'gleffects', 'glimagesink', 'glupload', 'gltransformation', 'glvideomixer'):
+for element in ('gltestsrc', 'gleffects', 'glimagesink', 'glupload', 'gltransformation', 'glvideomixer',
+                'gldownload'):
     if subprocess.run(['gst-inspect-1.0', element], capture_output=True).returncode != 0:
         print(f'SKIP: GStreamer has no {element} element (ci/setup.sh installs gstreamer1.0-gl)')
         sys.exit(77)
@@ -139,5 +142,50 @@ ck.check(f'the mixing trims are small ({sizes} bytes of {whole}): each under a f
 # start go, the attachments and location queries repeated every frame.
 ck.check(f'the mixing setups do not grow with the start: {setups} calls, each under 1000, the later no more than 50 '
          'over the earlier', len(setups) == 2 and 0 < min(setups) and max(setups) < 1000 and
+         setups[1] <= setups[0] + 50, setups)
+
+# Reads every frame back (gldownload into system memory): a glReadPixels
+# into a pixel pack buffer of two in turn, through a framebuffer made and
+# deleted for that read. Before the start, each buffer's last read goes,
+# its bytes written at the start instead, and the framebuffers with it, so
+# the draws the reads would need go too (before: 1724 and 5559 setup calls
+# at frames 30 and 95 of 100).
+DOWN = 60
+down = ['gst-launch-1.0', '-q', 'videotestsrc', f'num-buffers={DOWN}', '!', 'video/x-raw,width=160,height=120', '!',
+        'glupload', '!', 'glcolorconvert', '!', 'gleffects', 'effect=twirl', '!', 'glcolorconvert', '!',
+        'gldownload', '!', 'video/x-raw(memory:SystemMemory)', '!', 'videoconvert', '!', 'glimagesink', 'sync=false']
+r = gt.run(['xvfb-run', '-a', '-s', '-screen 0 640x480x24', a.gltrace, 'record', '-o',
+            os.path.join(work, 'down-%p.gltrace'), '--', *down], env=env, timeout=300)
+traces = glob.glob(os.path.join(work, 'down-*.gltrace'))
+ck.check(f'the download pipeline ran its {DOWN} buffers and left one trace (exit 0)',
+         r.returncode == 0 and len(traces) == 1, (r.returncode, traces, r.stderr[-800:]))
+if len(traces) != 1:
+    ck.exit()
+trace = traces[0]
+reads = sum(1 for rec in gt.dump(a.gltrace, trace).objects() if rec.get('fn') == 'glReadPixels')
+ck.check(f'it read frames back with glReadPixels ({reads})', reads >= DOWN // 2, reads)
+rp = gt.run([a.gltrace, 'replay', trace, '--no-progress'], env=gt.gl_env(headless=True))
+s = gt.replay_summary(rp.stderr)
+ck.check(f'the download pipeline replays headless, every snapshot matched (at least {DOWN})',
+         rp.returncode == 0 and s and s[0] >= DOWN and s[1] == s[0], rp.stderr.strip()[-600:])
+_, obj = gt.info(a.gltrace, trace)
+frames = obj.get('frames', 0) if obj else 0
+setups = []
+for k in (frames // 3, frames - 6):
+    out = os.path.join(work, f'down-{k}.trim.gltrace')
+    r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
+    ck.check(f'download frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at '
+             'the start the original\'s, pack buffers written at the start and framebuffers left out',
+             r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note: without' not in
+             r.stdout and 'is the original\'s' in r.stdout and 'pixel pack buffers; written at the start' in
+             r.stdout and 'framebuffers made and deleted before the start' in r.stdout, (r.stdout, r.stderr))
+    rp = gt.run([a.gltrace, 'replay', out, '--no-progress'], env=gt.gl_env(headless=True))
+    s = gt.replay_summary(rp.stderr)
+    ck.check(f'download frames {k}-{k + 2}: the trim replays on its own, 3 of 3 snapshots matched',
+             rp.returncode == 0 and s and s[0] == 3 and s[1] == 3, rp.stderr.strip()[-400:])
+    m = re.search(r'after a setup of (\d+) of', r.stdout)
+    setups.append(int(m.group(1)) if m else -1)
+ck.check(f'the download setups do not grow with the start: {setups} calls, each under 1000, the later no more '
+         'than 50 over the earlier', len(setups) == 2 and 0 < min(setups) and max(setups) < 1000 and
          setups[1] <= setups[0] + 50, setups)
 ck.exit()

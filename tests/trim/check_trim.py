@@ -375,6 +375,31 @@ def offsets_ahead():
     ck.check('ahead: the setups at frames 3 and 6 are of one size', sizes[0] == sizes[1] and sizes[0] > 0, sizes)
 
 
+def pack_reads():
+    """trim_app download: each frame draws into a texture, reads it into
+    one of two pixel pack buffers through a framebuffer made and deleted
+    for the read; frames 0, 3 and 6 show the buffer the frame before
+    wrote. Trims of 3-5 and 6-8 are exact on the first try, their first
+    frame showing a buffer written at the start (the read that filled it
+    left out, its bytes read back), and the framebuffers made for reads
+    before the start left out with their attachments."""
+    trace = record('trim_app_download', [trim_app, 'download'])
+    if not trace:
+        return
+    for k in (3, 6):
+        out = check_trim('download', trace, '--frames', k, k + 2)
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '--no-verify',
+                 '-o', os.path.join(work, 'download-unchecked.gltrace')])
+        m = re.search(r'the last pixel read into each of (\d+) pixel pack buffers; written at the start', r.stdout)
+        f = re.search(r'left out of the setup: (\d+) framebuffers made and deleted before the start', r.stdout)
+        ck.check(f'download {k}-{k + 2}: both pack buffers written at the start, and at least {k - 1} of the {k} '
+                 'framebuffers made for reads before it left out', m and int(m.group(1)) == 2 and f and
+                 int(f.group(1)) >= k - 1, r.stdout)
+        setup = setup_fns(out) if out else []
+        ck.check(f'download {k}-{k + 2}: fewer reads in the setup ({setup.count("glReadPixels")}) than frames before '
+                 f'the start ({k})', out and setup.count('glReadPixels') < k, setup.count('glReadPixels'))
+
+
 def texture_counts(stdout):
     """(draws and clears into textures left out, texture levels written)
     from trim's report, or (0, 0)."""
@@ -462,6 +487,7 @@ def main():
     state_commands()
     offsets_ahead()
     texture_draws()
+    pack_reads()
 
 
 main()

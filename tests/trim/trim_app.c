@@ -47,6 +47,13 @@
  *               noise offset so), blits the texture into the window,
  *               then sets the offset for the next frame: frames that
  *               differ only in that float.
+ *   download    each frame draws blended into the framebuffer object's
+ *               texture (never cleared), reads it back with glReadPixels
+ *               into one of two pixel pack buffers in turn, through a
+ *               framebuffer made for that read and deleted after it (as
+ *               GStreamer's gldownload does); every third frame (0, 3,
+ *               6) it uploads the other buffer (the frame before's read)
+ *               into a second texture, which the window shows.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -167,6 +174,59 @@ static void frame_ahead(app *a, int f)
     glBlitFramebuffer(0, 0, 32, 32, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUniform2f(a->u_offset, ahead_offset(f + 1), 0.0f);
+}
+
+typedef struct download {
+    GLuint pbo[2], shown;
+} download;
+
+static void download_setup(download *d)
+{
+    static const GLubyte zero[32 * 32 * 4];
+    glGenBuffers(2, d->pbo);
+    for (int i = 0; i < 2; i++) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, d->pbo[i]);
+        glBufferData(GL_PIXEL_PACK_BUFFER, sizeof zero, zero, GL_STREAM_READ);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glGenTextures(1, &d->shown);
+    glBindTexture(GL_TEXTURE_2D, d->shown);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+static void frame_download(download *d, app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    draw_quad(a, -0.6f + 0.15f * (float)f, 0.1f * (float)(f % 3), 0.1f, 0.05f * (float)f, 0.2f, 0.0f, 0.0f);
+    glDisable(GL_BLEND);
+    GLuint once;
+    glGenFramebuffers(1, &once);
+    glBindFramebuffer(GL_FRAMEBUFFER, once);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->tex, 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, d->pbo[f % 2]);
+    glReadPixels(0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &once);
+    glBindTexture(GL_TEXTURE_2D, d->shown);
+    if (f % 3 == 0) {
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo[(f + 1) % 2]);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, 0);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    }
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
 }
 
 #define NOISE 64
@@ -429,8 +489,9 @@ int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
-        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead\n");
+        strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
+        strcmp(mode, "download")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download\n");
         return 2;
     }
     sample_egl e;
@@ -468,12 +529,15 @@ int main(int argc, char **argv)
     reupload ru;
     GLuint pair[2];
     passes ps;
+    download dl;
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
         passes_setup(&ps);
     if (!strcmp(mode, "ahead"))
         glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
+    if (!strcmp(mode, "download"))
+        download_setup(&dl);
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -493,6 +557,8 @@ int main(int argc, char **argv)
             frame_accumulate(&a, f);
         else if (!strcmp(mode, "ahead"))
             frame_ahead(&a, f);
+        else if (!strcmp(mode, "download"))
+            frame_download(&dl, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
