@@ -137,6 +137,9 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.superseded_objects)
         printf("left out of the setup: uploads a later whole one replaced, into %" PRIu64 " textures and buffers (%" PRIu64
                " calls)\n", s.superseded_objects, s.dropped_superseded);
+    if (s.dropped_asked)
+        printf("left out of the setup: %" PRIu64 " location queries asked again of the same link with the same "
+               "answer\n", s.dropped_asked);
     if (s.dropped_sets)
         printf("left out of the setup: %" PRIu64 " bindings, settings and uniforms a later one replaced before a read\n",
                s.dropped_sets);

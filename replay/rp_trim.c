@@ -58,6 +58,7 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->superseded_objects = plan.superseded_objects;
     sum->dropped_superseded = plan.dropped_superseded;
     sum->dropped_sets = plan.dropped_sets;
+    sum->dropped_asked = plan.dropped_asked;
     sum->dropped_texture_draws = plan.dropped_texture_draws;
     sum->dead_framebuffers = plan.dead_framebuffers;
     sum->dropped_framebuffer_calls = plan.dropped_framebuffer_calls;

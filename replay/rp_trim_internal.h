@@ -26,6 +26,7 @@ typedef struct rp_trim_plan {
     uint64_t superseded_objects, dropped_superseded; /* alive, and writes a later one replaced before a read */
     uint64_t syncs, dropped_syncs; /* fence syncs no kept record names, their records (made, waited on, deleted) */
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
+    uint64_t dropped_asked; /* queries replay maps the answer of, asked again with the same answer */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
     uint64_t dead_framebuffers, dropped_framebuffer_calls; /* made and deleted before the start, nothing read */
     /* Texture levels read back at the start (rp_trim_draws.c), written as

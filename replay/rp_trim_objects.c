@@ -55,7 +55,7 @@ typedef struct mark {
 
 typedef struct life {
     uint64_t *seq; /* its contents records */
-    uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED; | WHOLE */
+    uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED, ASKED; | WHOLE */
     size_t n, cap;
     mark *marks;
     size_t nmarks, capmarks;
@@ -183,6 +183,7 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
 /* ---------------------------------------------------------------- superseded writes */
 
 #define SUPERSEDED UINT32_MAX
+#define ASKED (UINT32_MAX - 1) /* a query asked again with the same answer: it goes as a superseded write */
 #define SUB (1u << 30) /* a write into what a specification made (glTexSubImage*, glBufferSubData) */
 #define WHOLE (1u << 29) /* in part[]: the write replaced all of its part (resolve supersedes what came before) */
 
@@ -298,7 +299,7 @@ static void supersede_before(life *l, uint32_t part, size_t from, size_t end)
 {
     for (size_t k = from; k < end; k++) {
         uint32_t p = l->part[k] & ~WHOLE;
-        if (l->part[k] != SUPERSEDED && (p | SUB) == (part | SUB) && (!(part & SUB) || (p & SUB)))
+        if (l->part[k] < ASKED && (p | SUB) == (part | SUB) && (!(part & SUB) || (p & SUB)))
             l->part[k] = SUPERSEDED;
     }
 }
@@ -356,7 +357,7 @@ static void resolve(life *l, const rp_trim_plan *plan, size_t nbytes)
             pinned |= (m->how & (PIN | KEEP)) != 0;
             held |= (m->how & PIN) != 0;
         }
-        if (k < l->n && l->part[k] != SUPERSEDED && (l->part[k] & WHOLE))
+        if (k < l->n && l->part[k] < ASKED && (l->part[k] & WHOLE))
             supersede_before(l, l->part[k] & ~WHOLE, barrier, k);
     }
     l->pinned = (uint8_t)pinned, l->held = (uint8_t)held;
@@ -710,7 +711,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         int again = rp_map_get(&o->asked, h, &v) && v == (uint64_t)l->epoch + 1;
         if (rp_map_put(&o->asked, h, (uint64_t)l->epoch + 1) != 0)
             return -1;
-        return add(l, seq, again ? SUPERSEDED : 0);
+        return add(l, seq, again ? ASKED : 0);
     }
     int whole = 0;
     uint32_t part = write_of(r, f, m, &whole);
@@ -742,14 +743,18 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
     resolve(l, plan, nbytes);
     int untouched = !l->dead && !l->touched && l->group == o->start_group;
     int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
-    uint64_t dropped = 0; /* its records not left out already (a gone share group's, the first pass's) */
+    uint64_t dropped = 0, asked = 0; /* its records not left out already (a gone share group's, the first pass's) */
     for (size_t k = 0; k < l->n; k++) {
         uint64_t s = l->seq[k];
-        if ((!all && l->part[k] != SUPERSEDED) || (s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
+        if ((!all && l->part[k] < ASKED) || (s >> 3) >= nbytes || (plan->drop[s >> 3] >> (s & 7) & 1))
             continue;
         plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
-        dropped++;
+        if (!all && l->part[k] == ASKED)
+            asked++;
+        else
+            dropped++;
     }
+    plan->dropped_asked += asked;
     if (dropped && all) {
         *(untouched ? &plan->untouched_objects : &plan->dead_objects) += !l->counted;
         *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;
