@@ -952,7 +952,10 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
 
 /* The buffers of the start's share group a pixel read wrote into, read
  * back (by a read mapping, GLES 3) into plan->buffers; a buffer the app
- * has mapped, or that cannot be mapped, is not. */
+ * has mapped, or that cannot be mapped, is not, nor those past
+ * READ_BACK_MAX bytes in all (their reads stay, as a trace may make any
+ * number of large buffers). */
+#define READ_BACK_MAX ((uint64_t)256 << 20)
 static void read_back_buffers(rp_trim_objs *o, rp *r, rp_trim_plan *plan)
 {
     if (r->ctx[r->cur_ctx].version < 3)
@@ -964,6 +967,7 @@ static void read_back_buffers(rp_trim_objs *o, rp *r, rp_trim_plan *plan)
     GLint was = 0;
     glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &was);
     struct rp_trim_buffers *b = &plan->buffers;
+    uint64_t held = 0; /* bytes read back so far */
     b->copy_write = 0;
     GLint cw = 0;
     glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &cw);
@@ -982,7 +986,8 @@ static void read_back_buffers(rp_trim_objs *o, rp *r, rp_trim_plan *plan)
         glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
         glGetBufferParameteriv(GL_COPY_READ_BUFFER, GL_BUFFER_MAPPED, &mapped);
         struct rp_trim_buffer *v = realloc(b->v, (b->n + 1) * sizeof *v);
-        uint8_t *bytes = size > 0 && size < (GLint64)1 << 31 && !mapped ? malloc((size_t)size) : NULL;
+        int room = size > 0 && (uint64_t)size <= READ_BACK_MAX - held;
+        uint8_t *bytes = room && !mapped ? malloc((size_t)size) : NULL;
         const void *p = bytes && v ? glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)size, GL_MAP_READ_BIT) : NULL;
         if (v)
             b->v = v;
@@ -991,6 +996,7 @@ static void read_back_buffers(rp_trim_objs *o, rp *r, rp_trim_plan *plan)
             continue;
         }
         memcpy(bytes, p, (size_t)size);
+        held += (uint64_t)size;
         glUnmapBuffer(GL_COPY_READ_BUFFER);
         b->v[b->n] = (struct rp_trim_buffer){rp_name_recorded(r, &rev, bcls, l->name), bytes, (size_t)size, 0};
         l->back = ++b->n;
