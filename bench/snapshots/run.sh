@@ -4,8 +4,10 @@
 #
 #  1. --fb=swap bytes per frame, coded against raw, on glmark2-es2 scenes at
 #     320x240 under Xvfb (each alone, their mean, and all of them as one
-#     run: the mix) and on bench/frames (an animated scene of ours, 320x240
-#     and 1920x1080).                                         goal: <= 1/4
+#     run: the mix), on bench/frames (an animated scene of ours, 320x240
+#     and 1920x1080) and on weston compositing weston-simple-egl (400x300,
+#     1024x768); with BEFORE_BUILD_DIR also against the previous release's
+#     format-1 traces of the same workloads.                  goal: <= 1/4
 #  2. replay comparing every frame: the coded --fb=swap trace replayed
 #     normally against the same trace replayed with --benchmark (no reads)
 #     and against the same calls without their snapshots (the coded trace's
@@ -21,11 +23,30 @@
 # Times: RUNS rounds (default 5), each command once per round in a shuffled
 # order; medians of wall seconds. The machine may be shared: the load
 # average is printed before and after.
-#   bench/snapshots/run.sh [BUILD_DIR] [RUNS]
+#
+# BEFORE_BUILD_DIR, when given, is a build of the previous release (trace
+# format 1: a worktree of 4cf2301, the last commit before format 2): section
+# 1 then also records each workload with that build's `gltrace record
+# --fb=swap`, right after this build's two recordings of it, and prints its
+# bytes per frame and coded / format-1 beside coded / raw. That is the
+# issue's baseline: GLTRACE_SNAPSHOT_DELTA=0 keeps format 3's coding of the
+# calls (start times as differences), so "raw" is smaller than what the
+# previous release wrote. The old build's traces are checked to be format 1
+# (metadata format_version, chunk flags 0); the script stops otherwise.
+#
+# Section 1 also records weston (headless backend, GL renderer) compositing
+# weston-simple-egl, as bench/trim_weston.sh does, when both are installed:
+# a real compositor's frames rather than a sample of ours.
+#   bench/snapshots/run.sh [BUILD_DIR] [RUNS] [BEFORE_BUILD_DIR]
 set -euo pipefail
-build=${1:-build}; runs=${2:-5}
+build=${1:-build}; runs=${2:-5}; before=${3:-}
 gt=$(cd "$build" && pwd)/bin/gltrace
 bin=$(dirname "$gt")
+gt1=
+if [ -n "$before" ]; then
+  gt1=$(cd "$before" && pwd)/bin/gltrace
+  [ -x "$gt1" ] || { echo "run.sh: no bin/gltrace in $before" >&2; exit 2; }
+fi
 for t in glmark2-es2 xvfb-run python3; do
   command -v $t >/dev/null || { echo "run.sh: $t not installed (ci/setup.sh)" >&2; exit 2; }
 done
@@ -40,32 +61,109 @@ mix=("${scenes[@]//duration=2/duration=1}")
 frames_of() { "$gt" info "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["frames"])'; }
 
 # ---- 1. bytes per frame
-printf '%-24s %14s %14s %7s\n' workload "raw B/frame" "coded B/frame" ratio
-size_row() { # name, then the program
-  local name=$1; shift
+# Each workload is recorded by a function taking the gltrace to use and the
+# trace to write (GLTRACE_SNAPSHOT_DELTA in its environment or not).
+rec_prog() { "${wrap[@]}" "$1" record --fb=swap -o "$2" -- "${prog[@]}" >/dev/null 2>&1; }
+# weston as bench/trim_weston.sh runs it: only the compositor is recorded;
+# weston-simple-egl animates a window in it for $weston_secs seconds.
+weston_secs=5
+rec_weston() {
+  local out=$2
+  (
+    sock=gt-snap-$$-$RANDOM
+    export XDG_RUNTIME_DIR=$tmp/xdg-$sock
+    mkdir -m 700 "$XDG_RUNTIME_DIR"
+    unset DISPLAY WAYLAND_DISPLAY
+    "$1" record --fb=swap -o "$out" -- weston --backend=headless-backend.so --use-gl --socket="$sock" \
+      --idle-time=0 --width="${weston_size%x*}" --height="${weston_size#*x}" >weston.log 2>&1 &
+    comp=$!
+    for _ in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/$sock" ] && break; sleep 0.2; done
+    WAYLAND_DISPLAY=$sock timeout -s INT "$weston_secs" weston-simple-egl >/dev/null 2>&1 || true
+    # A script's background jobs ignore SIGINT: weston is asked to leave by SIGTERM.
+    pkill -TERM -x weston -P $comp || true
+    wait $comp || true
+    rm -rf "$XDG_RUNTIME_DIR"
+  )
+  [ -s "$out" ] || { echo "run.sh: weston left no trace $out; weston.log ends:" >&2; tail -5 weston.log >&2; exit 1; }
+}
+# A trace of the previous release: format 1 by its metadata (format_version)
+# and by its chunk headers (flags 0: none of the chunk flags of formats 2, 3).
+check_format1() {
+  local v
+  v=$("$gt" info "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"].get("format_version"))')
+  if [ "$v" != 1 ]; then
+    echo "run.sh: $1, recorded by $gt1, is format $v, not 1: BEFORE_BUILD_DIR must be a build" \
+         "of the previous release (trace format 1, e.g. commit 4cf2301)" >&2
+    exit 1
+  fi
+  python3 - "$1" <<'PY' || { echo "run.sh: $1 (recorded by $gt1) is not a format-1 trace" >&2; exit 1; }
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off = 0
+while off + 8 <= len(d):
+    magic, size = struct.unpack_from('<II', d, off)
+    if magic & 0xFFFFFFF0 != 0x184D2A50:
+        sys.exit(f'{sys.argv[1]}: a frame at offset {off} is not a chunk header or the index')
+    p = d[off + 8:off + 8 + size]
+    off += 8 + size
+    if magic == 0x184D2A5E and p[:4] == b'GTCK':
+        if struct.unpack_from('<I', p, 52)[0]:
+            sys.exit(f'{sys.argv[1]}: a chunk header has flags {struct.unpack_from("<I", p, 52)[0]:#x}')
+        off += struct.unpack_from('<I', p, 48)[0]
+PY
+}
+if [ -n "$gt1" ]; then
+  printf '%-26s %14s %14s %7s %16s %9s\n' workload "raw B/frame" "coded B/frame" ratio "format-1 B/frame" "coded/f1"
+else
+  printf '%-26s %14s %14s %7s\n' workload "raw B/frame" "coded B/frame" ratio
+fi
+per_frame() { python3 -c "print($(stat -c %s "$1") / $(frames_of "$1"))"; }
+size_row() { # name, then the recording function
+  local name=$1 rec=$2
   local -A per
-  local f=${name// /_}; f=${f//,/}
+  local f=${name// /_}; f=${f//,/}; f=${f//+/_}
   for d in 0 1; do # interleaved with the other setting by construction: same program, one after the other
-    GLTRACE_SNAPSHOT_DELTA=$d "$@" "$gt" record --fb=swap -o "$f-$d.gltrace" -- "${prog[@]}" >/dev/null 2>&1
-    per[$d]=$(python3 -c "print($(stat -c %s "$f-$d.gltrace") / $(frames_of "$f-$d.gltrace"))")
+    GLTRACE_SNAPSHOT_DELTA=$d $rec "$gt" "$f-$d.gltrace"
+    per[$d]=$(per_frame "$f-$d.gltrace")
   done
-  python3 -c "r, c = ${per[0]}, ${per[1]}; print(f'{\"$name\":<24} {r:14.0f} {c:14.0f} {c / r:7.3f}')"
+  if [ -n "$gt1" ]; then # the previous release, in the same round
+    (unset GLTRACE_SNAPSHOT_DELTA; $rec "$gt1" "$f-f1.gltrace")
+    check_format1 "$f-f1.gltrace"
+    per[f1]=$(per_frame "$f-f1.gltrace")
+    python3 -c "r, c, o = ${per[0]}, ${per[1]}, ${per[f1]}
+print(f'{\"$name\":<26} {r:14.0f} {c:14.0f} {c / r:7.3f} {o:16.0f} {c / o:9.3f}')"
+  else
+    python3 -c "r, c = ${per[0]}, ${per[1]}; print(f'{\"$name\":<26} {r:14.0f} {c:14.0f} {c / r:7.3f}')"
+  fi
+  # timed workloads hold more or fewer frames from one recording to the next
+  echo "  $name frames: raw $(frames_of "$f-0.gltrace"), coded $(frames_of "$f-1.gltrace")${gt1:+, format 1 $(frames_of "$f-f1.gltrace")}" >&2
 }
 # glmark2 runs each scene for a set time, so a mix holds more or fewer frames
 # of each scene from run to run (and ratios of a mix move with it): each
 # scene alone, then their mean, every scene weighing the same.
+wrap=("${x[@]}")
 for ((i = 1; i < ${#scenes[@]}; i += 2)); do
   scene=${scenes[$i]%%:*}; [ "$scene" = shading ] && scene=shading-phong
-    prog=(glmark2-es2 --size 320x240 -b "${scenes[$i]}"); size_row "glmark2-$scene" "${x[@]}" | tee -a rows.txt
+  prog=(glmark2-es2 --size 320x240 -b "${scenes[$i]}"); size_row "glmark2-$scene" rec_prog | tee -a rows.txt
 done
 python3 - <<'PY'
 rows = [l.split() for l in open('rows.txt')]
-r = sum(float(x[1]) for x in rows) / len(rows); c = sum(float(x[2]) for x in rows) / len(rows)
-print(f'{"glmark2 mean of scenes":<24} {r:14.0f} {c:14.0f} {c / r:7.3f}')
+m = [sum(float(x[k]) for x in rows) / len(rows) for k in range(1, len(rows[0]))]
+line = f'{"glmark2 mean of scenes":<26} {m[0]:14.0f} {m[1]:14.0f} {m[1] / m[0]:7.3f}'
+if len(m) > 3:
+    line += f' {m[3]:16.0f} {m[1] / m[3]:9.3f}'
+print(line)
 PY
-prog=(glmark2-es2 --size 320x240 "${mix[@]}"); size_row "glmark2 mix, one run" "${x[@]}"
-prog=("$bin/frames" 320 240 600 draw); size_row frames-320x240 env
-prog=("$bin/frames" 1920 1080 120 draw); size_row frames-1920x1080 env
+prog=(glmark2-es2 --size 320x240 "${mix[@]}"); size_row "glmark2 mix, one run" rec_prog
+wrap=(env)
+prog=("$bin/frames" 320 240 600 draw); size_row frames-320x240 rec_prog
+prog=("$bin/frames" 1920 1080 120 draw); size_row frames-1920x1080 rec_prog
+if command -v weston >/dev/null && command -v weston-simple-egl >/dev/null; then
+  weston_size=400x300; size_row "weston+simple-egl 400x300" rec_weston
+  weston_size=1024x768; size_row "weston+simple-egl 1024x768" rec_weston
+else
+  echo "(weston rows left out: weston or weston-simple-egl not installed, ci/setup.sh)"
+fi
 echo "(bytes of the whole trace, calls included, over its frames; ratio goal <= 0.25)"
 
 # ---- 2. replay comparing every frame
