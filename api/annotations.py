@@ -11,7 +11,8 @@ OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads', 'asks', 'maps', 'unmaps'
 # The registry's object classes an `object` line may name (shaders share
 # the programs' names).
 OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',
-                  'shader': 'program', 'sampler': 'sampler', 'sync': 'sync', 'framebuffer': 'framebuffer'}
+                  'shader': 'program', 'sampler': 'sampler', 'sync': 'sync', 'framebuffer': 'framebuffer',
+                  'query': 'query'}
 # `state` lines: a command that only sets a piece of state (trim's step 8).
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
 # @bound:PARAM (the object bound to the target PARAM holds).
@@ -284,8 +285,10 @@ class Rules:
         """(role, where, param index, class) of the first `object` line
         matching c, or None. where: param (the object the parameter names),
         bound (the one bound to the target a parameter holds), bound_to (to
-        a fixed target: param is then the enum's name), current (the program
-        in use), all (every object of the share group). A glob line whose parameter c lacks is not meant for it."""
+        a fixed target: param is then the enum's name), active (the query
+        active on the target a parameter holds, before the command: an
+        end), current (the program in use), all (every object of the share
+        group). A glob line whose parameter c lacks is not meant for it."""
         pos = {p.name: i for i, p in enumerate(c.params)}
         for g, role, where, no in self.objects:
             if not fnmatch.fnmatchcase(c.name, g):
@@ -298,6 +301,13 @@ class Rules:
                 return (role, 'all', 0, None)
             if where.startswith('bound:GL_'):
                 return (role, 'bound_to', where[6:], None)
+            if where.startswith('active:'):
+                if where[7:] in pos:
+                    return (role, 'active', pos[where[7:]], 'query')
+                err = f'{where[7:]!r} is not a parameter'
+                if not glob:
+                    raise AnnotationError(f'{self.path}:{no}: object {c.name}: {err}')
+                continue
             if where.startswith('bound:'):
                 if where[6:] in pos:
                     return (role, 'bound', pos[where[6:]], None)

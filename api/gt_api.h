@@ -55,6 +55,7 @@ typedef enum gt_obj_where {
     GT_WHERE_PARAM,    /* the object parameter obj_param names (obj_class) */
     GT_WHERE_BOUND,    /* the one bound to the target parameter obj_param holds */
     GT_WHERE_BOUND_TO, /* the one bound to target obj_target */
+    GT_WHERE_ACTIVE,   /* the query active on the target parameter obj_param holds, before the command (an end) */
     GT_WHERE_CURRENT,  /* the program in use */
     GT_WHERE_ALL       /* every object of the share group */
 } gt_obj_where;

@@ -98,6 +98,7 @@ struct rp_trim_objs {
     mapping maps[MAP_OPEN];
     int oom;          /* a mark was lost: nothing is left out */
     uint64_t wrote_seq, wrote; /* the last record that wrote into a buffer, its life + 1: it does not read it */
+    rp_map active;    /* (context, target) -> the replayed query begun on it */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -125,6 +126,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     free(o->lives);
     rp_map_free(&o->live);
     rp_map_free(&o->asked);
+    rp_map_free(&o->active);
     rp_map_free(&o->sync_kept);
     rp_map_free(&o->sync_life);
     free(o->syncs);
@@ -261,6 +263,10 @@ static uint32_t pack_write(rp *r, const gt_api_fn *f, const rp_msg *m, int *whol
 static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
 {
     *whole = 0;
+    if (f->obj_class == GT_STATE_QUERY_NAME) { /* a begin or timestamp writes the result whole, an end in part */
+        *whole = f->obj_where != GT_WHERE_ACTIVE;
+        return *whole ? 1 : 1 | SUB;
+    }
     int64_t level = arg_named(f, m, "level", -1), target = arg_named(f, m, "target", 0);
     if (level >= 0 && level < 256) {
         uint32_t part = ((uint32_t)target & 0xffff) << 8 | (uint32_t)level;
@@ -462,7 +468,7 @@ static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
     if (f && f->nstate && !(f->state[0].flags & GT_KEY_NONE))
         return; /* a state command */
     if (f && f->nstate && (f->obj_role == GT_OBJ_NONE || f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_ASKS ||
-                           f->obj_class == GT_STATE_SYNC_NAME))
+                           f->obj_class == GT_STATE_SYNC_NAME || f->obj_class == GT_STATE_QUERY_NAME))
         return; /* it reads the state its `reads` line names (an attachment, a fence: no bytes) */
     if (f && f->nstate && f->obj_role == GT_OBJ_CONTENTS && param(f, "level") >= 0) {
         int cls = 0;
@@ -674,6 +680,11 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         name = rp_trim_bound((uint32_t)rp_arg_i(m, f->obj_param), &cls);
     } else if (f->obj_where == GT_WHERE_BOUND_TO) {
         name = rp_trim_bound(f->obj_target, &cls);
+    } else if (f->obj_where == GT_WHERE_ACTIVE) { /* an end: the query its begin named */
+        uint64_t k = (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)rp_arg_i(m, f->obj_param), v = 0;
+        if (rp_map_get(&o->active, k, &v))
+            rp_map_put(&o->active, k, 0);
+        name = (uint32_t)v;
     } else {
         GLint prog = 0;
         glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
@@ -683,6 +694,9 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         return 0;
     life *l = life_of(o, r, key_of(r, cls, name));
     if (!l)
+        return -1;
+    if (cls == GT_STATE_QUERY_NAME && f->obj_where == GT_WHERE_PARAM && param(f, "target") >= 0 &&
+        rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)arg_named(f, m, "target", 0), name) != 0)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
         mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, ALWAYS);
@@ -837,7 +851,7 @@ static void touch(rp_trim_objs *o, const rp *r, int cls, uint32_t name, int how,
 static int lives_class(int cls)
 {
     return cls == GT_STATE_TEXTURE_NAME || cls == GT_STATE_BUFFER_NAME || cls == GT_STATE_RENDERBUFFER_NAME ||
-           cls == GT_STATE_PROGRAM_NAME || cls == GT_STATE_SAMPLER_NAME;
+           cls == GT_STATE_PROGRAM_NAME || cls == GT_STATE_SAMPLER_NAME || cls == GT_STATE_QUERY_NAME;
 }
 
 /* Every object of those classes bound on the current context (api/state.tsv's
