@@ -354,7 +354,7 @@ typedef struct drawn { /* a draw's or clear's images */
 /* The images of the draw framebuffer written by a draw or clear (its mask,
  * or 0 for a draw): colour when a colour is written, depth and stencil
  * when their test (or the clear) writes them. `whole`: what a clear
- * replaces whole (no scissor, every bit written). */
+ * replaces whole (no scissor, or a box covering it; every bit written). */
 static void written(rp_trim_draws *d, rp *r, GLint fb, int clear, GLbitfield mask, drawn *dw)
 {
     int es3 = r->ctx[r->cur_ctx].version >= 3;
@@ -389,13 +389,19 @@ static void written(rp_trim_draws *d, rp *r, GLint fb, int clear, GLbitfield mas
         if (!wr || dw->n == 20)
             continue;
         dw->img[dw->n] = img, dw->aspect[dw->n] = aspect, dw->ends[dw->n] = 0;
-        dw->whole[dw->n] = clear && !scissor && !discard &&
+        dw->whole[dw->n] = clear && !discard &&
                            (aspect == ASP_COLOR ? cm[0] && cm[1] && cm[2] && cm[3]
                                                 : aspect == ASP_DEPTH ? 1 : (sm & 0xff) == 0xff);
         dw->n++;
     }
+    if (scissor) { /* a box that covers the attachments leaves all of them to a clear (mpv clears so) */
+        GLint box[4] = {0, 0, 0, 0};
+        glGetIntegerv(GL_SCISSOR_BOX, box);
+        scissor = dw->w <= 0 || box[0] > 0 || box[1] > 0 || (int64_t)box[0] + box[2] < dw->w ||
+                  (int64_t)box[1] + box[3] < dw->h;
+    }
     for (int k = 0; k < dw->n; k++)
-        dw->whole[k] &= dw->same;
+        dw->whole[k] &= dw->same && !scissor;
     /* A clear of all of a colour buffer starts a pass: what the depth and
      * stencil buffers beside it held is taken as not read after it (an
      * app clears them too, or leaves stencil as it found it, as Skia's

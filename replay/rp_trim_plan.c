@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <EGL/egl.h>
 #include <GLES3/gl32.h>
 
 #include "gt_api.h"
@@ -364,12 +365,25 @@ static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint6
  * its mask holds that one's bits, with no scissor and every colour
  * written (asked of the replay after it). The draws between went
  * already. */
+/* Whether the scissor test leaves all of the bound window surface to a
+ * clear: off, or its box covering the surface (mpv clears so). */
+static int scissor_spares_window(const rp *r)
+{
+    if (!glIsEnabled(GL_SCISSOR_TEST))
+        return 1;
+    GLint box[4] = {0, 0, 0, 0}, w = 0, h = 0;
+    glGetIntegerv(GL_SCISSOR_BOX, box);
+    if (!eglQuerySurface(r->dpy, r->bound_draw, EGL_WIDTH, &w) || !eglQuerySurface(r->dpy, r->bound_draw, EGL_HEIGHT, &h))
+        return 0;
+    return w > 0 && h > 0 && box[0] <= 0 && box[1] <= 0 && (int64_t)box[0] + box[2] >= w && (int64_t)box[1] + box[3] >= h;
+}
+
 static void replace_clear(planner *p, const rp *r, const rp_msg *m, uint64_t seq)
 {
     uint64_t surface = r->mc_draw, mask = m->n_args ? rp_arg_u(m, 0) : 0;
     GLboolean cm[4] = {0, 0, 0, 0};
     glGetBooleanv(GL_COLOR_WRITEMASK, cm);
-    int whole = !glIsEnabled(GL_SCISSOR_TEST) && cm[0] && cm[1] && cm[2] && cm[3], i = 0;
+    int whole = scissor_spares_window(r) && cm[0] && cm[1] && cm[2] && cm[3], i = 0;
     while (i < p->nclear && p->clear[i].surface != surface)
         i++;
     if (i < p->nclear && whole && (p->clear[i].mask & mask) == p->clear[i].mask) {

@@ -400,6 +400,30 @@ def pack_reads():
                  f'the start ({k})', out and setup.count('glReadPixels') < k, setup.count('glReadPixels'))
 
 
+def queries_and_scissored_clears():
+    """trim_app queries: each frame reads the result of the query it began
+    two frames before on the same object, begins it again around a draw,
+    and clears the window with a scissor box that covers it (as mpv does).
+    The begin and end of a query are a whole write of its result, which a
+    later begin replaces; they read no state (step 8). A clear whose
+    scissor box covers the window replaces the one before. Trims at 3-5
+    and 6-8: exact on the first try, setups of one size, each with at most
+    one begin of each query and one clear."""
+    trace = record('trim_app_queries', [trim_app, 'queries'])
+    if not trace:
+        return
+    sizes = []
+    for k in (3, 6):
+        out = check_trim('queries', trace, '--frames', k, k + 2)
+        setup = setup_fns(out) if out else []
+        sizes.append(len(setup) if out else -1)
+        ck.check(f'queries {k}-{k + 2}: the setup begins each query at most once ({setup.count("glBeginQuery")}) and '
+                 f'clears the window at most once ({setup.count("glClear")})', out and
+                 setup.count('glBeginQuery') <= 2 and setup.count('glEndQuery') == setup.count('glBeginQuery') and
+                 setup.count('glClear') <= 1, setup)
+    ck.check('queries: the setups at frames 3 and 6 are of one size', sizes[0] == sizes[1] and sizes[0] > 0, sizes)
+
+
 def texture_counts(stdout):
     """(draws and clears into textures left out, texture levels written)
     from trim's report, or (0, 0)."""
@@ -488,6 +512,7 @@ def main():
     offsets_ahead()
     texture_draws()
     pack_reads()
+    queries_and_scissored_clears()
 
 
 main()

@@ -54,6 +54,11 @@
  *               GStreamer's gldownload does); every third frame (0, 3,
  *               6) it uploads the other buffer (the frame before's read)
  *               into a second texture, which the window shows.
+ *   queries     each frame asks, as mpv does, for the result of the query
+ *               it began the frame before on the same object (one of
+ *               two in turn), begins it again around a draw
+ *               (GL_ANY_SAMPLES_PASSED), and clears the window with the
+ *               scissor test on, its box all of the window.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -227,6 +232,21 @@ static void frame_download(download *d, app *a, int f)
     draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
+static void frame_queries(const GLuint *q, app *a, int f)
+{
+    GLuint any = 0;
+    if (f >= 2)
+        glGetQueryObjectuiv(q[f % 2], GL_QUERY_RESULT, &any);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, W, H);
+    glClearColor(0.1f * (float)(f % 4), 0.2f, any ? 0.3f : 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, q[f % 2]);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 1.0f, 0.5f, 0.0f, 1.0f, 0.0f);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
 }
 
 #define NOISE 64
@@ -490,8 +510,9 @@ int main(int argc, char **argv)
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
-        strcmp(mode, "download")) {
-        fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download\n");
+        strcmp(mode, "download") && strcmp(mode, "queries")) {
+        fprintf(stderr, "usage: " APP
+                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries\n");
         return 2;
     }
     sample_egl e;
@@ -530,6 +551,7 @@ int main(int argc, char **argv)
     GLuint pair[2];
     passes ps;
     download dl;
+    GLuint queries[2];
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -538,6 +560,8 @@ int main(int argc, char **argv)
         glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
     if (!strcmp(mode, "download"))
         download_setup(&dl);
+    if (!strcmp(mode, "queries"))
+        glGenQueries(2, queries);
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -559,6 +583,8 @@ int main(int argc, char **argv)
             frame_ahead(&a, f);
         else if (!strcmp(mode, "download"))
             frame_download(&dl, &a, f);
+        else if (!strcmp(mode, "queries"))
+            frame_queries(queries, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
