@@ -20,6 +20,8 @@ packages=(
   mesa-utils xvfb xauth glmark2-es2 libx11-dev weston
   # a GStreamer GL pipeline (tests/apps/check_gstreamer.py)
   gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base
+  # a video player's GPU output on GLES (tests/apps/check_mpv.py)
+  mpv
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
   # gltrace view: its server and JSON; its page checked through chromedriver
