@@ -15,7 +15,8 @@ OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'ren
                   'query': 'query'}
 # `state` lines: a command that only sets a piece of state (trim's step 8).
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
-# @bound:PARAM (the object bound to the target PARAM holds).
+# @bound:PARAM (the object bound to the target PARAM holds), or
+# @bound:GL_TARGET (the object bound to that target: no key read implied).
 STATE_KEY = re.compile(r'^(~?[A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
 CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop')
 # Argument roles of a draw that reads client arrays, and the registry's
@@ -347,8 +348,8 @@ class Rules:
         for i, part in enumerate(parts):
             if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part) and \
                     not (re.match(r'^@GL_\w+\?(\d+|GL_\w+)$', part) and 0 < i == len(parts) - 1 < 2):
-                raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME or @bound:PARAM (or, '
-                                      f'last of two, @GL_PNAME?VALUE), not {part!r}')
+                raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME, @bound:PARAM or '
+                                      f'@bound:GL_TARGET (or, last of two, @GL_PNAME?VALUE), not {part!r}')
         return m.group(1), parts
 
     def _state_of(self, c):
@@ -380,7 +381,9 @@ class Rules:
                     continue
                 res = []
                 for part in parts:
-                    if part.startswith('@bound:'):
+                    if part.startswith('@bound:GL_'):  # a fixed target: the object bound there
+                        res.append(('boundto', part[7:]))
+                    elif part.startswith('@bound:'):
                         if part[7:] not in pos:
                             err = f'{part[7:]!r} is not a parameter'
                         res.append(('bound', pos.get(part[7:], 0)))

@@ -93,7 +93,8 @@ def state_keys(cmds, values):
     numbered from 1 in sorted order) and, by command, its fields."""
     names = sorted({k[0].lstrip('~').split('?')[0] for c in cmds for k in (c.state or []) if k[0] != '-'})
     number = {n: i + 1 for i, n in enumerate(names)}
-    kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE'}
+    kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE',
+             'boundto': 'GT_PART_BOUND_TO'}
     L, fields = [], {}
     for c in cmds:
         if not c.state:

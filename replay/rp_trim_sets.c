@@ -77,6 +77,10 @@ static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unkn
         name = v < m->n_args ? rp_trim_bound((uint32_t)rp_arg_u(m, v), &cls) : 0;
         *unknown |= cls == GT_STATE_NO_CLASS;
         return name;
+    case GT_PART_BOUND_TO:
+        name = rp_trim_bound(v, &cls);
+        *unknown |= cls == GT_STATE_NO_CLASS;
+        return name;
     default:
         return v;
     }
