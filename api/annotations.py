@@ -12,7 +12,7 @@ OBJECT_ROLES = ('contents', 'pins', 'deletes', 'reads', 'asks', 'maps', 'unmaps'
 # the programs' names).
 OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'renderbuffer', 'program': 'program',
                   'shader': 'program', 'sampler': 'sampler', 'sync': 'sync', 'framebuffer': 'framebuffer',
-                  'query': 'query'}
+                  'query': 'query', 'vertex array': 'vertex array'}
 # `state` lines: a command that only sets a piece of state (trim's step 8).
 # A key's part asked of the replay's driver: @GL_PNAME (glGetIntegerv), or
 # @bound:PARAM (the object bound to the target PARAM holds), or

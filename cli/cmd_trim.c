@@ -147,9 +147,13 @@ int gt_cmd_trim(int argc, char **argv)
         printf("left out of the setup: %" PRIu64 " draws and clears into textures; written at the start instead: "
                "the pixels of %" PRIu64 " texture levels (%" PRIu64 " bytes before compression)\n",
                s.dropped_texture_draws, s.restored_textures, s.restored_bytes);
-    if (s.dead_framebuffers)
-        printf("left out of the setup: %" PRIu64 " framebuffers made and deleted before the start that nothing kept "
-               "drew into or read (%" PRIu64 " calls)\n", s.dead_framebuffers, s.dropped_framebuffer_calls);
+    if (s.dead_framebuffers || s.dead_vertex_arrays)
+        printf("left out of the setup: the state of %" PRIu64 " framebuffers and %" PRIu64 " vertex arrays deleted "
+               "before the start that nothing kept drew into, with or read (%" PRIu64 " calls)\n",
+               s.dead_framebuffers, s.dead_vertex_arrays, s.dropped_holder_calls);
+    if (s.dropped_ends)
+        printf("left out of the setup: %" PRIu64 " makings and deletions of objects nothing else was kept of\n",
+               s.dropped_ends);
     if (s.restored_buffers)
         printf("left out of the setup: the last pixel read into each of %" PRIu64 " pixel pack buffers; written at the "
                "start instead: their bytes (%" PRIu64 " before compression)\n",

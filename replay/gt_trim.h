@@ -83,8 +83,9 @@ typedef struct gt_trim_summary {
     uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
     uint64_t dropped_asked;             /* location queries asked again of a link, answered the same */
     uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
-    uint64_t dead_framebuffers, dropped_framebuffer_calls; /* made and deleted before the start, nothing
-                                                               read through them: their records */
+    uint64_t dropped_ends;              /* makings and deletions of objects with nothing else left */
+    uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the
+                                                               start, nothing read through them: their records */
     uint64_t restored_textures, restored_bytes; /* texture levels read back and written instead, their bytes */
     uint64_t restored_buffers, restored_buffer_bytes; /* buffers a pixel read wrote: read back, written instead */
     uint64_t first_call, last_call;     /* the original calls kept */

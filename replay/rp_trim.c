@@ -60,8 +60,10 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_sets = plan.dropped_sets;
     sum->dropped_asked = plan.dropped_asked;
     sum->dropped_texture_draws = plan.dropped_texture_draws;
+    sum->dropped_ends = plan.dropped_ends;
     sum->dead_framebuffers = plan.dead_framebuffers;
-    sum->dropped_framebuffer_calls = plan.dropped_framebuffer_calls;
+    sum->dead_vertex_arrays = plan.dead_vertex_arrays;
+    sum->dropped_holder_calls = plan.dropped_holder_calls;
     sum->window_draws_kept = opt->keep_window_draws;
     sum->repeated_frames_kept = opt->keep_repeated_frames;
     int rc = rp_trim_write(in, out, opt, &plan, sum);

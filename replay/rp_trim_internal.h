@@ -28,7 +28,8 @@ typedef struct rp_trim_plan {
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
     uint64_t dropped_asked; /* queries replay maps the answer of, asked again with the same answer */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
-    uint64_t dead_framebuffers, dropped_framebuffer_calls; /* made and deleted before the start, nothing read */
+    uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the start,
+                                                                            nothing read through them */
     /* Texture levels read back at the start (rp_trim_draws.c), written as
      * glTexSubImage2D records before the start marker when `used` (a draw
      * into it was left out), with the state those records set and set back. */
@@ -58,6 +59,14 @@ typedef struct rp_trim_plan {
      * colour buffers at the start, written when `used`. */
     struct rp_trim_window *surfaces;
     size_t nsurfaces;
+    /* Objects made and deleted before the start that steps 5 to 7 and 10
+     * left nothing of: the records that made and deleted them (one name
+     * each, UINT64_MAX none), which step 8 leaves out too unless the
+     * deletion's unbinding is read (its binding not set again before a
+     * read or the start) or a kept record names the object. */
+    struct rp_trim_end { uint64_t made, deleted; } *ends;
+    size_t nends, capends;
+    uint64_t dropped_ends; /* of those records, left out */
     /* Buffers a pixel read wrote into (a pixel pack buffer), read back at
      * the start (rp_trim_objects.c), written as glBufferSubData records of
      * all of them on the context `ctx` when `used` (the read was left out
@@ -84,6 +93,9 @@ static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
 {
     return seq < p->first_kept && (p->drop[seq >> 3] >> (seq & 7) & 1);
 }
+
+/* A candidate of plan->ends; -1: out of memory. */
+int rp_trim_plan_end(rp_trim_plan *plan, uint64_t made, uint64_t deleted);
 
 /* Replays `in` up to the start `opt` asks for and fills the plan (set
  * plan->state_dir first, or NULL). 0, or -1 with sum->error set. */
@@ -145,15 +157,16 @@ uint32_t rp_trim_bound(uint32_t target, int *cls);
  * read them (rp_trim_sets.c, api/annotations.txt `state` lines). note:
  * after replay took a setup record (0, or -1: out of memory); finish,
  * after every other step marked its records: marks those in the plan. */
-/* Framebuffer objects made and deleted before the start that nothing
- * kept drew into or read through (rp_trim_fbos.c). note: after replay
- * took a setup record (0, or -1: out of memory); finish: after steps 5 to
- * 7 and 9, before step 8, marks their making, attachments and deletion. */
-typedef struct rp_trim_fbos rp_trim_fbos;
-rp_trim_fbos *rp_trim_fbos_new(void);
-int rp_trim_fbos_note(rp_trim_fbos *b, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
-void rp_trim_fbos_finish(rp_trim_fbos *b, rp_trim_plan *plan, size_t nbytes);
-void rp_trim_fbos_free(rp_trim_fbos *b);
+/* Framebuffer objects and vertex arrays made and deleted before the start
+ * that nothing kept drew into, with or read through (rp_trim_holders.c).
+ * note: after replay took a setup record (0, or -1: out of memory);
+ * finish: after step 9, before steps 5 to 7 and 8, marks their making,
+ * their state commands and their deletion. */
+typedef struct rp_trim_holders rp_trim_holders;
+rp_trim_holders *rp_trim_holders_new(void);
+int rp_trim_holders_note(rp_trim_holders *b, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+void rp_trim_holders_finish(rp_trim_holders *b, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_holders_free(rp_trim_holders *b);
 
 typedef struct rp_trim_sets rp_trim_sets;
 rp_trim_sets *rp_trim_sets_new(void);

@@ -68,6 +68,8 @@ typedef struct life {
     uint8_t touched; /* bound at the start, or named by a kept record */
     uint8_t counted; /* in the summary's count of objects */
     uint32_t epoch;  /* its contents records so far that are not state commands (a link, a source) */
+    uint64_t made, deleted; /* the records that made its name and deleted it (one name each), or UINT64_MAX */
+    uint8_t ended;   /* made and deleted handed to step 8 */
     uint8_t packed;  /* a pixel read wrote into it: its record is pack_pos */
     size_t pack_pos;
     size_t back;     /* its bytes read back at the start: plan->buffers.v index + 1 */
@@ -99,6 +101,7 @@ struct rp_trim_objs {
     int oom;          /* a mark was lost: nothing is left out */
     uint64_t wrote_seq, wrote; /* the last record that wrote into a buffer, its life + 1: it does not read it */
     rp_map active;    /* (context, target) -> the replayed query begun on it */
+    rp_map made;      /* key_of an object's name -> the record that made it (a glGen* of one name) + 1 */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -127,6 +130,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     rp_map_free(&o->live);
     rp_map_free(&o->asked);
     rp_map_free(&o->active);
+    rp_map_free(&o->made);
     rp_map_free(&o->sync_kept);
     rp_map_free(&o->sync_life);
     free(o->syncs);
@@ -175,6 +179,9 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
         o->lives = l, o->cap = cap;
     }
     memset(&o->lives[o->n], 0, sizeof o->lives[o->n]);
+    uint64_t mk = 0;
+    o->lives[o->n].made = rp_map_get(&o->made, key, &mk) && mk ? mk - 1 : UINT64_MAX;
+    o->lives[o->n].deleted = UINT64_MAX;
     o->lives[o->n].group = r->ctx[r->cur_ctx].group;
     o->lives[o->n].name = (uint32_t)key, o->lives[o->n].cls = (uint8_t)(key >> 32);
     if (rp_map_put(&o->live, key, o->n + 1) != 0)
@@ -382,7 +389,7 @@ static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only, uint64_
 }
 
 /* The names a `deletes` record ends: each one's life is over. */
-static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *f)
+static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
 {
     int cls = rp_class_of_state(f->obj_class);
     GLint in_use = 0;
@@ -407,9 +414,31 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
                 continue;
             }
             o->lives[v - 1].dead = 1;
+            o->lives[v - 1].deleted = n == 1 ? seq : UINT64_MAX;
             rp_map_put(&o->live, key, 0); /* the name's next use is a new life */
         }
     }
+}
+
+static int lives_class(int cls);
+
+/* A glGen* of one name of a class with lives: the record that made it,
+ * which goes with the life when that ends unheld before the start. */
+static int note_made(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, uint64_t seq)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        const gt_api_param *pa = &f->params[i];
+        size_t len = 0;
+        const uint8_t *b = pa->kind == GT_K_POINTER && pa->dir == GT_DIR_OUT && lives_class(pa->obj_class)
+                               ? rp_arg_bytes(m, i, &len) : NULL;
+        uint32_t rec = 0;
+        if (!b || len != 4 || (memcpy(&rec, b, 4), !rec))
+            continue;
+        uint64_t key = key_of(r, pa->obj_class, rp_name(r, rp_class_of_state(pa->obj_class), rec));
+        if (rp_map_put(&o->made, key, seq + 1) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* A contents record of a life; -1: out of memory. */
@@ -660,12 +689,14 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     spoil_readers(o, r, f);
     if (f && !f->is_egl && note_syncs(o, f, m, seq) != 0)
         return -1;
+    if (f && !f->is_egl && note_made(o, r, f, m, seq) != 0)
+        return -1;
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
                                              f->obj_param >= m->n_args))
         return 0;
     if (f->obj_role == GT_OBJ_DELETES) {
         if (f->obj_class != GT_STATE_SYNC_NAME) /* note_syncs ended a sync's */
-            end_lives(o, r, m, f);
+            end_lives(o, r, m, f, seq);
         return 0;
     }
     if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
@@ -699,7 +730,10 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)arg_named(f, m, "target", 0), name) != 0)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
-        mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, ALWAYS);
+        /* A holder's state command (an attachment, an array setter) pins
+         * only if it stays: step 10 leaves out a deleted holder's. */
+        int state = f->nstate && !(f->state[0].flags & GT_KEY_NONE);
+        mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, f->obj_role == GT_OBJ_PINS && state ? seq : ALWAYS);
         if (f->obj_role == GT_OBJ_MAPS)
             map_begin(o, r, f, m, l, name, seq);
         return 0;
@@ -769,6 +803,11 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
             dropped++;
     }
     plan->dropped_asked += asked;
+    if (all && l->dead && !l->ended) { /* its making and deletion: step 8 says */
+        l->ended = 1;
+        if (rp_trim_plan_end(plan, l->made, l->deleted) != 0)
+            l->ended = 0;
+    }
     if (dropped && all) {
         *(untouched ? &plan->untouched_objects : &plan->dead_objects) += !l->counted;
         *(untouched ? &plan->dropped_untouched : &plan->dropped_dead) += dropped;

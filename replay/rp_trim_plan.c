@@ -61,7 +61,7 @@ typedef struct planner {
     rp_trim_objs *objs;         /* NULL: every object's records are kept */
     rp_trim_sets *sets;         /* NULL: every state command is kept */
     rp_trim_draws *draws;       /* NULL: every draw into a texture is kept */
-    rp_trim_fbos *fbos;         /* NULL: every framebuffer's records are kept */
+    rp_trim_holders *holders;   /* NULL: every framebuffer's and vertex array's records are kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
     /* Draws into a window surface (and their client arrays) waiting for
@@ -511,7 +511,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
         (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||
         (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0) ||
-        (p->fbos && rp_trim_fbos_note(p->fbos, r, m, seq) != 0)) {
+        (p->holders && rp_trim_holders_note(p->holders, r, m, seq) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
@@ -588,7 +588,7 @@ static void planner_free(planner *p)
     rp_trim_objs_free(p->objs);
     rp_trim_sets_free(p->sets);
     rp_trim_draws_free(p->draws);
-    rp_trim_fbos_free(p->fbos);
+    rp_trim_holders_free(p->holders);
     free(p);
 }
 
@@ -603,7 +603,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         return -1;
     }
     pp->opt = opt, pp->plan = plan, pp->in = in;
-    if ((!opt->keep_all && (!(pp->objs = rp_trim_objs_new()) || !(pp->fbos = rp_trim_fbos_new()))) ||
+    if ((!opt->keep_all && (!(pp->objs = rp_trim_objs_new()) || !(pp->holders = rp_trim_holders_new()))) ||
         (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new())) ||
         (!opt->keep_texture_draws && !(pp->draws = rp_trim_draws_new()))) {
         planner_free(pp);
@@ -652,10 +652,12 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
         rp_trim_objs_finish_buffers(p.objs, plan, p.nbytes);
     if (!sum->error[0] && p.draws)
         rp_trim_draws_finish(p.draws, plan, p.nbytes);
+    /* Step 10 before steps 5 to 7: an array setter it leaves out pins no
+     * buffer. */
+    if (!sum->error[0] && p.holders)
+        rp_trim_holders_finish(p.holders, plan, p.nbytes);
     if (!sum->error[0] && p.objs)
         rp_trim_objs_finish(p.objs, plan, p.nbytes);
-    if (!sum->error[0] && p.fbos)
-        rp_trim_fbos_finish(p.fbos, plan, p.nbytes);
     /* Last: what the steps before left out reads nothing. */
     if (!sum->error[0] && p.sets)
         rp_trim_sets_finish(p.sets, plan, p.nbytes);
@@ -671,8 +673,25 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     return 0;
 }
 
+int rp_trim_plan_end(rp_trim_plan *plan, uint64_t made, uint64_t deleted)
+{
+    if (deleted == UINT64_MAX)
+        return 0; /* deleted with others, or not: it stays */
+    if (plan->nends == plan->capends) {
+        size_t cap = plan->capends ? plan->capends * 2 : 64;
+        struct rp_trim_end *v = realloc(plan->ends, cap * sizeof *v);
+        if (!v)
+            return -1;
+        plan->ends = v, plan->capends = cap;
+    }
+    plan->ends[plan->nends++] = (struct rp_trim_end){made, deleted};
+    return 0;
+}
+
 void rp_trim_plan_free(rp_trim_plan *plan)
 {
+    free(plan->ends);
+    plan->ends = NULL, plan->nends = plan->capends = 0;
     free(plan->drop);
     plan->drop = NULL;
     for (size_t i = 0; i < plan->nrestores; i++)

@@ -21,7 +21,18 @@
  * Walked backwards from the start, at the end of the plan: a key set
  * later and not read since is `covered`; a state command of a covered
  * key goes. The state at the start is unchanged by construction (the
- * last command of each key stays); the check of the result compares it. */
+ * last command of each key stays); the check of the result compares it.
+ *
+ * A deletion unbinds what it deletes: it sets every binding key whose
+ * last binding command bound that object (a binding: a state command of
+ * no object role with a parameter naming a texture, buffer, framebuffer,
+ * renderbuffer, vertex array or sampler; a program in use outlives its
+ * deletion). So a binding the deletion undid goes, like one a later
+ * binding replaced. Objects made and deleted before the start that the
+ * other steps left nothing of (plan->ends) lose their making and deletion
+ * here, unless the deletion's unbinding is read (no binding of that key
+ * follows before a read or the start: the object must be there to be
+ * unbound) or a record that stays names the object. */
 #include "rp_internal.h"
 #include "rp_trim_internal.h"
 
@@ -38,16 +49,46 @@
 
 typedef struct event {
     uint64_t seq;
-    const gt_api_fn *f;          /* its state[] says each key's name and flags */
+    const gt_api_fn *f;          /* its state[] says each key's name and flags; NULL: an unbinding */
     uint64_t key[SETS_MAX_KEYS]; /* [0] set, the rest read */
     uint8_t n;                   /* 0: reads everything */
+    uint16_t name;               /* an unbinding's key name */
+    uint32_t del;                /* an unbinding's deletion (dels index) */
 } event;
+
+/* A deletion of one object: the records that named it since it was last
+ * deleted (a list through namer[].next from head, index + 1), and whether
+ * its unbinding is read. */
+typedef struct deletion {
+    uint64_t seq;
+    size_t head;
+    int needed;
+} deletion;
 
 struct rp_trim_sets {
     event *ev;
     size_t n, cap;
     size_t nsets;
+    /* Bindings: the object each binding key holds, by the last binding. */
+    struct binding { uint64_t key, obj; uint16_t name; } *bind;
+    size_t nbind, capbind;
+    rp_map bind_of;  /* key -> bind index + 1 */
+    /* The records that named each object since its last deletion. */
+    struct namer { uint64_t seq; size_t next; } *namer;
+    size_t nnamer, capnamer;
+    rp_map namers;   /* object -> its last namer + 1, since its last deletion */
+    deletion *del;
+    size_t ndel, capdel;
+    rp_map del_of;   /* deletion seq -> del index + 1 */
+    int oom;
 };
+
+/* The classes a deletion unbinds (not a program: one in use outlives it). */
+static int unbound_class(int cls)
+{
+    return cls == GT_STATE_TEXTURE_NAME || cls == GT_STATE_BUFFER_NAME || cls == GT_STATE_FRAMEBUFFER_NAME ||
+           cls == GT_STATE_RENDERBUFFER_NAME || cls == GT_STATE_VERTEX_ARRAY_NAME || cls == GT_STATE_SAMPLER_NAME;
+}
 
 rp_trim_sets *rp_trim_sets_new(void)
 {
@@ -56,8 +97,127 @@ rp_trim_sets *rp_trim_sets_new(void)
 
 void rp_trim_sets_free(rp_trim_sets *s)
 {
-    if (s)
-        free(s->ev), free(s);
+    if (!s)
+        return;
+    free(s->ev), free(s->bind), free(s->namer), free(s->del);
+    rp_map_free(&s->bind_of), rp_map_free(&s->del_of), rp_map_free(&s->namers);
+    free(s);
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size, int *oom)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *q = realloc(p, c * size);
+    if (!q) {
+        *oom = 1;
+        return NULL;
+    }
+    *cap = c;
+    return q;
+}
+
+static event *new_event(rp_trim_sets *s)
+{
+    event *e = grow(s->ev, &s->cap, s->n + 1, sizeof *e, &s->oom);
+    if (!e)
+        return NULL;
+    s->ev = e;
+    memset(&s->ev[s->n], 0, sizeof s->ev[s->n]);
+    return &s->ev[s->n++];
+}
+
+/* The object a parameter names: its class and replayed name in one. */
+static uint64_t obj_of(rp *r, int cls, uint32_t recorded)
+{
+    return (uint64_t)(cls & 0xff) << 56 | (uint64_t)(uint32_t)r->cur_ctx << 32 | rp_name(r, rp_class_of_state(cls), recorded);
+}
+
+/* The records that name objects of the classes a deletion unbinds; a
+ * deletion ends each one's namers, an unbinding of each key holding it. */
+static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
+{
+    int deletes = f->obj_role == GT_OBJ_DELETES;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        const gt_api_param *pa = &f->params[i];
+        if (!unbound_class(pa->obj_class) || pa->dir == GT_DIR_OUT)
+            continue;
+        size_t len = 0;
+        const uint8_t *b = pa->kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
+        size_t count = pa->kind == GT_K_POINTER ? (b ? len / 4 : 0) : 1;
+        for (size_t k = 0; k < count; k++) {
+            uint32_t rec = 0;
+            if (b)
+                memcpy(&rec, b + 4 * k, 4);
+            else
+                rec = (uint32_t)rp_arg_i(m, i);
+            if (!rec)
+                continue;
+            uint64_t obj = obj_of(r, pa->obj_class, rec), last = 0;
+            rp_map_get(&s->namers, obj, &last);
+            if (!deletes) {
+                struct namer *v = grow(s->namer, &s->capnamer, s->nnamer + 1, sizeof *v, &s->oom);
+                if (!v)
+                    return -1;
+                s->namer = v;
+                s->namer[s->nnamer++] = (struct namer){seq, (size_t)last};
+                if (rp_map_put(&s->namers, obj, s->nnamer) != 0)
+                    return s->oom = 1, -1;
+                continue;
+            }
+            deletion *d = grow(s->del, &s->capdel, s->ndel + 1, sizeof *d, &s->oom);
+            if (!d)
+                return -1;
+            s->del = d;
+            s->del[s->ndel] = (deletion){seq, (size_t)last, 0};
+            if (last && rp_map_put(&s->namers, obj, 0) != 0) /* its next making is a new object */
+                return s->oom = 1, -1;
+            if (count == 1 && rp_map_put(&s->del_of, seq, s->ndel + 1) != 0)
+                return s->oom = 1, -1;
+            for (size_t j = 0; j < s->nbind; j++) {
+                if (s->bind[j].obj != obj)
+                    continue;
+                s->bind[j].obj = 0;
+                event *e = new_event(s);
+                if (!e)
+                    return -1;
+                e->seq = seq, e->n = 1, e->key[0] = s->bind[j].key, e->name = s->bind[j].name;
+                e->del = (uint32_t)s->ndel;
+            }
+            s->ndel++;
+        }
+    }
+    return 0;
+}
+
+/* A binding command just noted (its key e->key[0]): the object it binds. */
+static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, const event *e)
+{
+    if (f->obj_role != GT_OBJ_NONE)
+        return 0; /* an attachment, an array setter: not a binding a deletion undoes */
+    int found = -1;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
+        if (f->params[i].obj_class) {
+            if (found >= 0 || !unbound_class(f->params[i].obj_class) || f->params[i].kind == GT_K_POINTER)
+                return 0;
+            found = (int)i;
+        }
+    if (found < 0)
+        return 0;
+    uint64_t obj = obj_of(r, f->params[found].obj_class, (uint32_t)rp_arg_i(m, (unsigned)found)), v;
+    if ((uint32_t)obj == 0)
+        obj = 0;
+    if (rp_map_get(&s->bind_of, e->key[0], &v) && v) {
+        s->bind[v - 1].obj = obj;
+        return 0;
+    }
+    struct binding *b = grow(s->bind, &s->capbind, s->nbind + 1, sizeof *b, &s->oom);
+    if (!b)
+        return -1;
+    s->bind = b;
+    s->bind[s->nbind] = (struct binding){e->key[0], obj, f->state[0].name};
+    return rp_map_put(&s->bind_of, e->key[0], ++s->nbind) != 0 ? (s->oom = 1, -1) : 0;
 }
 
 /* The value of one part of a key, for the record m; *unknown when it
@@ -109,15 +269,16 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f || f->is_egl)
         return 0; /* EGL reads no context's state (a context made current sets its first viewport) */
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        event *e = realloc(s->ev, cap * sizeof *e);
-        if (!e)
-            return -1;
-        s->ev = e, s->cap = cap;
-    }
-    event *e = &s->ev[s->n++];
+    if (s->oom)
+        return -1;
+    event *e = new_event(s);
+    if (!e)
+        return -1;
     e->seq = seq, e->n = 0;
+    size_t at = s->n - 1;
+    if (note_objects(s, r, m, f, seq) != 0)
+        return -1;
+    e = &s->ev[at]; /* the unbindings may have moved the events */
     /* A command the driver refused set nothing: it stays, reading everything. */
     if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
         return 0;
@@ -132,7 +293,7 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         return 0; /* a part the driver could not say: the command stays, reading everything */
     e->n = f->nstate, e->f = f;
     s->nsets++;
-    return 0;
+    return !(f->state[0].flags & GT_KEY_NONE) ? note_binding(s, r, m, f, e) : 0;
 }
 
 /* The keys covered: set later, not read since. Open addressing; a key
@@ -176,6 +337,32 @@ static void covered_free(covered *c)
     free(c->key), free(c->stamp), free(c->gen), free(c->name), free(c->name_gen);
 }
 
+static void drop_seq(rp_trim_plan *plan, size_t nbytes, uint64_t seq)
+{
+    if (seq != UINT64_MAX && (seq >> 3) < nbytes && !(plan->drop[seq >> 3] >> (seq & 7) & 1)) {
+        plan->drop[seq >> 3] |= (uint8_t)(1u << (seq & 7));
+        plan->dropped_ends++;
+    }
+}
+
+/* The makings and deletions of plan->ends whose unbinding no one reads and
+ * whose object no record that stays names. */
+static void finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
+{
+    for (size_t i = 0; i < plan->nends && !s->oom; i++) {
+        uint64_t v = 0;
+        if (!rp_map_get(&s->del_of, plan->ends[i].deleted, &v) || !v || s->del[v - 1].needed)
+            continue;
+        int named = 0;
+        for (size_t j = s->del[v - 1].head; j && !named; j = s->namer[j - 1].next)
+            named = !rp_trim_dropped(plan, s->namer[j - 1].seq);
+        if (named)
+            continue;
+        drop_seq(plan, nbytes, plan->ends[i].made);
+        drop_seq(plan, nbytes, plan->ends[i].deleted);
+    }
+}
+
 void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
 {
     size_t size = 16;
@@ -193,6 +380,13 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
             continue; /* another step left it out: it reads nothing */
         if (!e->n) {
             c.now++;
+            continue;
+        }
+        if (!e->f) { /* a deletion unbinding: read when its key is not set again before a read */
+            if (!is_covered(&c, e->key[0])) {
+                set_covered(&c, e->key[0], e->name, 0);
+                s->del[e->del].needed = 1;
+            }
             continue;
         }
         const gt_api_key *k = e->f->state;
@@ -224,4 +418,5 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         }
     }
     covered_free(&c);
+    finish_ends(s, plan, nbytes);
 }

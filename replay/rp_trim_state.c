@@ -50,11 +50,15 @@ int rp_trim_state_dump(rp *r, uint64_t tid, const char *dir, char *err, size_t e
     return gt_inspect_write(r, dir, 1, err, errlen);
 }
 
-/* What a trim changes by nature (see the top). */
+/* What a trim changes by nature (see the top). The driver's name of an
+ * attached object (glGetFramebufferAttachmentParameteriv's, as a number)
+ * is one: the trace's name is the attachment's `object` beside it. */
 static int ignored(const char *path)
 {
-    size_t n = strlen(path);
+    static const char object_name[] = "/GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME";
+    size_t n = strlen(path), on = sizeof object_name - 1;
     return (n >= 9 && !strcmp(path + n - 9, "/replayed")) || !strcmp(path, "/trace") ||
+           (n >= on && !strcmp(path + n - on, object_name)) ||
            !strncmp(path, "/framebuffers/draw/attachments/GL_BACK", 38) ||
            !strncmp(path, "/framebuffers/read/attachments/GL_BACK", 38) || !strncmp(path, "/egl/", 5);
 }

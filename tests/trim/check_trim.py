@@ -391,7 +391,7 @@ def pack_reads():
         r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '--no-verify',
                  '-o', os.path.join(work, 'download-unchecked.gltrace')])
         m = re.search(r'the last pixel read into each of (\d+) pixel pack buffers; written at the start', r.stdout)
-        f = re.search(r'left out of the setup: (\d+) framebuffers made and deleted before the start', r.stdout)
+        f = re.search(r'left out of the setup: the state of (\d+) framebuffers and \d+ vertex arrays deleted before the start', r.stdout)
         ck.check(f'download {k}-{k + 2}: both pack buffers written at the start, and at least {k - 1} of the {k} '
                  'framebuffers made for reads before it left out', m and int(m.group(1)) == 2 and f and
                  int(f.group(1)) >= k - 1, r.stdout)
@@ -422,6 +422,33 @@ def queries_and_scissored_clears():
                  setup.count('glBeginQuery') <= 2 and setup.count('glEndQuery') == setup.count('glBeginQuery') and
                  setup.count('glClear') <= 1, setup)
     ck.check('queries: the setups at frames 3 and 6 are of one size', sizes[0] == sizes[1] and sizes[0] > 0, sizes)
+
+
+def objects_per_frame():
+    """trim_app perframe: each frame makes a vertex array and a buffer,
+    draws with them into the window and deletes both while bound (GTK 4).
+    The draws before the start go (step 2), so nothing reads through the
+    arrays: their state goes (step 10), the buffers' contents with it
+    (the array setters no longer hold them), and the makings and
+    deletions of both (step 8: the binding a deletion undoes is set again
+    by the next frame's; the last frame's stay, as its deletion unbinds
+    them at the start). Trims at 3-5 and 6-8 are exact on the first try
+    with setups of one size that make one vertex array at most and set
+    up none (only the app's own array, before its first frame)."""
+    trace = record('trim_app_perframe', [trim_app, 'perframe'])
+    if not trace:
+        return
+    sizes = []
+    for k in (3, 6):
+        out = check_trim('perframe', trace, '--frames', k, k + 2)
+        setup = setup_fns(out) if out else []
+        sizes.append(len(setup) if out else -1)
+        ck.check(f'perframe {k}-{k + 2}: the setup makes one vertex array at most '
+                 f'({setup.count("glGenVertexArrays")}), and fills and sets up only the app\'s first buffer and '
+                 f'array ({setup.count("glBufferData")} glBufferData, {setup.count("glVertexAttribPointer")} '
+                 'glVertexAttribPointer)', out and setup.count('glGenVertexArrays') <= 1 and
+                 setup.count('glBufferData') == 1 and setup.count('glVertexAttribPointer') == 1, setup)
+    ck.check('perframe: the setups at frames 3 and 6 are of one size', sizes[0] == sizes[1] and sizes[0] > 0, sizes)
 
 
 def texture_counts(stdout):
@@ -513,6 +540,7 @@ def main():
     texture_draws()
     pack_reads()
     queries_and_scissored_clears()
+    objects_per_frame()
 
 
 main()

@@ -59,6 +59,9 @@
  *               two in turn), begins it again around a draw
  *               (GL_ANY_SAMPLES_PASSED), and clears the window with the
  *               scissor test on, its box all of the window.
+ *   perframe    each frame makes a vertex array and a buffer of vertices,
+ *               sets the array up, draws with it into the window and
+ *               deletes both while still bound, as GTK 4 does.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -247,6 +250,26 @@ static void frame_queries(const GLuint *q, app *a, int f)
     glBeginQuery(GL_ANY_SAMPLES_PASSED, q[f % 2]);
     draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 1.0f, 0.5f, 0.0f, 1.0f, 0.0f);
     glEndQuery(GL_ANY_SAMPLES_PASSED);
+}
+
+static void frame_perframe(app *a, int f)
+{
+    GLuint vao, vbo;
+    GLfloat v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = quad[i] * (1.0f + 0.2f * (float)f);
+    glClearColor(0.0f, 0.1f * (float)(f % 3), 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    draw_quad(a, 0.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f, 0.0f);
+    glDeleteBuffers(1, &vbo);
+    glDeleteVertexArrays(1, &vao);
 }
 
 #define NOISE 64
@@ -510,9 +533,9 @@ int main(int argc, char **argv)
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
-        strcmp(mode, "download") && strcmp(mode, "queries")) {
+        strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe")) {
         fprintf(stderr, "usage: " APP
-                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries\n");
+                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries|perframe\n");
         return 2;
     }
     sample_egl e;
@@ -585,6 +608,8 @@ int main(int argc, char **argv)
             frame_download(&dl, &a, f);
         else if (!strcmp(mode, "queries"))
             frame_queries(queries, &a, f);
+        else if (!strcmp(mode, "perframe"))
+            frame_perframe(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
