@@ -474,7 +474,7 @@ static int open_chunk_at(gt_reader *r, const chunk *c)
         return fail(r, "corrupt chunk at byte %llu: %s", (unsigned long long)c->off,
                     ZSTD_isError(n) ? ZSTD_getErrorName(n) : "size differs from its header");
     }
-    if ((hc.flags & GT_CHUNK_TIMES) && gt_times_from_delta(data, usize) != 0) {
+    if ((hc.flags & GT_CHUNK_TIMES) && gt_times_from_delta(data, usize, (hc.flags & GT_CHUNK_TIMES_BASE) != 0) != 0) {
         free(data);
         return fail(r, "corrupt chunk at byte %llu: a start time does not fit its field",
                     (unsigned long long)c->off);

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define GT_FORMAT_VERSION 3u
+#define GT_FORMAT_VERSION 4u
 
 /* Synthetic function numbers (also in api/functions.tsv). */
 #define GT_FN_INVALID 3000
@@ -69,6 +69,13 @@ typedef struct gt_chunk_info {
 /* The chunk's records carry their start times as differences (gt_writer
  * codes them, gt_reader restores them; FORMAT.md). */
 #define GT_CHUNK_TIMES 4u
+/* With GT_CHUNK_TIMES: the first timed record holds its time as it is, the
+ * others their differences (format 4). Without it (format 3) the first
+ * held its difference from 0: twice the time, which does not fit the
+ * time's own varint bytes for half of each length's range (a clock past
+ * 2^41 ns, 37 minutes after boot, up to 2^42), and such chunks went
+ * uncoded. */
+#define GT_CHUNK_TIMES_BASE 8u
 
 /* Creates (truncates) `path`. `level` is the zstd level. On failure returns
  * NULL and writes a message into err (errlen bytes). */

@@ -168,9 +168,10 @@ typedef int (*time_fn)(uint8_t *m, size_t at, size_t n, uint64_t t, uint64_t *pr
 
 /* Inlined into each direction, so that `each` is a direct call the
  * compiler inlines too: the decode runs over every record replay reads. */
-static inline __attribute__((always_inline)) int each_time(uint8_t *recs, size_t len, time_fn each)
+static inline __attribute__((always_inline)) int each_time(uint8_t *recs, size_t len, int base, time_fn each)
 {
     uint64_t prev = 0;
+    int first = base; /* the first timed record keeps its time: the base of the next */
     for (size_t off = 0; len - off >= 4;) {
         size_t n = (size_t)recs[off] << 24 | (size_t)recs[off + 1] << 16 | (size_t)recs[off + 2] << 8 | recs[off + 3];
         if (n > len - off - 4)
@@ -179,8 +180,12 @@ static inline __attribute__((always_inline)) int each_time(uint8_t *recs, size_t
         size_t at, vn;
         uint64_t t;
         int rc;
-        if (time_field(m, n, &at, &vn, &t) && (rc = each(m, at, vn, t, &prev)) != 0)
-            return rc;
+        if (time_field(m, n, &at, &vn, &t)) {
+            if (first)
+                prev = t, first = 0;
+            else if ((rc = each(m, at, vn, t, &prev)) != 0)
+                return rc;
+        }
         off += 4 + n;
     }
     return 0;
@@ -226,14 +231,14 @@ static inline int decode_one(uint8_t *m, size_t at, size_t n, uint64_t z, uint64
     return 0;
 }
 
-int gt_times_codable(const uint8_t *recs, size_t len)
+int gt_times_codable(const uint8_t *recs, size_t len, int base)
 {
-    return each_time((uint8_t *)recs, len, check_one) == 0; /* check_one writes nothing */
+    return each_time((uint8_t *)recs, len, base, check_one) == 0; /* check_one writes nothing */
 }
 
-void gt_times_to_delta(uint8_t *recs, size_t len)
+void gt_times_to_delta(uint8_t *recs, size_t len, int base)
 {
-    each_time(recs, len, code_one);
+    each_time(recs, len, base, code_one);
 }
 
 /* The 7-bit groups of a varint's first eight bytes (little-endian word w)
@@ -257,9 +262,10 @@ static inline uint64_t groups_out(uint64_t v)
  * one-byte context id, a time of at most eight bytes, eight bytes of
  * record from the time on) is decoded a word at a time; any other goes
  * the general way, with the same result. */
-int gt_times_from_delta(uint8_t *recs, size_t len)
+int gt_times_from_delta(uint8_t *recs, size_t len, int base)
 {
     uint64_t prev = 0;
+    int first = base;
     for (size_t off = 0; len - off >= 4;) {
         uint32_t be;
         memcpy(&be, recs + off, 4);
@@ -280,6 +286,10 @@ int gt_times_from_delta(uint8_t *recs, size_t len)
             if (stops) {
                 unsigned vn = (unsigned)__builtin_ctzll(stops) / 8 + 1;
                 uint64_t mask = vn == 8 ? ~0ull : (1ull << 8 * vn) - 1;
+                if (first) { /* its time as it is */
+                    prev = groups_in(w & mask), first = 0;
+                    continue;
+                }
                 uint64_t t = prev + unzigzag(groups_in(w & mask));
                 if (!fits(t, vn))
                     return -1;
@@ -292,7 +302,11 @@ int gt_times_from_delta(uint8_t *recs, size_t len)
         }
         size_t at, vn;
         uint64_t t;
-        if (time_field(m, n, &at, &vn, &t) && decode_one(m, at, vn, t, &prev) != 0)
+        if (!time_field(m, n, &at, &vn, &t))
+            continue;
+        if (first)
+            prev = t, first = 0;
+        else if (decode_one(m, at, vn, t, &prev) != 0)
             return -1;
     }
     return 0;

@@ -133,7 +133,7 @@ int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records
      * bytes as the one before, which zstd codes in a fraction of a byte
      * (about half the bytes of a call-heavy trace). */
     uint32_t flags = info->flags;
-    if (gt_times_codable(records, len)) {
+    if (gt_times_codable(records, len, 1)) {
         if (len > w->timescap) {
             uint8_t *t = realloc(w->times, len);
             if (!t) {
@@ -144,9 +144,9 @@ int gt_writer_chunk(gt_writer *w, const gt_chunk_info *info, const void *records
             w->timescap = len;
         }
         memcpy(w->times, records, len);
-        gt_times_to_delta(w->times, len);
+        gt_times_to_delta(w->times, len, 1);
         records = w->times;
-        flags |= GT_CHUNK_TIMES;
+        flags |= GT_CHUNK_TIMES | GT_CHUNK_TIMES_BASE;
     }
     size_t csize = ZSTD_compress2(w->cctx, w->out, w->outcap, records, len);
     if (ZSTD_isError(csize)) {

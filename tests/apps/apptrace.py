@@ -112,8 +112,8 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
         return {}
     m = recs[0]
     meta = m.get('metadata') or {}
-    ck.check('the first record (seq 0) is gltraceMetadata, format_version 3',
-             m.get('seq') == 0 and m.get('fn') == 'gltraceMetadata' and meta.get('format_version') == 3,
+    ck.check('the first record (seq 0) is gltraceMetadata, format_version 4',
+             m.get('seq') == 0 and m.get('fn') == 'gltraceMetadata' and meta.get('format_version') == 4,
              json.dumps(m)[:300])
     ck.check(f'metadata: process_name is {process_name}, a pid, the command line',
              meta.get('process_name') == process_name and isinstance(meta.get('pid'), int) and meta['pid'] > 0 and

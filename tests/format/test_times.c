@@ -79,14 +79,46 @@ int main(void)
     for (int round = 0; round < 3000; round++) {
         size_t len = make_chunk(chunk, 1 + (int)(rnd() % 200), bases[round % 6] + rnd() % 1000);
         memcpy(copy, chunk, len);
-        if (!gt_times_codable(chunk, len))
+        int base = round & 1; /* format 4's first time as it is, format 3's from 0 */
+        if (!gt_times_codable(chunk, len, base))
             continue;
         coded++;
-        gt_times_to_delta(chunk, len);
-        int rc = gt_times_from_delta(chunk, len);
+        gt_times_to_delta(chunk, len, base);
+        int rc = gt_times_from_delta(chunk, len, base);
         CHECK(rc == 0 && !memcmp(chunk, copy, len), "round %d: %zu bytes do not come back (rc %d)", round, len, rc);
     }
     CHECK(coded > 2000, "only %d of 3000 random chunks could be coded (random records: most should)", coded);
+
+    /* A clock in the upper half of a varint length (2^41..2^42 ns: 37 to 73
+     * minutes after boot, as on a CI machine): the first time's difference
+     * from 0, zigzag, is twice the time and needs a seventh byte. Format 3
+     * could not code such a chunk; format 4 keeps the first time as it is. */
+    {
+        uint8_t c[64], d[64];
+        size_t o = 0;
+        for (int i = 0; i < 3; i++) {
+            uint8_t rec[16];
+            size_t n = 0;
+            rec[n++] = 0x08, rec[n++] = 0x01, rec[n++] = 0x10;
+            n += put_varint(rec + n, (3ull << 40) + 100u * (unsigned)i, 6); /* 6 bytes: 42 bits */
+            c[o++] = 0, c[o++] = 0, c[o++] = 0, c[o++] = (uint8_t)n;
+            memcpy(c + o, rec, n);
+            o += n;
+        }
+        memcpy(d, c, o);
+        CHECK(!gt_times_codable(c, o, 0), "format 3 coded a first time past half its bytes");
+        CHECK(gt_times_codable(c, o, 1), "a clock between 2^41 and 2^42 ns cannot be coded");
+        gt_times_to_delta(c, o, 1);
+        CHECK(gt_times_from_delta(c, o, 1) == 0 && !memcmp(c, d, o), "a clock between 2^41 and 2^42 ns does not come back");
+    }
+    for (int round = 0; round < 50; round++) { /* and random chunks at such a clock */
+        size_t len = make_chunk(chunk, 2 + (int)(rnd() % 100), (3ull << 40) + rnd() % 1000000);
+        memcpy(copy, chunk, len);
+        CHECK(gt_times_codable(chunk, len, 1), "round %d: a clock between 2^41 and 2^42 ns cannot be coded", round);
+        gt_times_to_delta(chunk, len, 1);
+        CHECK(gt_times_from_delta(chunk, len, 1) == 0 && !memcmp(chunk, copy, len),
+              "round %d: a clock between 2^41 and 2^42 ns does not come back", round);
+    }
 
     /* Damage: the third record's difference as large as its two bytes
      * hold, so the sum passes them: refused, in the word-at-a-time decode
@@ -109,10 +141,15 @@ int main(void)
             memcpy(c + o, rec, n);
             o += n;
         }
-        CHECK(gt_times_codable(c, o), "shape %d: the damage test's chunk cannot be coded", shape);
-        gt_times_to_delta(c, o);
-        put_varint(c + third + (shape ? 4 : 3), 16000, 2); /* zigzag +8000 on 16000: 24000 needs 3 bytes */
-        CHECK(gt_times_from_delta(c, o) == -1, "shape %d: a sum past its bytes is not refused", shape);
+        for (int base = 0; base < 2; base++) {
+            uint8_t d[96];
+            memcpy(d, c, o);
+            CHECK(gt_times_codable(d, o, base), "shape %d: the damage test's chunk cannot be coded", shape);
+            gt_times_to_delta(d, o, base);
+            put_varint(d + third + (shape ? 4 : 3), 16000, 2); /* zigzag +8000 on 16000: 24000 needs 3 bytes */
+            CHECK(gt_times_from_delta(d, o, base) == -1, "shape %d base %d: a sum past its bytes is not refused",
+                  shape, base);
+        }
     }
     printf("test_times: %d chunks coded\n", coded);
     return tcheck_exit("test_times");
