@@ -170,21 +170,8 @@ ck.check(f'the download pipeline replays headless, every snapshot matched (at le
          rp.returncode == 0 and s and s[0] >= DOWN and s[1] == s[0], rp.stderr.strip()[-600:])
 _, obj = gt.info(a.gltrace, trace)
 frames = obj.get('frames', 0) if obj else 0
-setups = []
-for k in (frames // 3, frames - 6):
-    out = os.path.join(work, f'down-{k}.trim.gltrace')
-    r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
-    ck.check(f'download frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at '
-             'the start the original\'s, pack buffers written at the start and framebuffers left out',
-             r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note: without' not in
-             r.stdout and 'is the original\'s' in r.stdout and 'pixel pack buffers; written at the start' in
-             r.stdout and re.search(r'the state of [1-9]\d* framebuffers and \d+ vertex arrays deleted before the start', r.stdout), (r.stdout, r.stderr))
-    rp = gt.run([a.gltrace, 'replay', out, '--no-progress'], env=gt.gl_env(headless=True))
-    s = gt.replay_summary(rp.stderr)
-    ck.check(f'download frames {k}-{k + 2}: the trim replays on its own, 3 of 3 snapshots matched',
-             rp.returncode == 0 and s and s[0] == 3 and s[1] == 3, rp.stderr.strip()[-400:])
-    m = re.search(r'after a setup of (\d+) of', r.stdout)
-    setups.append(int(m.group(1)) if m else -1)
+setups = gt.trim_at(ck, a.gltrace, trace, 'download', (frames // 3, frames - 6), work,
+                     want=('the last pixel read into each of', 'vertex arrays deleted before the start'))
 ck.check(f'the download setups do not grow with the start: {setups} calls, each under 1000, the later no more '
          'than 50 over the earlier', len(setups) == 2 and 0 < min(setups) and max(setups) < 1000 and
          setups[1] <= setups[0] + 50, setups)

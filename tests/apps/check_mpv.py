@@ -13,7 +13,6 @@ them), or this mpv cannot open its GPU output on GLES, saying which."""
 import argparse
 import glob
 import os
-import re
 import shutil
 import sys
 
@@ -57,19 +56,7 @@ ck.check(f'replayed headless, every snapshot matched (at least {FRAMES})',
 
 _, obj = gt.info(a.gltrace, trace)
 frames = obj.get('frames', 0) if obj else 0
-setups = []
-for k in (frames // 3, frames - 6):
-    out = os.path.join(work, f'mpv-{k}.trim.gltrace')
-    r = gt.run([a.gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gt.gl_env(headless=True))
-    ck.check(f'frames {k}-{k + 2} of {frames}: trimmed, exact on the first try (no note), the state at the start '
-             'the original\'s', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and
-             'note: without' not in r.stdout and 'is the original\'s' in r.stdout, (r.stdout, r.stderr))
-    rp = gt.run([a.gltrace, 'replay', out, '--no-progress'], env=gt.gl_env(headless=True))
-    s = gt.replay_summary(rp.stderr)
-    ck.check(f'frames {k}-{k + 2}: the trim replays on its own, 3 of 3 snapshots matched',
-             rp.returncode == 0 and s and s[0] == 3 and s[1] == 3, rp.stderr.strip()[-400:])
-    m = re.search(r'after a setup of (\d+) of', r.stdout)
-    setups.append(int(m.group(1)) if m else -1)
+setups = gt.trim_at(ck, a.gltrace, trace, 'mpv', (frames // 3, frames - 6), work)
 ck.check(f'the setups do not grow with the start: {setups} calls, each under 500, the later no more than 20 over '
          'the earlier', len(setups) == 2 and 0 < min(setups) and max(setups) < 500 and setups[1] <= setups[0] + 20,
          setups)

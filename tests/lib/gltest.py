@@ -215,6 +215,29 @@ def replay_summary(err):
     return tuple(map(int, m.groups())) if m else None
 
 
+def trim_at(ck, gltrace, trace, label, starts, work, want=()):
+    """Trims trace to frames [k, k+2] for each start k, as a user would,
+    and checks each: exact on the first try (no note), the state at the
+    start the original's, every string of `want` in its report, and its
+    replay on its own matching 3 of 3 snapshots. The setups' sizes in
+    calls, in order (-1 where trim said none)."""
+    setups = []
+    for k in starts:
+        out = os.path.join(work, f'{label}-{k}.trim.gltrace')
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out], env=gl_env(headless=True))
+        ck.check(f'{label} frames {k}-{k + 2}: trimmed, exact on the first try (no note), the state at the start the '
+                 f'original\'s{"".join(", " + w for w in want)}', r.returncode == 0 and
+                 'checked: its replay matches 3 of 3' in r.stdout and 'note: without' not in r.stdout and
+                 'is the original\'s' in r.stdout and all(w in r.stdout for w in want), (r.stdout, r.stderr))
+        rp = run([gltrace, 'replay', out, '--no-progress'], env=gl_env(headless=True))
+        s = replay_summary(rp.stderr)
+        ck.check(f'{label} frames {k}-{k + 2}: the trim replays on its own, 3 of 3 snapshots matched',
+                 rp.returncode == 0 and s and s[0] == 3 and s[1] == 3, rp.stderr.strip()[-400:])
+        m = re.search(r'after a setup of (\d+) of', r.stdout)
+        setups.append(int(m.group(1)) if m else -1)
+    return setups
+
+
 # ------------------------------------------------------------ X server
 
 def start_xvfb_once():

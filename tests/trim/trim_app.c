@@ -106,6 +106,20 @@ static void draw_quad(const app *a, float x, float y, float r, float g, float b,
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
+/* The window cleared, then the texture bound on unit 0 drawn over all of
+ * it (from client memory: the quad buffer is bound back after). */
+static void show_texture(const app *a)
+{
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
 static void frame_map(app *a, int f, void **mapped)
 {
     glClearColor(0.1f * (float)f, 0.2f, 0.3f, 1.0f);
@@ -154,14 +168,7 @@ static void frame_feedback(app *a, int f)
     }
     glDisable(GL_BLEND);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, W, H);
-    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
-    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    show_texture(a);
 }
 
 static float ahead_offset(int f)
@@ -227,14 +234,7 @@ static void frame_download(download *d, app *a, int f)
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, 0);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     }
-    glViewport(0, 0, W, H);
-    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
-    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    show_texture(a);
 }
 
 static void frame_queries(const GLuint *q, app *a, int f)
