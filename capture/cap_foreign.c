@@ -9,10 +9,16 @@
  * "API GLX") so that replay can say the same.
  *
  * The check costs a dlsym once per process and one call per thread, at
- * the thread's first traced call; an EGL app's calls never come here. */
+ * the thread's first traced call; an EGL app's calls never come here.
+ *
+ * Desktop GL through EGL (eglBindAPI(EGL_OPENGL_API)) goes through
+ * eglMakeCurrent like GLES, so it is recorded as it is, and replay says it
+ * does not replay such a context (replay/rp_egl.c); the app is told here,
+ * at the first such context made current. */
 #define _GNU_SOURCE
 #include "cap_internal.h"
 #include "gt_api.h" /* gt_class */
+#include "cap_real_fns.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,6 +47,20 @@ void cap_foreign_check(cap_tls *t)
     }
     t->foreign = 1;
     t->session = CAP_SESSION_FOREIGN;
+}
+
+/* A context made current through EGL: one made for desktop OpenGL
+ * (eglBindAPI(EGL_OPENGL_API), as Qt's xcb_egl does) is recorded like any,
+ * but replay does not replay desktop GL: the app is told once. */
+void cap_foreign_egl_context(EGLDisplay dpy, EGLContext ctx)
+{
+    static _Atomic int told;
+    EGLint type = 0;
+    if (atomic_load(&told) || !cap_real.f.eglQueryContext(dpy, ctx, EGL_CONTEXT_CLIENT_TYPE, &type) ||
+        type != EGL_OPENGL_API || atomic_exchange(&told, 1))
+        return;
+    cap_log("the app draws with desktop OpenGL through EGL (eglBindAPI EGL_OPENGL_API): its calls are recorded, "
+            "but gltrace does not replay desktop GL yet");
 }
 
 cap_tls *cap_foreign_call(cap_tls *t, int cls)

@@ -458,6 +458,8 @@ void cap_resize_check(cap_tls *t, unsigned idx);          /* t->size_check was s
  * current`), which makes it an EGL thread again and returns t. */
 void cap_foreign_check(cap_tls *t);
 cap_tls *cap_foreign_call(cap_tls *t, int cls);
+/* An EGL context made current: says once if it is desktop OpenGL's. */
+void cap_foreign_egl_context(EGLDisplay dpy, EGLContext ctx);
 
 /* cap_snapshot.c: framebuffer and texture snapshots (gltraceSnapshot). */
 void cap_snapshot_surface(cap_tls *t, uint64_t surface, int32_t w, int32_t h);

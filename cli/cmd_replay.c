@@ -329,7 +329,8 @@ static int nothing_compared(const char *path, const gt_replay_summary *s)
 {
     fprintf(stderr, "gltrace replay: %s: nothing was compared: ", path);
     if (s->foreign_api[0])
-        fprintf(stderr, "the app drew with desktop GL through %s, which gltrace does not capture yet", s->foreign_api);
+        fprintf(stderr, "the app drew with desktop GL through %s, which gltrace does not %s yet", s->foreign_api,
+                strcmp(s->foreign_api, "EGL") ? "capture" : "replay");
     else if (s->snapshots)
         fprintf(stderr, "none of its %" PRIu64 " snapshots could be compared", s->snapshots);
     else

@@ -129,7 +129,7 @@ typedef struct gt_replay_summary {
     double *frame_ms;      /* benchmark: wall time of each frame replayed */
     size_t nframe_ms, frame_ms_cap;
     double seconds;        /* wall time of the whole replay */
-    char foreign_api[16];  /* an API whose calls capture left out ("GLX"), or "" */
+    char foreign_api[16];  /* desktop GL: "GLX" (capture left its calls out), "EGL" (recorded, not replayed), or "" */
     char error[512];       /* why the replay stopped early, or "" */
 } gt_replay_summary;
 

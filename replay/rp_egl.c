@@ -190,6 +190,13 @@ static void make_context(rp *r, const rp_msg *m)
         return;
     }
     c->used = 1;
+    c->desktop = r->pending_ctx == rp_arg_u(m, 1) && r->pending_desktop;
+    if (c->desktop) {
+        snprintf(r->sum->foreign_api, sizeof r->sum->foreign_api, "EGL");
+        rp_warn_once(r, GT_FN_CONTEXT, "the app made a desktop OpenGL context through EGL (eglBindAPI "
+                     "EGL_OPENGL_API), which gltrace does not replay yet: its calls are skipped and its snapshots "
+                     "not compared");
+    }
     rp_handle_set(r, rp_arg_u(m, 1), (uint64_t)(uintptr_t)c->ctx);
 }
 
@@ -298,8 +305,19 @@ void rp_egl_make_current(rp *r, const rp_msg *m, uint64_t tid, void *fn)
 
 void rp_egl_create_context(rp *r, const rp_msg *m, uint64_t tid, void *fn)
 {
-    (void)tid, (void)fn;
+    (void)fn;
     note_context_attribs(r, m);
+    uint64_t api = 0;
+    r->pending_desktop = rp_map_get(&r->bound_api, tid | 1ull << 63, &api) && api == EGL_OPENGL_API;
+}
+
+/* eglBindAPI: which API the thread's next contexts are for. Replay binds
+ * GLES itself; a context made for desktop OpenGL is noted (make_context). */
+void rp_egl_bind_api(rp *r, const rp_msg *m, uint64_t tid, void *fn)
+{
+    (void)fn;
+    if (m->n_args)
+        rp_map_put(&r->bound_api, tid | 1ull << 63, rp_arg_u(m, 0));
 }
 
 void rp_egl_swap(rp *r, const rp_msg *m, uint64_t tid, void *fn)

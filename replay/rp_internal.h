@@ -126,6 +126,7 @@ typedef struct rp_ctx {
     int pack_subimage; /* GLES 2 with NV_pack_subimage: 0 unknown, 1 yes, 2 no */
     uint32_t held_error; /* --check: the app's GL error replay's own reads took first */
     uint64_t failed_query; /* --check: 1 + the record whose query raised a GL error (outputs undefined) */
+    int desktop;       /* the app made it for desktop OpenGL (eglBindAPI): its calls are not replayed */
 } rp_ctx;
 
 typedef struct rp_thread {
@@ -166,6 +167,8 @@ struct rp {
      * record that follows it (the context it returned). */
     uint64_t pending_ctx;
     int pending_configless;    /* made with EGL_NO_CONFIG_KHR */
+    int pending_desktop;       /* made while its thread had bound EGL_OPENGL_API */
+    rp_map bound_api;          /* recorded thread -> the API it bound last (eglBindAPI), when not GLES */
     EGLint pending_attrs[32];
     int npending_attrs;
     rp_map locations;          /* (group, program, recorded location) -> replayed */

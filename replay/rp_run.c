@@ -194,6 +194,10 @@ static inline __attribute__((always_inline)) void replay_record(rp *r, const rp_
         r->sum->skipped++;
         return;
     }
+    if (__builtin_expect(r->ctx[r->cur_ctx].desktop, 0)) {
+        r->sum->skipped++; /* desktop OpenGL through EGL: said at its making (rp_egl.c) */
+        return;
+    }
     /* Looked up once: replay's routines call r->fn[their own entry]. */
     if (__builtin_expect(!r->fn[e - rp_entries], 0) && !rp_fn(r, (size_t)(e - rp_entries))) {
         rp_warn_once(r, m->function, "%s: the replay driver does not have it: skipped", e->name);
@@ -533,6 +537,7 @@ out:
     rp_map_free(&r->names);
     rp_map_free(&r->handles);
     rp_map_free(&r->surfaces);
+    rp_map_free(&r->bound_api);
     rp_map_free(&r->surface_cfgs);
     rp_initial_free(r);
     rp_decoder_free(&r->dec[0]);

@@ -466,6 +466,10 @@ void rp_snapshot_compare(rp *r, const rp_msg *m, uint64_t tid)
         not_compared(r, o, "outside --frames/--calls", 0);
         return;
     }
+    if (r->cur_ctx >= 0 && r->ctx[r->cur_ctx].desktop) {
+        not_compared(r, o, "of a desktop OpenGL context, not replayed", 0);
+        return;
+    }
     int w = fb->width, h = fb->height;
     if (!n || (raw && fb->contents[0].len != n)) {
         snprintf(r->sum->error, sizeof r->sum->error,
