@@ -14,6 +14,7 @@ registry (types) and api/annotations.txt (hooks), never from names here."""
 import os
 import re
 
+import emit_defer
 import emit_modes
 
 ARG_TAG, RET_TAG = 0x2a, 0x32
@@ -161,8 +162,9 @@ def span_code(c, target, ann, ctype, enums):
     return L
 
 
-def wrapper(c, enums):
-    """The traced wrapper of one command."""
+def wrapper(c, enums, dplan=None):
+    """The traced wrapper of one command; dplan (api/emit_defer.py): how it
+    waits in the thread's queue while writing is off, or None."""
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
     call_args = args_list(c)
@@ -180,16 +182,34 @@ def wrapper(c, enums):
          f'    cap_tls *t = {getter};',
          '    if (__builtin_expect(t == NULL, 0))',
          f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
+    if c.replay == 'skip' and not any(s in hooks for s in ('pre', 'post', 'end', 'replace')):
+        # A query replay does not issue: before the start of a mid-run
+        # capture it is not written at all (trim would leave it out).
+        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t))')
+        L.append(f'        return {real};' if R else f'        {{ {real}; return; }}')
     need_vals = any(s in hooks for s in ('pre', 'post', 'end'))
     if need_vals:
         L.append(f'    const uint64_t hv[] = {{{vals or "0"}}};')
     if 'pre' in hooks:
         L.append(f'    {hooks["pre"]}(t, GT_IDX_{c.name}, hv, 0);')
+    if dplan:
+        # Held back while writing is off: its key is computed before the
+        # call (a selector it sets changes after), and it takes no clock.
+        stmts, known, nkeys, slot = dplan
+        L.append(f'    cap_defer_key dk[{nkeys}];')
+        L.append('    int dfr = 0;')
+        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t)) {')
+        L += [f'        {s}' for s in stmts]
+        L.append(f'        dfr = {known};')
+        L.append('    }')
     L.append('    if (CAP_UNLIKELY(cap_opt_threadtime))')
     L.append('        t->cpu0 = cap_thread_cpu_ns();')
-    L.append('    uint64_t t0 = cap_clock_now();')
+    L.append('    uint64_t t0 = dfr ? t->last_t : cap_clock_now();' if dplan else '    uint64_t t0 = cap_clock_now();')
     L.append(f'    {decl + " r = " if R else ""}{real};')
-    L.append('    uint64_t t1 = cap_clock_now();')
+    L.append('    uint64_t t1 = dfr ? t0 : cap_clock_now();' if dplan else '    uint64_t t1 = cap_clock_now();')
+    if dplan and dplan[3] is not None:
+        L.append(f'    if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))')
+        L.append(f'        cap_defer_select(t, {dplan[3]}, (uint64_t)(int64_t){pn(c.params[0])});')
     rv = ('(uint64_t)(uintptr_t)r' if c.ret.kind in ('HANDLE', 'POINTER', 'FUNCPTR') else 'gt_u64_i(r)') if R else '0'
     if 'post' in hooks:
         L.append(f'    {hooks["post"]}(t, GT_IDX_{c.name}, hv, {rv});')
@@ -202,12 +222,25 @@ def wrapper(c, enums):
         L += span_code(c, 'r', c.ret_ann, c.ret, enums)
         spans.append('&s_ret')
     room = ''.join(f' + gt_span_room({sp})' for sp in spans)
-    L.append(f'    uint8_t *p = cap_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
-    L.append('    if (p != NULL) {')
     enc_args = ''.join(f', {pn(p)}' for p in c.params) + (', r' if R else '') + ''.join(f', {sp}' for sp in spans)
-    L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
-    L.append(f'        cap_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
-    L.append('    }')
+    if dplan:
+        L.append(f'    if (dfr && GT_MAX_{c.name}{room} > CAP_DEFER_REC_MAX)')
+        L.append('        dfr = 0; /* too large to hold: written now (its time the thread\'s last) */')
+        L.append(f'    uint8_t *p = dfr ? cap_defer_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0)')
+        L.append(f'                     : cap_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
+        L.append('    if (p != NULL) {')
+        L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
+        L.append('        if (dfr)')
+        L.append(f'            cap_defer_end(t, p, GT_ALIAS_{c.name}, dk, {dplan[2]});')
+        L.append('        else')
+        L.append(f'            cap_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
+        L.append('    }')
+    else:
+        L.append(f'    uint8_t *p = cap_rec_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0, t1);')
+        L.append('    if (p != NULL) {')
+        L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
+        L.append(f'        cap_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
+        L.append('    }')
     if 'end' in hooks:
         L.append(f'    {hooks["end"]}(t, GT_IDX_{c.name}, hv, {rv});')
     if R:
@@ -246,12 +279,13 @@ def preamble(cmds, sizefns):
 def write_wrappers(out, cmds, enums, sizefns, parts):
     """The traced, error and timing wrappers, in `parts` files that compile
     in parallel: one file of them all is most of a sanitizer build's time."""
+    names, sel = emit_defer.key_names(cmds), emit_defer.selectors(cmds)
     for k in range(parts):
         part = cmds[k * len(cmds) // parts:(k + 1) * len(cmds) // parts]
         L = preamble(cmds, sizefns)
         L.append(f'/* Part {k + 1} of {parts}: {part[0].name} to {part[-1].name}. */')
         for c in part:
-            L += wrapper(c, enums)
+            L += wrapper(c, enums, emit_defer.plan(c, names, sel, enums))
         L += emit_modes.wrappers(part, pn, params_decl, args_list)
         with open(os.path.join(out, f'cap_wrap_{k}.c'), 'w') as f:
             f.write('\n'.join(L) + '\n')

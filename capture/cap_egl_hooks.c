@@ -115,6 +115,7 @@ void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint6
     uint64_t ctx = args[3];
     if (ctx)
         cap_foreign_egl_context((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ctx);
+    cap_defer_made_current(t, ctx != 0);
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
     t->cs = ctx ? cap_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;

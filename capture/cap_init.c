@@ -106,6 +106,8 @@ static int mode;
 
 static void on_exit_handler(void)
 {
+    if (cap_self && cap_self->npending)
+        cap_defer_flush(cap_self); /* an app that ended before the start: its held commands */
     cap_flusher_shutdown(0);
     cap_timing_shutdown(0);
     if (mode == GT_MODE_ERROR)
@@ -196,17 +198,20 @@ _Atomic int cap_opt_fb = GT_FB_SWAP;
 _Atomic int cap_opt_textures;
 int cap_opt_fb_depth;
 uint64_t cap_opt_start_frame;
+int cap_opt_coalesce;
 static long level;
 
 /* The settings of both ways of tracing (a file, a host). */
 static int parse_trace_options(void)
 {
-    long fb, depth, textures, mb, tt, delta, start;
+    long fb, depth, textures, mb, tt, delta, start, coalesce;
     if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
         !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level) ||
-        !setting(GT_SET_SNAPSHOT_DELTA, &delta) || !setting(GT_SET_START_FRAME, &start))
+        !setting(GT_SET_SNAPSHOT_DELTA, &delta) || !setting(GT_SET_START_FRAME, &start) ||
+        !setting(GT_SET_COALESCE, &coalesce))
         return 0;
     cap_opt_start_frame = (uint64_t)start;
+    cap_opt_coalesce = (int)coalesce;
     cap_snapshot_code_setup((int)delta, (int)level);
     cap_opt_fb = (int)fb;
     cap_opt_fb_depth = (int)depth;
@@ -224,6 +229,8 @@ static int start_full(void)
     if (cap_out_path(gt_setting_env(GT_SET_OUT), ".gltrace", path, sizeof path) != 0)
         return 0;
     cap_clock_init();
+    if (cap_opt_start_frame > 1 && cap_opt_coalesce)
+        cap_defer_enable(); /* frames before the start: their state commands held back */
     atomic_store(&cap_tracing, 1);
     if (cap_flusher_start(path, (int)level) != 0) {
         atomic_store(&cap_tracing, 0);

@@ -117,6 +117,11 @@ typedef struct cap_tls {
     int foreign;         /* its GL calls go to another API's context (GLX): not
                             recorded until it makes an EGL context current
                             (cap_foreign.c); session is then CAP_SESSION_FOREIGN */
+    uint64_t last_t;     /* start time of its last record written at once */
+    uint32_t npending;   /* state commands held back (cap_defer.c), written first */
+    struct cap_defer_q *dq; /* their queue, made at the first one */
+    uint64_t sel[8];     /* selectors' values while writing is off (CAP_DEFER_NSEL) */
+    int made_current;    /* it made a context current once */
 } cap_tls;
 
 /* A session value cap_session never takes: every call of a thread holding
@@ -202,9 +207,56 @@ CAP_INLINE uint64_t cap_clock_now(void)
 
 /* Reserves `max` bytes and writes the frame length placeholder and fields
  * 1-4. Returns where the arguments go, or NULL (tracing stopped). */
+/* ------------------------------------------------------------ writing off */
+
+/* cap_defer.c: while writing is off (before the start of a mid-run
+ * capture), a command that only sets state waits in its thread's queue,
+ * keyed by the piece it sets (api/emit_defer.py); a later one of the same
+ * key replaces it unless something read it. Every other record writes the
+ * queue first (cap_rec_begin). */
+#define CAP_DEFER_NSEL 8                 /* selectors (api/emit_defer.py SEL_MAX) */
+#define CAP_SEL_UNKNOWN UINT64_MAX       /* not known on this thread since its eglMakeCurrent */
+#define CAP_SEL_DEFAULT (UINT64_MAX - 1) /* never set in the process: every context's first value */
+#define CAP_DEFER_REC_MAX 4096           /* a larger record is written at once */
+typedef struct cap_defer_key {
+    uint16_t name;    /* api/emit_defer.py key_names; 0: no key (a read that does not count) */
+    uint8_t nparts;
+    uint8_t any;      /* a read of every key of the name */
+    uint64_t part[3];
+} cap_defer_key;
+extern _Atomic int cap_defer_on;         /* 1 while some thread may hold commands back */
+extern int cap_opt_coalesce;             /* GLTRACE_COALESCE */
+void cap_defer_enable(void);             /* at init, for a start frame or the spool */
+void cap_defer_stop(void);               /* the start: every thread writes from its next call */
+void cap_defer_thread_new(cap_tls *t);   /* its selectors */
+void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value);
+/* eglMakeCurrent: selectors unknown again; a second thread making a context
+ * current turns holding back off for good. */
+void cap_defer_made_current(cap_tls *t, int with_context);
+uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0);
+void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *k, unsigned nk);
+void cap_defer_flush(cap_tls *t);        /* writes the queue, in order */
+
+/* Holding back now (cap_defer_on being 1): before the start frame
+ * (GLTRACE_START_FRAME) or a host's start. */
+CAP_INLINE int cap_defer_now(cap_tls *t)
+{
+    extern uint64_t cap_opt_start_frame;
+    extern _Atomic uint64_t cap_frame;
+    (void)t;
+    if (CAP_LIKELY(!cap_opt_start_frame ||
+                   atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame))
+        return 1;
+    cap_defer_stop();
+    return 0;
+}
+
 CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
                                     uint64_t t0, uint64_t t1)
 {
+    if (CAP_UNLIKELY(t->npending))
+        cap_defer_flush(t);
+    t->last_t = t0;
     /* The seq is taken first: a locked add waits for the store buffer to
      * drain, and here it holds little (the record's stores come after). */
     t->seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);

@@ -243,8 +243,10 @@ static int spool_step(spool_session *s)
     if (!s->want && s->goal_on != s->on) {
         s->want = s->goal_on ? 1 : -1;
         s->want_by = now_s() + POINT_WAIT_S;
-        if (s->goal_on)
+        if (s->goal_on) {
+            cap_defer_stop();      /* every call written from each thread's next one, before the point */
             spool_snapshots(s, 1); /* those before the point are the setup's, which trim leaves out */
+        }
         cap_spool_want_point();
         return 0;
     }
@@ -314,8 +316,11 @@ static int start_spool(void)
     }
     atomic_store(&cap_opt_fb, GT_FB_NONE);
     atomic_store(&cap_opt_textures, 0);
+    if (cap_opt_coalesce)
+        cap_defer_enable(); /* until a host's start: state commands held back (cap_defer.c) */
     atomic_store(&cap_tracing, 1);
     if (cap_flusher_start(cap_spool_path(), level) != 0) {
+        cap_defer_stop();
         atomic_store(&cap_tracing, 0);
         atomic_store(&cap_opt_fb, initial_fb);
         atomic_store(&cap_opt_textures, initial_textures);

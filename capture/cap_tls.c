@@ -23,6 +23,8 @@ static void thread_exit(void *arg)
 {
     cap_tls *t = arg;
     cap_switch_thread_exit(t);
+    if (t->npending && t->buf)
+        cap_defer_flush(t);
     if (t->buf)
         cap_flusher_retire(t->buf);
     t->buf = NULL;
@@ -50,6 +52,7 @@ cap_tls *cap_tls_create(void)
     }
     t->tid = (uint64_t)syscall(SYS_gettid);
     t->ctx = -1;
+    cap_defer_thread_new(t);
     cap_self = t;
     if (!cap_tls_refill(t, 0)) {
         cap_self = NULL;

@@ -138,7 +138,14 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
         .stops = "tracing",
         .help = "set by gltrace record --start-frame N: no snapshots at the swaps\n"
                 "(nor, with --fb=draw, after the draws) of frames before N - 1 (the\n"
-                "trim of the run leaves them out); the calls are all recorded",
+                "trim of the run leaves them out)",
+    },
+    [GT_SET_COALESCE] = {
+        .var = "GLTRACE_COALESCE", .kind = GT_SK_SWITCH, .unset = 1, .stops = "tracing",
+        .help = "1 (default): before the start of a mid-run capture (GLTRACE_START_FRAME,\n"
+                "the spool before a host's start), a command that only sets state is\n"
+                "written only once something reads it, and not when a later one of the\n"
+                "same piece replaced it first (one thread making calls); 0: every call",
     },
 };
 

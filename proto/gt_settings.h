@@ -40,6 +40,7 @@ typedef enum gt_setting_id {
     GT_SET_SNAPSHOT_DELTA,
     GT_SET_RECORD_LIST,
     GT_SET_START_FRAME,
+    GT_SET_COALESCE,
     GT_NSETTINGS
 } gt_setting_id;
 

@@ -224,12 +224,53 @@ def hard_starts():
         ck.check('GLTRACE_START_FRAME=5 GLTRACE_FB=draw: nine frames, the snapshots of frames 4 to 8 only (its draw\'s '
                  'and its swap\'s each)', r.returncode == 0 and info and info.get('frames') == 9 and
                  info.get('snapshots') == 10, (r.stderr, info))
+        check_held_back(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
         missing = os.path.join(work, 'no-such.gltrace')
         r = run([gltrace, 'trim', missing, '--frames', '1-2', '-o', os.path.join(work, 'bad.gltrace')])
         ck.check('a missing trace: exit 2 naming it', r.returncode == 2 and missing in r.stderr, r.stderr)
+
+
+def check_held_back(env):
+    """GLTRACE_START_FRAME=5 with trim_app churn (fifty settings of the same
+    pieces between draws, a reset after the last draw, glGetError): before
+    the start, a state command waits until something reads it and a later
+    one of its key replaces it (capture/cap_defer.c), and queries are not
+    written. GLTRACE_COALESCE=0 writes every call: the same snapshots."""
+    traces = {}
+    for coalesce in ('1', '0'):
+        path = os.path.join(work, f'churn-{coalesce}.gltrace')
+        if os.path.exists(path):
+            os.remove(path)
+        r = subprocess.run([trim_app, 'churn'], env=dict(env, GLTRACE_OUT=path, GLTRACE_COALESCE=coalesce),
+                           capture_output=True, text=True, timeout=120)
+        _, info = gt.info(gltrace, path)
+        traces[coalesce] = (r, info or {}, path)
+    (r1, held, held_path), (r0, whole, whole_path) = traces['1'], traces['0']
+    # Frames 0-3 make 50 x 7 calls each of which a draw reads one setting of
+    # five pieces: at least 4 x 300 fewer.
+    ck.check('GLTRACE_START_FRAME=5, churn: the frames before the start hold back what no draw read (at least 1200 '
+             'calls fewer than GLTRACE_COALESCE=0 writes), all nine frames and their five snapshots there',
+             r1.returncode == 0 and r0.returncode == 0 and held.get('frames') == whole.get('frames') == 9 and
+             held.get('snapshots') == whole.get('snapshots') == 5 and
+             held.get('calls', 1 << 30) + 1200 <= whole.get('calls', 0),
+             (r1.stderr[-300:], held.get('calls'), whole.get('calls')))
+    got, recs = snapshots(held_path)
+    want, whole_recs = snapshots(whole_path)
+    asked = [sum(rec.get('fn') == 'glGetError' for rec in rs) for rs in (recs, whole_recs)]
+    ck.check('churn held back: the same snapshots as every call written; the 50 glGetError a frame written from '
+             'frame 4 on only (and the app\'s last)', got == want and len(want) == 5 and asked == [251, 451],
+             (got, want, asked))
+    rp = run([gltrace, 'replay', held_path])
+    ck.check('churn held back: its replay matches its five snapshots', rp.returncode == 0 and
+             '5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
+    out = os.path.join(work, 'churn-5-6.gltrace')
+    r = run([gltrace, 'trim', held_path, '--frames', '5-6', '-o', out])
+    ck.check('churn held back: its trim of frames 5-6 replays exactly on the first try, the state at the start the '
+             'original\'s', r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and
+             'is the original\'s' in r.stdout and 'note:' not in r.stderr, (r.stdout[-400:], r.stderr[-300:]))
 
 
 def trimmed_7_8(mode, *extra):

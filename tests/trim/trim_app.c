@@ -272,6 +272,33 @@ static void frame_perframe(app *a, int f)
     glDeleteVertexArrays(1, &vao);
 }
 
+/* A toolkit that sets state again and again between draws, resets some
+ * of it, and asks for errors (bench/callloop's pattern inside frames):
+ * before a mid-run capture's start, held back and replaced (cap_defer.c).
+ * Unit 1's binding is read by nothing but must be there at the start. */
+static void frame_churn(app *a, int f)
+{
+    glClearColor(0.0f, 0.0f, 0.1f * (float)(f % 4), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    for (int i = 0; i < 50; i++) {
+        glEnable(GL_BLEND);
+        glDisable(GL_BLEND);
+        glUniform4f(a->u_color, (float)i / 50.0f, 0.0f, 0.0f, 1.0f);
+        glViewport(0, 0, W - i % 2, H);
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, i % 2 ? a->tex : 0);
+        glActiveTexture(GL_TEXTURE0);
+        if (glGetError() != GL_NO_ERROR)
+            fprintf(stderr, APP ": churn: a GL error\n");
+    }
+    glViewport(0, 0, W, H);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 0.0f, 1.0f, 0.5f, 0.5f, 0.0f);
+    glDisable(GL_BLEND);
+    glUniform1f(a->u_textured, 1.0f); /* the next frame's first draw sets it again */
+}
+
 #define NOISE 64
 
 /* NOISE x NOISE RGBA texels of a generator seeded with `seed`. */
@@ -533,9 +560,9 @@ int main(int argc, char **argv)
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
-        strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe")) {
+        strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn")) {
         fprintf(stderr, "usage: " APP
-                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries|perframe\n");
+                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries|perframe|churn\n");
         return 2;
     }
     sample_egl e;
@@ -610,6 +637,8 @@ int main(int argc, char **argv)
             frame_queries(queries, &a, f);
         else if (!strcmp(mode, "perframe"))
             frame_perframe(&a, f);
+        else if (!strcmp(mode, "churn"))
+            frame_churn(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);

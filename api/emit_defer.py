@@ -1,0 +1,102 @@
+"""Which commands capture may hold back while writing is off, and the C
+that says which piece of state each one sets (capture/cap_defer.c).
+
+Before the start of a mid-run capture (GLTRACE_START_FRAME, the trace
+server's spool before a host's start) a command that only sets state (a
+`state` line of api/annotations.txt, the same lines trim's step 8 reads)
+is not written at once: it waits in the thread's queue, keyed by the piece
+it sets, and a later command setting the same piece replaces it. Any other
+command writes the queue first. So a loop that sets state and draws
+nothing writes one command per piece, and what a draw sees is what it saw.
+A query replay does not issue (`replay ... skip`: glGet*, glIs*) is not
+written at all then (api/emit_capture.py): trim leaves it out of a setup.
+
+A key here is the `state` line's name and parts, computed before the call
+from the command's arguments and from the selectors (the pieces named
+@GL_PNAME, which the commands of a `state` line of that name and no parts
+set: glActiveTexture sets GL_ACTIVE_TEXTURE). Capture tracks a selector
+from its command's one argument; a selector not known on this thread since
+its last eglMakeCurrent makes the command one written at once. A command
+whose key needs the driver (@bound:...), that changes what is there
+(~NAME), or that has a hook writing or reading around it, is always
+written at once."""
+
+SEL_MAX = 8  # capture/cap_internal.h CAP_DEFER_NSEL
+
+
+def key_names(cmds):
+    """The key names, numbered from 1 in sorted order (0: no key)."""
+    names = sorted({k[0].lstrip('~').split('?')[0] for c in cmds for k in (c.state or []) if k[0] != '-'})
+    return {n: i + 1 for i, n in enumerate(names)}
+
+
+def selectors(cmds):
+    """pname -> slot, for the `state` lines that set a selector: a key named
+    GL_PNAME with no parts. Its value is the command's one argument."""
+    slots = {}
+    for c in cmds:
+        if not c.state or c.state[0][0] == '-' or c.state[0][1] or not c.state[0][0].startswith('GL_'):
+            continue
+        if len(c.params) != 1 or c.params[0].type.pointer:
+            raise SystemExit(f'gen_api.py: state {c.name}: a selector ({c.state[0][0]}) is set by the one '
+                             f'argument of its command; {c.name} has {len(c.params)}')
+        slots.setdefault(c.state[0][0], len(slots))
+    if len(slots) > SEL_MAX:
+        raise SystemExit(f'gen_api.py: {len(slots)} selectors, capture tracks at most {SEL_MAX}')
+    return slots
+
+
+def _part(kind, v, c, enums, sel, first):
+    """(C value, C condition for it to be known) of one part, or None."""
+    if kind == 'param':
+        return f'(uint64_t)(int64_t)x_{c.params[v].name}', None
+    if kind == 'value':
+        n = v if isinstance(v, int) else enums.get(v)
+        return (f'0x{n & 0xffffffff:x}u', None) if n is not None else None
+    if kind == 'get' and v in sel:
+        return f't->sel[{sel[v]}]', f't->sel[{sel[v]}] != CAP_SEL_UNKNOWN'
+    if kind == 'getwhen' and v[0] in sel and v[2] in [p.name for p in c.params]:
+        cond = int(v[1]) if v[1].isdigit() else enums.get(v[1])
+        if cond is None:
+            return None
+        is_it = f'x_{v[2]} == 0x{cond & 0xffffffff:x}u'
+        return f'({is_it} ? t->sel[{sel[v[0]]}] : 0)', f'(!({is_it}) || t->sel[{sel[v[0]]}] != CAP_SEL_UNKNOWN)'
+    return None  # asked of the driver (@bound:...): not known to capture
+
+
+def plan(c, names, sel, enums):
+    """(C statements filling dk[], C condition that every key is known,
+    number of keys, selector slot the command sets or None), or None when
+    the command is always written at once."""
+    if not c.state or c.state[0][0] == '-' or c.state[0][0].startswith('~') or c.ret.kind != 'VOID':
+        return None
+    if any(stage in c.hooks for stage in ('pre', 'end', 'replace', 'idle')):
+        return None
+    stmts, known = [], []
+    for i, (name, parts) in enumerate(c.state):
+        if parts == '*':  # a read of every key of the name
+            stmts.append(f'dk[{i}] = (cap_defer_key){{{names[name]}, 0, 1, {{0, 0, 0}}}};')
+            continue
+        if '?' in name:  # NAME?PARAM=VALUE: a read of selector NAME when the parameter is VALUE
+            base, cond = name.split('?')
+            param, value = cond.split('=')
+            n = int(value) if value.isdigit() else enums.get(value)
+            if n is None or base not in sel or param not in [p.name for p in c.params]:
+                return None
+            is_it = f'x_{param} == 0x{n & 0xffffffff:x}u'
+            stmts.append(f'dk[{i}] = (cap_defer_key){{({is_it}) ? {names[base]} : 0, 0, 0, {{0, 0, 0}}}};')
+            known.append(f'(!({is_it}) || t->sel[{sel[base]}] != CAP_SEL_UNKNOWN)')
+            continue
+        vals = []
+        for j, (kind, v) in enumerate(parts):
+            got = _part(kind, v, c, enums, sel, j == 0)
+            if got is None:
+                return None
+            vals.append(got[0])
+            if got[1]:
+                known.append(got[1])
+        vals += ['0'] * (3 - len(vals))
+        stmts.append(f'dk[{i}] = (cap_defer_key){{{names[name.lstrip("~")]}, {len(parts)}, 0, '
+                     f'{{{", ".join(vals)}}}}};')
+    slot = sel.get(c.state[0][0]) if not c.state[0][1] else None
+    return stmts, ' && '.join(dict.fromkeys(known)) or '1', len(c.state), slot

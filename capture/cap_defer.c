@@ -1,0 +1,287 @@
+/* cap_defer.c: writing off before the start of a mid-run capture.
+ *
+ * Before GLTRACE_START_FRAME's frame, or a trace server host's start, the
+ * trace is only the setup of what comes after: trim (replay/TRIM.md) keeps
+ * of it what the state at the start needs. A command that only sets state
+ * (api/annotations.txt `state` lines; which ones, and the key of the piece
+ * each sets, come from api/emit_defer.py) waits here, encoded, in its
+ * thread's queue; a later command of the same key replaces it unless a
+ * queued command read that key in between (glBindTexture reads the unit
+ * glActiveTexture selected). Every other record writes the queue first,
+ * in order and with the queued records' own sequence numbers, so whatever
+ * reads state (a draw, an upload, a query, an EGL call) is recorded after
+ * exactly what it saw. A loop that sets state and draws nothing writes one
+ * command of each key; a queued command takes no clock and is not
+ * compressed or written.
+ *
+ * One thread only: GLES shares programs and samplers between contexts,
+ * and a second thread's draw may read what the first holds back, so a
+ * second thread making a context current turns holding back off for good
+ * (each thread writes its queue at its next record).
+ *
+ * The queue is the thread's own (made at its first held command, the one
+ * allocation), so nothing here takes a lock or makes a syscall per call. */
+#include "cap_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define Q_BYTES (256 * 1024)
+#define Q_ENTRIES 4096
+#define Q_SLOTS 8192 /* a power of two, twice Q_ENTRIES */
+#define Q_READS 4    /* entries one entry reads; beyond, those it reads stay for good */
+#define NONE UINT32_MAX
+
+typedef struct entry {
+    cap_defer_key key;
+    uint64_t seq;
+    uint32_t off, len;
+    uint32_t body;          /* bytes before its trailer (the seq and alias, written again when it is) */
+    uint32_t alias;
+    uint32_t readers;       /* queued entries that read it: it stays while they do */
+    uint32_t read[Q_READS]; /* the entries it read (their latest of each key it reads), NONE: none */
+    uint8_t dead;           /* replaced: not written */
+    uint8_t sticky;         /* read by a read of every key of its name, or by too many: stays */
+} entry;
+
+struct cap_defer_q {
+    uint8_t data[Q_BYTES];
+    uint32_t used;
+    entry e[Q_ENTRIES];
+    uint32_t n;
+    uint32_t slot[Q_SLOTS]; /* the latest entry of a key, + 1; 0: empty */
+    uint32_t remap[Q_ENTRIES]; /* compact's */
+};
+
+_Atomic int cap_defer_on;
+static _Atomic uint8_t sel_used[CAP_DEFER_NSEL]; /* a selector's command was called in the process */
+static _Atomic int threads; /* that made a context current */
+
+static int keys_equal(const cap_defer_key *a, const cap_defer_key *b)
+{
+    return a->name == b->name && a->nparts == b->nparts && a->part[0] == b->part[0] && a->part[1] == b->part[1] &&
+           a->part[2] == b->part[2];
+}
+
+static uint32_t key_hash(const cap_defer_key *k)
+{
+    uint64_t h = k->name * 0x9e3779b97f4a7c15ull ^ k->nparts;
+    for (int i = 0; i < 3; i++)
+        h = (h ^ k->part[i]) * 0xff51afd7ed558ccdull;
+    return (uint32_t)(h >> 40);
+}
+
+/* The slot of key k: its latest entry's, or the empty one where it goes. */
+static uint32_t *slot_of(struct cap_defer_q *q, const cap_defer_key *k)
+{
+    uint32_t i = key_hash(k) & (Q_SLOTS - 1);
+    while (q->slot[i] && !keys_equal(&q->e[q->slot[i] - 1].key, k))
+        i = (i + 1) & (Q_SLOTS - 1);
+    return &q->slot[i];
+}
+
+void cap_defer_enable(void)
+{
+    atomic_store(&cap_defer_on, 1);
+}
+
+void cap_defer_stop(void)
+{
+    atomic_store_explicit(&cap_defer_on, 0, memory_order_relaxed);
+}
+
+static void selectors_reset(cap_tls *t)
+{
+    for (unsigned i = 0; i < CAP_DEFER_NSEL; i++)
+        t->sel[i] = atomic_load_explicit(&sel_used[i], memory_order_relaxed) ? CAP_SEL_UNKNOWN : CAP_SEL_DEFAULT;
+}
+
+void cap_defer_made_current(cap_tls *t, int with_context)
+{
+    selectors_reset(t);
+    if (with_context && !t->made_current) {
+        t->made_current = 1;
+        if (atomic_fetch_add(&threads, 1) > 0)
+            cap_defer_stop(); /* a second thread with a context of its own */
+    }
+}
+
+void cap_defer_thread_new(cap_tls *t)
+{
+    selectors_reset(t);
+}
+
+void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value)
+{
+    t->sel[slot] = value;
+    if (!atomic_load_explicit(&sel_used[slot], memory_order_relaxed))
+        atomic_store_explicit(&sel_used[slot], 1, memory_order_relaxed);
+}
+
+/* Drops the replaced entries, keeping the order of the others. */
+static void compact(struct cap_defer_q *q)
+{
+    uint32_t n = 0, used = 0;
+    memset(q->slot, 0, sizeof q->slot);
+    for (uint32_t i = 0; i < q->n; i++) {
+        entry e = q->e[i];
+        q->remap[i] = NONE;
+        if (e.dead)
+            continue;
+        memmove(q->data + used, q->data + e.off, e.len);
+        e.off = used, used += e.len;
+        for (unsigned r = 0; r < Q_READS; r++)
+            e.read[r] = e.read[r] == NONE ? NONE : q->remap[e.read[r]];
+        q->remap[i] = n;
+        q->e[n] = e;
+        *slot_of(q, &e.key) = ++n;
+    }
+    q->n = n, q->used = used;
+}
+
+void cap_defer_flush(cap_tls *t)
+{
+    struct cap_defer_q *q = t->dq;
+    uint32_t n = q ? q->n : 0;
+    t->npending = 0;
+    if (!q)
+        return;
+    q->n = 0, q->used = 0;
+    memset(q->slot, 0, sizeof q->slot);
+    for (uint32_t i = 0; i < n; i++) {
+        const entry *e = &q->e[i];
+        if (e->dead)
+            continue;
+        if ((size_t)(t->end - t->pos) < e->len && !cap_tls_refill(t, e->len))
+            return; /* tracing stopped */
+        /* Its trailer again: the seq left out when it follows the last. */
+        memcpy(t->pos, q->data + e->off, e->body);
+        t->seq = e->seq;
+        uint8_t *p = gt_rec_put_trailer(t->pos + e->body, e->seq, !t->seq_known || e->seq != t->last_seq + 1, 0, 0,
+                                        0, e->alias);
+        cap_rec_commit(t, p);
+    }
+}
+
+/* Room for a record of `max` bytes and its entry: the replaced ones
+ * dropped, or else the queue written. 0: no queue. */
+static int make_room(cap_tls *t, size_t max)
+{
+    if (!t->dq) {
+        t->dq = calloc(1, sizeof *t->dq);
+        if (!t->dq) {
+            cap_log("no memory to hold state commands back before the start: every call is written");
+            cap_defer_stop();
+            return 0;
+        }
+    }
+    struct cap_defer_q *q = t->dq;
+    if (q->n < Q_ENTRIES && q->used + max <= Q_BYTES)
+        return 1;
+    compact(q);
+    if (q->n > Q_ENTRIES / 2 || q->used + max > Q_BYTES / 2)
+        cap_defer_flush(t); /* many keys read or set once: written as they stand */
+    return 1;
+}
+
+/* The record is encoded at the queue's end; its seq is taken only when it
+ * is queued (cap_defer_end). */
+uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0)
+{
+    if (!make_room(t, max + 4))
+        return cap_rec_begin(t, max, number, t0, t0);
+    return gt_rec_put_header(t->dq->data + t->dq->used + 4, t->ctx, (int64_t)t0, 0, number);
+}
+
+static void kill(cap_tls *t, uint32_t i);
+
+/* One reader of entry j fewer. One nobody reads any more, that a later
+ * entry of its key replaced, goes. */
+static void unread(cap_tls *t, uint32_t j)
+{
+    struct cap_defer_q *q = t->dq;
+    entry *e = &q->e[j];
+    if (--e->readers == 0 && !e->sticky && !e->dead && *slot_of(q, &e->key) != j + 1)
+        kill(t, j);
+}
+
+static void kill(cap_tls *t, uint32_t i)
+{
+    entry *e = &t->dq->e[i];
+    e->dead = 1;
+    t->npending--;
+    for (unsigned r = 0; r < Q_READS; r++)
+        if (e->read[r] != NONE)
+            unread(t, e->read[r]);
+}
+
+/* The entries the keys k[1..] read (the latest queued of each), into
+ * read[]; a read of every key of a name makes them stay for good. */
+static void find_reads(struct cap_defer_q *q, const cap_defer_key *k, unsigned nk, uint32_t read[Q_READS])
+{
+    unsigned nr = 0;
+    for (unsigned r = 0; r < Q_READS; r++)
+        read[r] = NONE;
+    for (unsigned i = 1; i < nk; i++) {
+        if (!k[i].name)
+            continue;
+        if (k[i].any) {
+            for (uint32_t j = 0; j < q->n; j++)
+                if (q->e[j].key.name == k[i].name)
+                    q->e[j].sticky = 1;
+            continue;
+        }
+        uint32_t s = *slot_of(q, &k[i]);
+        if (!s || q->e[s - 1].dead)
+            continue;
+        if (nr < Q_READS)
+            read[nr++] = s - 1;
+        else
+            q->e[s - 1].sticky = 1;
+    }
+}
+
+void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *k, unsigned nk)
+{
+    struct cap_defer_q *q = t->dq;
+    if (!q || p < q->data || p > q->data + Q_BYTES) { /* cap_defer_begin had no queue: written now */
+        cap_rec_end(t, p, alias, t->last_t, t->last_t);
+        return;
+    }
+    uint8_t *rec = q->data + q->used;
+    uint32_t body = (uint32_t)(p - rec), read[Q_READS];
+    find_reads(q, k, nk, read);
+    uint32_t *s = slot_of(q, &k[0]);
+    uint32_t oi = *s ? *s - 1 : NONE;
+    if (oi != NONE && (q->e[oi].dead || q->e[oi].readers || q->e[oi].sticky))
+        oi = NONE; /* read since: it stays, and this one follows it */
+    /* Replacing the latest of its key in its place, with its number, when
+     * it is as long (a loop setting one uniform) and read what it read:
+     * then no queued command between the two read the key or set what
+     * this one reads, and the selectors its parts name were as they are
+     * now, so the place sets what the end would. */
+    if (oi != NONE && !memcmp(read, q->e[oi].read, sizeof read)) {
+        entry *old = &q->e[oi];
+        uint8_t *end = gt_rec_put_trailer(p, old->seq, 1, 0, 0, 0, alias);
+        if ((uint32_t)(end - rec) == old->len && body == old->body) {
+            gt_put_be32(rec, (uint32_t)(end - rec - 4));
+            memcpy(q->data + old->off, rec, old->len);
+            old->alias = alias;
+            return;
+        }
+    }
+    uint64_t seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);
+    p = gt_rec_put_trailer(p, seq, 1, 0, 0, 0, alias);
+    gt_put_be32(rec, (uint32_t)(p - rec - 4));
+    entry *e = &q->e[q->n];
+    *e = (entry){.key = k[0], .seq = seq, .off = q->used, .len = (uint32_t)(p - rec), .body = body, .alias = alias};
+    memcpy(e->read, read, sizeof read);
+    for (unsigned r = 0; r < Q_READS; r++)
+        if (read[r] != NONE)
+            q->e[read[r]].readers++;
+    *s = ++q->n;
+    q->used += (uint32_t)(p - rec);
+    t->npending++;
+    if (oi != NONE)
+        kill(t, oi);
+}
