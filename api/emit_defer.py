@@ -21,12 +21,15 @@ whose key needs the driver (@bound:...), that changes what is there
 (~NAME), or that has a hook writing or reading around it, is always
 written at once."""
 
-SEL_MAX = 8  # capture/cap_internal.h CAP_DEFER_NSEL
+SEL_MAX = 8      # capture/cap_internal.h CAP_DEFER_NSEL
+NAMES_MAX = 256  # capture/cap_defer.c Q_NAMES
 
 
 def key_names(cmds):
     """The key names, numbered from 1 in sorted order (0: no key)."""
     names = sorted({k[0].lstrip('~').split('?')[0] for c in cmds for k in (c.state or []) if k[0] != '-'})
+    if len(names) >= NAMES_MAX:
+        raise SystemExit(f'gen_api.py: {len(names)} state key names, capture counts at most {NAMES_MAX - 1}')
     return {n: i + 1 for i, n in enumerate(names)}
 
 

@@ -30,6 +30,7 @@
 #define Q_ENTRIES 4096
 #define Q_SLOTS 8192 /* a power of two, twice Q_ENTRIES */
 #define Q_READS 4    /* entries one entry reads; beyond, those it reads stay for good */
+#define Q_NAMES 256   /* key names (api/emit_defer.py refuses more) */
 #define NONE UINT32_MAX
 
 typedef struct entry {
@@ -40,17 +41,22 @@ typedef struct entry {
     uint32_t alias;
     uint32_t readers;       /* queued entries that read it: it stays while they do */
     uint32_t read[Q_READS]; /* the entries it read (their latest of each key it reads), NONE: none */
+    uint32_t slot;          /* its key's slot, while it is the latest of its key */
     uint8_t dead;           /* replaced: not written */
     uint8_t sticky;         /* read by a read of every key of its name, or by too many: stays */
+    uint8_t latest;         /* the latest queued of its key */
 } entry;
 
 struct cap_defer_q {
-    uint8_t data[Q_BYTES];
+    uint8_t *data;          /* the records, each entry's at its off; a replaced one's bytes left behind */
+    uint8_t bytes[2][Q_BYTES]; /* data is one; compact copies the live records into the other */
     uint32_t used;
     entry e[Q_ENTRIES];
     uint32_t n;
-    uint32_t slot[Q_SLOTS]; /* the latest entry of a key, + 1; 0: empty */
+    uint32_t slot[Q_SLOTS]; /* the latest entry of a key, + 1; 0: empty (no deletion: all emptied at once) */
     uint32_t remap[Q_ENTRIES]; /* compact's */
+    uint32_t named[Q_NAMES];   /* queued entries of each key name not replaced */
+    uint32_t last[Q_NAMES];    /* the entry of each name last found, + 1: most loops set one key of a name */
 };
 
 _Atomic int cap_defer_on;
@@ -122,21 +128,27 @@ void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value)
 static void compact(struct cap_defer_q *q)
 {
     uint32_t n = 0, used = 0;
+    uint8_t *other = q->data == q->bytes[0] ? q->bytes[1] : q->bytes[0];
     memset(q->slot, 0, sizeof q->slot);
+    memset(q->last, 0, sizeof q->last);
     for (uint32_t i = 0; i < q->n; i++) {
         entry e = q->e[i];
         q->remap[i] = NONE;
         if (e.dead)
             continue;
-        memmove(q->data + used, q->data + e.off, e.len);
+        memcpy(other + used, q->data + e.off, e.len);
         e.off = used, used += e.len;
         for (unsigned r = 0; r < Q_READS; r++)
             e.read[r] = e.read[r] == NONE ? NONE : q->remap[e.read[r]];
         q->remap[i] = n;
         q->e[n] = e;
-        *slot_of(q, &e.key) = ++n;
+        ++n;
+        if (e.latest) {
+            uint32_t *sl = slot_of(q, &e.key);
+            *sl = n, q->e[n - 1].slot = (uint32_t)(sl - q->slot);
+        }
     }
-    q->n = n, q->used = used;
+    q->n = n, q->used = used, q->data = other;
 }
 
 void cap_defer_flush(cap_tls *t)
@@ -147,9 +159,11 @@ void cap_defer_flush(cap_tls *t)
     if (!q)
         return;
     q->n = 0, q->used = 0;
-    memset(q->slot, 0, sizeof q->slot);
     for (uint32_t i = 0; i < n; i++) {
         const entry *e = &q->e[i];
+        q->named[e->key.name] = q->last[e->key.name] = 0;
+        if (e->latest)
+            q->slot[e->slot] = 0;
         if (e->dead)
             continue;
         if ((size_t)(t->end - t->pos) < e->len && !cap_tls_refill(t, e->len))
@@ -174,6 +188,7 @@ static int make_room(cap_tls *t, size_t max)
             cap_defer_stop();
             return 0;
         }
+        t->dq->data = t->dq->bytes[0];
     }
     struct cap_defer_q *q = t->dq;
     if (q->n < Q_ENTRIES && q->used + max <= Q_BYTES)
@@ -195,13 +210,18 @@ uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0)
 
 static void kill(cap_tls *t, uint32_t i);
 
+static int same_reads(const uint32_t *a, const uint32_t *b)
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
 /* One reader of entry j fewer. One nobody reads any more, that a later
  * entry of its key replaced, goes. */
 static void unread(cap_tls *t, uint32_t j)
 {
     struct cap_defer_q *q = t->dq;
     entry *e = &q->e[j];
-    if (--e->readers == 0 && !e->sticky && !e->dead && *slot_of(q, &e->key) != j + 1)
+    if (--e->readers == 0 && !e->sticky && !e->dead && !e->latest)
         kill(t, j);
 }
 
@@ -209,10 +229,25 @@ static void kill(cap_tls *t, uint32_t i)
 {
     entry *e = &t->dq->e[i];
     e->dead = 1;
+    t->dq->named[e->key.name]--;
     t->npending--;
     for (unsigned r = 0; r < Q_READS; r++)
         if (e->read[r] != NONE)
             unread(t, e->read[r]);
+}
+
+/* The latest queued entry of key k, or NONE. */
+static uint32_t find(struct cap_defer_q *q, const cap_defer_key *k)
+{
+    if (!q->named[k->name])
+        return NONE;
+    uint32_t j = q->last[k->name];
+    if (j && q->e[j - 1].latest && keys_equal(&q->e[j - 1].key, k))
+        return j - 1;
+    j = *slot_of(q, k);
+    if (j)
+        q->last[k->name] = j;
+    return j ? j - 1 : NONE;
 }
 
 /* The entries the keys k[1..] read (the latest queued of each), into
@@ -231,13 +266,13 @@ static void find_reads(struct cap_defer_q *q, const cap_defer_key *k, unsigned n
                     q->e[j].sticky = 1;
             continue;
         }
-        uint32_t s = *slot_of(q, &k[i]);
-        if (!s || q->e[s - 1].dead)
+        uint32_t j = find(q, &k[i]);
+        if (j == NONE)
             continue;
         if (nr < Q_READS)
-            read[nr++] = s - 1;
+            read[nr++] = j;
         else
-            q->e[s - 1].sticky = 1;
+            q->e[j].sticky = 1;
     }
 }
 
@@ -251,35 +286,39 @@ void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *
     uint8_t *rec = q->data + q->used;
     uint32_t body = (uint32_t)(p - rec), read[Q_READS];
     find_reads(q, k, nk, read);
-    uint32_t *s = slot_of(q, &k[0]);
-    uint32_t oi = *s ? *s - 1 : NONE;
-    if (oi != NONE && (q->e[oi].dead || q->e[oi].readers || q->e[oi].sticky))
+    uint32_t prev = find(q, &k[0]), oi = prev;
+    if (oi != NONE && (q->e[oi].readers || q->e[oi].sticky))
         oi = NONE; /* read since: it stays, and this one follows it */
     /* Replacing the latest of its key in its place, with its number, when
-     * it is as long (a loop setting one uniform) and read what it read:
-     * then no queued command between the two read the key or set what
-     * this one reads, and the selectors its parts name were as they are
-     * now, so the place sets what the end would. */
-    if (oi != NONE && !memcmp(read, q->e[oi].read, sizeof read)) {
+     * it read what that one read (a loop setting one uniform): then no
+     * queued command between the two read the key or set what this one
+     * reads, and the selectors its parts name were as they are now, so the
+     * place sets what the end would. Its bytes stay where they were
+     * encoded; the old ones are left behind for compact. */
+    if (oi != NONE && same_reads(read, q->e[oi].read)) {
         entry *old = &q->e[oi];
-        uint8_t *end = gt_rec_put_trailer(p, old->seq, 1, 0, 0, 0, alias);
-        if ((uint32_t)(end - rec) == old->len && body == old->body) {
-            gt_put_be32(rec, (uint32_t)(end - rec - 4));
-            memcpy(q->data + old->off, rec, old->len);
-            old->alias = alias;
-            return;
-        }
+        p = gt_rec_put_trailer(p, old->seq, 1, 0, 0, 0, alias);
+        gt_put_be32(rec, (uint32_t)(p - rec - 4));
+        old->off = q->used, old->len = (uint32_t)(p - rec), old->body = body, old->alias = alias;
+        q->used += old->len;
+        return;
     }
     uint64_t seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);
     p = gt_rec_put_trailer(p, seq, 1, 0, 0, 0, alias);
     gt_put_be32(rec, (uint32_t)(p - rec - 4));
+    uint32_t *s = prev != NONE ? &q->slot[q->e[prev].slot] : slot_of(q, &k[0]);
     entry *e = &q->e[q->n];
-    *e = (entry){.key = k[0], .seq = seq, .off = q->used, .len = (uint32_t)(p - rec), .body = body, .alias = alias};
+    *e = (entry){.key = k[0], .seq = seq, .off = q->used, .len = (uint32_t)(p - rec), .body = body, .alias = alias,
+                 .slot = (uint32_t)(s - q->slot), .latest = 1};
     memcpy(e->read, read, sizeof read);
     for (unsigned r = 0; r < Q_READS; r++)
         if (read[r] != NONE)
             q->e[read[r]].readers++;
+    if (prev != NONE)
+        q->e[prev].latest = 0;
     *s = ++q->n;
+    q->last[k[0].name] = q->n;
+    q->named[k[0].name]++;
     q->used += (uint32_t)(p - rec);
     t->npending++;
     if (oi != NONE)
