@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # What `gltrace record --start-frame N --frames K` costs, against running
-# untraced and recording in full. It records every call and trims once the
-# program has exited (capture has no tracking of the state with writing
-# off yet), but the frames before N - 1 take no snapshot
-# (GLTRACE_START_FRAME): the calls cost what a full recording's do, a
-# frame before the start less. Two loads: the call-heavy loop
+# untraced and recording in full. It records the run and trims once the
+# program has exited; the frames before N - 1 take no snapshot
+# (GLTRACE_START_FRAME) and hold their state commands back until a read
+# (capture/cap_defer.c; bench/held_back_cost.sh compares that with every
+# call written, on more call mixes). Two loads: the call-heavy loop
 # (bench/callloop.c: ns per call inside the loop; it has no frames, so
 # --start-frame 0) and a frame loop (bench/frames.c draw at W x H: frames
 # per second inside the loop, a 3-frame trim at the end, ROUNDS rounds

@@ -117,7 +117,7 @@ typedef struct cap_tls {
     int foreign;         /* its GL calls go to another API's context (GLX): not
                             recorded until it makes an EGL context current
                             (cap_foreign.c); session is then CAP_SESSION_FOREIGN */
-    uint64_t last_t;     /* start time of its last record written at once */
+    uint64_t last_t;     /* end time of its last record written at once: a held one's time */
     uint32_t npending;   /* state commands held back (cap_defer.c), written first */
     struct cap_defer_q *dq; /* their queue, made at the first one */
     uint64_t sel[8];     /* selectors' values while writing is off (CAP_DEFER_NSEL) */
@@ -256,7 +256,7 @@ CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
 {
     if (CAP_UNLIKELY(t->npending))
         cap_defer_flush(t);
-    t->last_t = t0;
+    t->last_t = t1; /* a held record starts where this one ended: times stay in order (their coding needs it) */
     /* The seq is taken first: a locked add waits for the store buffer to
      * drain, and here it holds little (the record's stores come after). */
     t->seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);
