@@ -22,7 +22,7 @@ import sys
 
 import gltest as gt
 
-gltrace, apps, trim_app, work = sys.argv[1:5]
+gltrace, apps, trim_app, work, held_app = sys.argv[1:6]
 ENV = gt.gl_env(headless=True)
 ck = gt.Checker('trim.apps')
 APPS = ['es2_triangle', 'es3_scene', 'gles1_scene', 'two_threads', 'shared_contexts', 'arrays_maps', 'uploads',
@@ -225,6 +225,8 @@ def hard_starts():
                  'and its swap\'s each)', r.returncode == 0 and info and info.get('frames') == 9 and
                  info.get('snapshots') == 10, (r.stderr, info))
         check_held_back(env)
+        for seed in ('1', '2', '3'):
+            check_held_random(env, seed)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -271,6 +273,36 @@ def check_held_back(env):
     ck.check('churn held back: its trim of frames 5-6 replays exactly on the first try, the state at the start the '
              'original\'s', r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and
              'is the original\'s' in r.stdout and 'note:' not in r.stderr, (r.stdout[-400:], r.stderr[-300:]))
+
+
+def check_held_random(env, seed):
+    """held_app SEED: 300 random calls a frame (selectors, reads of other
+    keys, queries, draws into a texture that accumulates), the frames
+    before 10 held back (GLTRACE_START_FRAME=10) and written whole: the
+    held-back trace's replay matches the snapshots of frames 9-11, so every
+    draw before the start saw what it saw when the app ran."""
+    infos = {}
+    for coalesce in ('1', '0'):
+        path = os.path.join(work, f'held-{seed}-{coalesce}.gltrace')
+        if os.path.exists(path):
+            os.remove(path)
+        r = subprocess.run([held_app, seed], env=dict(env, GLTRACE_OUT=path, GLTRACE_COALESCE=coalesce,
+                                                      GLTRACE_START_FRAME='10'),
+                           capture_output=True, text=True, timeout=120)
+        _, info = gt.info(gltrace, path)
+        infos[coalesce] = (r.returncode, info or {}, path)
+    (rc1, held, held_path), (rc0, whole, _) = infos['1'], infos['0']
+    rp = run([gltrace, 'replay', held_path])
+    ck.check(f'held_app {seed}, frames before 10 held back: at least 1000 calls fewer than written whole, and its '
+             'replay matches the snapshots of frames 9-11', rc1 == 0 and rc0 == 0 and
+             held.get('calls', 1 << 30) + 1000 <= whole.get('calls', 0) and rp.returncode == 0 and
+             '3 snapshots: 3 matched, 0 differ' in rp.stderr,
+             (rc1, rc0, held.get('calls'), whole.get('calls'), rp.stderr[-300:]))
+    out = os.path.join(work, f'held-{seed}-10-11.gltrace')
+    r = run([gltrace, 'trim', held_path, '--frames', '10-11', '-o', out])
+    ck.check(f'held_app {seed}: its trim of frames 10-11 replays exactly on the first try', r.returncode == 0 and
+             'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr,
+             (r.stdout[-300:], r.stderr[-300:]))
 
 
 def trimmed_7_8(mode, *extra):
