@@ -68,26 +68,13 @@
 #include <string.h>
 
 #include "sample_egl.h"
+#include "quad_shader.h"
 #include "sample_shader.h"
 
 #define APP "trim_app"
 #define W 64
 #define H 64
 #define FRAMES 9
-
-static const char vs_src[] = "#version 300 es\n"
-                             "layout(location = 0) in vec2 a_pos;\n"
-                             "uniform vec2 u_offset;\n"
-                             "out vec2 v_uv;\n"
-                             "void main() { v_uv = a_pos * 0.5 + 0.5; gl_Position = vec4(a_pos + u_offset, 0.0, 1.0); }\n";
-static const char fs_src[] = "#version 300 es\n"
-                             "precision mediump float;\n"
-                             "uniform vec4 u_color;\n"
-                             "uniform sampler2D u_tex;\n"
-                             "uniform float u_textured;\n"
-                             "in vec2 v_uv;\n"
-                             "out vec4 o;\n"
-                             "void main() { o = mix(u_color, texture(u_tex, v_uv), u_textured); }\n";
 
 static const GLfloat quad[] = {-0.25f, -0.25f, 0.25f, -0.25f, -0.25f, 0.25f, 0.25f, 0.25f};
 static const GLfloat full[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
