@@ -163,8 +163,9 @@ def span_code(c, target, ann, ctype, enums):
 
 
 def wrapper(c, enums, dplan=None):
-    """The traced wrapper of one command; dplan (api/emit_defer.py): how it
-    waits in the thread's queue while writing is off, or None."""
+    """The traced wrapper of one command; dplan (api/emit_defer.py), what it
+    does while writing is off: `held` in the thread's queue, not written
+    (`window_draw`), noting the framebuffer bound (`draw_binding`)."""
     R = c.ret.kind != 'VOID'
     decl = c.ret.decl()
     call_args = args_list(c)
@@ -182,6 +183,10 @@ def wrapper(c, enums, dplan=None):
          f'    cap_tls *t = {getter};',
          '    if (__builtin_expect(t == NULL, 0))',
          f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
+    if dplan and dplan.get('window_draw'):
+        # A draw into a swapped window before the start: not written.
+        L.append(f'    if ({dplan["window_draw"]})')
+        L.append(f'        {{ {real}; return; }}')
     if c.replay == 'skip' and not any(s in hooks for s in ('pre', 'post', 'end', 'replace')):
         # A query replay does not issue: before the start of a mid-run
         # capture it is not written at all (trim would leave it out).
@@ -192,10 +197,11 @@ def wrapper(c, enums, dplan=None):
         L.append(f'    const uint64_t hv[] = {{{vals or "0"}}};')
     if 'pre' in hooks:
         L.append(f'    {hooks["pre"]}(t, GT_IDX_{c.name}, hv, 0);')
-    if dplan:
+    held = dplan.get('held') if dplan else None
+    if held:
         # Held back while writing is off: its key is computed before the
         # call (a selector it sets changes after), and it takes no clock.
-        stmts, known, nkeys, slot = dplan
+        stmts, known, nkeys, slot = held
         L.append(f'    cap_defer_key dk[{nkeys}];')
         L.append('    int dfr = 0;')
         L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t)) {')
@@ -204,12 +210,14 @@ def wrapper(c, enums, dplan=None):
         L.append('    }')
     L.append('    if (CAP_UNLIKELY(cap_opt_threadtime))')
     L.append('        t->cpu0 = cap_thread_cpu_ns();')
-    L.append('    uint64_t t0 = dfr ? t->last_t : cap_clock_now();' if dplan else '    uint64_t t0 = cap_clock_now();')
+    L.append('    uint64_t t0 = dfr ? t->last_t : cap_clock_now();' if held else '    uint64_t t0 = cap_clock_now();')
     L.append(f'    {decl + " r = " if R else ""}{real};')
-    L.append('    uint64_t t1 = dfr ? t0 : cap_clock_now();' if dplan else '    uint64_t t1 = cap_clock_now();')
-    if dplan and dplan[3] is not None:
+    L.append('    uint64_t t1 = dfr ? t0 : cap_clock_now();' if held else '    uint64_t t1 = cap_clock_now();')
+    if held and held[3] is not None:
         L.append(f'    if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))')
-        L.append(f'        cap_defer_select(t, {dplan[3]}, (uint64_t)(int64_t){pn(c.params[0])});')
+        L.append(f'        cap_defer_select(t, {held[3]}, (uint64_t)(int64_t){pn(c.params[0])});')
+    if dplan and dplan.get('draw_binding'):
+        L += dplan['draw_binding']
     rv = ('(uint64_t)(uintptr_t)r' if c.ret.kind in ('HANDLE', 'POINTER', 'FUNCPTR') else 'gt_u64_i(r)') if R else '0'
     if 'post' in hooks:
         L.append(f'    {hooks["post"]}(t, GT_IDX_{c.name}, hv, {rv});')
@@ -223,7 +231,7 @@ def wrapper(c, enums, dplan=None):
         spans.append('&s_ret')
     room = ''.join(f' + gt_span_room({sp})' for sp in spans)
     enc_args = ''.join(f', {pn(p)}' for p in c.params) + (', r' if R else '') + ''.join(f', {sp}' for sp in spans)
-    if dplan:
+    if held:
         L.append(f'    if (dfr && GT_MAX_{c.name}{room} > CAP_DEFER_REC_MAX)')
         L.append('        dfr = 0; /* too large to hold: written now (its time the thread\'s last) */')
         L.append(f'    uint8_t *p = dfr ? cap_defer_begin(t, GT_MAX_{c.name}{room}, GT_NUM_{c.name}, t0)')
@@ -231,7 +239,7 @@ def wrapper(c, enums, dplan=None):
         L.append('    if (p != NULL) {')
         L.append(f'        p = gt_enc_{c.name}(p{enc_args});')
         L.append('        if (dfr)')
-        L.append(f'            cap_defer_end(t, p, GT_ALIAS_{c.name}, dk, {dplan[2]});')
+        L.append(f'            cap_defer_end(t, p, GT_ALIAS_{c.name}, dk, {held[2]});')
         L.append('        else')
         L.append(f'            cap_rec_end(t, p, GT_ALIAS_{c.name}, t0, t1);')
         L.append('    }')
@@ -285,7 +293,9 @@ def write_wrappers(out, cmds, enums, sizefns, parts):
         L = preamble(cmds, sizefns)
         L.append(f'/* Part {k + 1} of {parts}: {part[0].name} to {part[-1].name}. */')
         for c in part:
-            L += wrapper(c, enums, emit_defer.plan(c, names, sel, enums))
+            dplan = {'held': emit_defer.plan(c, names, sel, enums), 'window_draw': emit_defer.window_draw(c, sel),
+                     'draw_binding': emit_defer.draw_binding(c, sel, enums)}
+            L += wrapper(c, enums, dplan)
         L += emit_modes.wrappers(part, pn, params_decl, args_list)
         with open(os.path.join(out, f'cap_wrap_{k}.c'), 'w') as f:
             f.write('\n'.join(L) + '\n')

@@ -10,6 +10,12 @@ command writes the queue first. So a loop that sets state and draws
 nothing writes one command per piece, and what a draw sees is what it saw.
 A query replay does not issue (`replay ... skip`: glGet*, glIs*) is not
 written at all then (api/emit_capture.py): trim leaves it out of a setup.
+Nor is a draw into a window surface that its thread has swapped (trim's
+step 2 leaves such draws out) on a GLES 1 or 2 context (no transform
+feedback or storage writes, which trim keeps): the window's pixels are
+written where writing comes on again (capture/cap_defer.c). Which
+framebuffer is bound for drawing is tracked like a selector, from the
+binding commands (DRAW_TARGETS below).
 
 A key here is the `state` line's name and parts, computed before the call
 from the command's arguments and from the selectors (the pieces named
@@ -33,9 +39,17 @@ def key_names(cmds):
     return {n: i + 1 for i, n in enumerate(names)}
 
 
+# The binding targets that bind the framebuffer draws go to: GLES 2's one
+# target binds both; GLES 3 splits it. (The registry says which parameter
+# names a framebuffer, not what its targets mean.)
+DRAW_TARGETS = ('GL_FRAMEBUFFER', 'GL_DRAW_FRAMEBUFFER')
+DRAW_FB = 'draw framebuffer'  # the pseudo-selector's name in selectors()
+
+
 def selectors(cmds):
     """pname -> slot, for the `state` lines that set a selector: a key named
-    GL_PNAME with no parts. Its value is the command's one argument."""
+    GL_PNAME with no parts. Its value is the command's one argument. Then
+    DRAW_FB, the framebuffer bound for drawing (draw_binding)."""
     slots = {}
     for c in cmds:
         if not c.state or c.state[0][0] == '-' or c.state[0][1] or not c.state[0][0].startswith('GL_'):
@@ -44,13 +58,15 @@ def selectors(cmds):
             raise SystemExit(f'gen_api.py: state {c.name}: a selector ({c.state[0][0]}) is set by the one '
                              f'argument of its command; {c.name} has {len(c.params)}')
         slots.setdefault(c.state[0][0], len(slots))
+    slots[DRAW_FB] = len(slots)
     if len(slots) > SEL_MAX:
         raise SystemExit(f'gen_api.py: {len(slots)} selectors, capture tracks at most {SEL_MAX}')
     return slots
 
 
 def _part(kind, v, c, enums, sel, first):
-    """(C value, C condition for it to be known) of one part, or None."""
+    """(C value, C condition for it to be known[, C condition that it
+    counts]) of one part, or None."""
     if kind == 'param':
         return f'(uint64_t)(int64_t)x_{c.params[v].name}', None
     if kind == 'value':
@@ -63,7 +79,8 @@ def _part(kind, v, c, enums, sel, first):
         if cond is None:
             return None
         is_it = f'x_{v[2]} == 0x{cond & 0xffffffff:x}u'
-        return f'({is_it} ? t->sel[{sel[v[0]]}] : 0)', f'(!({is_it}) || t->sel[{sel[v[0]]}] != CAP_SEL_UNKNOWN)'
+        return (f'({is_it} ? t->sel[{sel[v[0]]}] : 0)', f'(!({is_it}) || t->sel[{sel[v[0]]}] != CAP_SEL_UNKNOWN)',
+                f'({is_it})')
     return None  # asked of the driver (@bound:...): not known to capture
 
 
@@ -90,7 +107,7 @@ def plan(c, names, sel, enums):
             stmts.append(f'dk[{i}] = (cap_defer_key){{({is_it}) ? {names[base]} : 0, 0, 0, {{0, 0, 0}}}};')
             known.append(f'(!({is_it}) || t->sel[{sel[base]}] != CAP_SEL_UNKNOWN)')
             continue
-        vals = []
+        vals, nparts = [], str(len(parts))
         for j, (kind, v) in enumerate(parts):
             got = _part(kind, v, c, enums, sel, j == 0)
             if got is None:
@@ -98,8 +115,34 @@ def plan(c, names, sel, enums):
             vals.append(got[0])
             if got[1]:
                 known.append(got[1])
+            if kind == 'getwhen':  # not counted when its condition fails: the key of fewer parts others read
+                nparts = f'({got[2]} ? {len(parts)} : {len(parts) - 1})'
         vals += ['0'] * (3 - len(vals))
-        stmts.append(f'dk[{i}] = (cap_defer_key){{{names[name.lstrip("~")]}, {len(parts)}, 0, '
+        stmts.append(f'dk[{i}] = (cap_defer_key){{{names[name.lstrip("~")]}, {nparts}, 0, '
                      f'{{{", ".join(vals)}}}}};')
     slot = sel.get(c.state[0][0]) if not c.state[0][1] else None
     return stmts, ' && '.join(dict.fromkeys(known)) or '1', len(c.state), slot
+
+
+def draw_binding(c, sel, enums):
+    """C that notes the framebuffer a binding command binds for drawing, or
+    None: a `state` line keyed bind[target] whose command names a
+    framebuffer (registry class) and a target."""
+    if not c.state or c.state[0][0] != 'bind' or c.state[0][1] == '*':
+        return None
+    fb = [p for p in c.params if p.klass == 'framebuffer']
+    target = [p for p in c.params if p.name == 'target']
+    if len(fb) != 1 or len(target) != 1:
+        return None
+    cond = ' || '.join(f'x_target == 0x{enums[e]:x}u' for e in DRAW_TARGETS)
+    return [f'    if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed) && ({cond}))',
+            f'        cap_defer_select(t, {sel[DRAW_FB]}, (uint64_t)x_{fb[0].name});']
+
+
+def window_draw(c, sel):
+    """The C condition under which draw command c is not written, or None:
+    a draw (class draw, with a primitive mode: not a compute dispatch)."""
+    if c.cls != 'draw' or not any(p.name == 'mode' for p in c.params) or c.ret.kind != 'VOID':
+        return None
+    return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t) && '
+            f'cap_defer_window_draw(t, {sel[DRAW_FB]})')

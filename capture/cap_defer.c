@@ -22,6 +22,9 @@
  * The queue is the thread's own (made at its first held command, the one
  * allocation), so nothing here takes a lock or makes a syscall per call. */
 #include "cap_internal.h"
+#include "gt_enums.h"
+#include "gt_encoders.h"
+#include "cap_real_fns.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +105,12 @@ static void selectors_reset(cap_tls *t)
         t->sel[i] = atomic_load_explicit(&sel_used[i], memory_order_relaxed) ? CAP_SEL_UNKNOWN : CAP_SEL_DEFAULT;
 }
 
-void cap_defer_made_current(cap_tls *t, int with_context)
+void cap_defer_made_current(cap_tls *t, int with_context, uint64_t draw_surf)
 {
     selectors_reset(t);
+    if (draw_surf != t->draw_surf)
+        t->surf_swapped = 0; /* the same window made current again (each frame) stays one */
+    t->draw_surf = draw_surf;
     if (with_context && !t->made_current) {
         t->made_current = 1;
         if (atomic_fetch_add(&threads, 1) > 0)
@@ -122,6 +128,14 @@ void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value)
     t->sel[slot] = value;
     if (!atomic_load_explicit(&sel_used[slot], memory_order_relaxed))
         atomic_store_explicit(&sel_used[slot], 1, memory_order_relaxed);
+}
+
+void cap_defer_swapped(cap_tls *t, uint64_t surf)
+{
+    if (surf == t->draw_surf)
+        t->surf_swapped = 1;
+    if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
+        cap_defer_now(t); /* the frame before the start frame begins: writing on */
 }
 
 /* Drops the replaced entries, keeping the order of the others. */
@@ -175,6 +189,56 @@ void cap_defer_flush(cap_tls *t)
                                         0, e->alias);
         cap_rec_commit(t, p);
     }
+}
+
+/* Asked of the driver at a draw on a GLES 3 context, as trim asks it
+ * (replay/rp_trim_draws.c side_effects): 1 when the draw may write more
+ * than its framebuffer, or that cannot be told. */
+int cap_defer_writes_elsewhere(cap_tls *t)
+{
+    (void)t;
+    GLboolean xfb = GL_TRUE;
+    GLint prog = 0, major = 0, minor = 0, ssbo = 0, atomics = 0;
+    if (!cap_real.f.glGetBooleanv || !cap_real.f.glGetIntegerv)
+        return 1;
+    cap_real.f.glGetBooleanv(GL_TRANSFORM_FEEDBACK_ACTIVE, &xfb);
+    cap_real.f.glGetIntegerv(GL_MAJOR_VERSION, &major);
+    cap_real.f.glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (xfb || major * 10 + minor < 31)
+        return xfb != GL_FALSE;
+    cap_real.f.glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
+    if (!prog || !cap_real.f.glGetProgramiv || !cap_real.f.glGetProgramInterfaceiv)
+        return 1; /* a program pipeline: not asked */
+    cap_real.f.glGetProgramiv((GLuint)prog, GL_ACTIVE_ATOMIC_COUNTER_BUFFERS, &atomics);
+    cap_real.f.glGetProgramInterfaceiv((GLuint)prog, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &ssbo);
+    return ssbo || atomics;
+}
+
+/* The draw surface's pixels, where trim and replay find what the draws
+ * left out drew (a window redrawn only where it changed, and frames that
+ * read the back buffer a swap preserved, need them). */
+static void write_window(cap_tls *t)
+{
+    int32_t w = 0, h = 0;
+    t->dropped = 0;
+    if (t->draw_surf && cap_resize_known(t->draw_surf, &w, &h) && w > 0 && h > 0)
+        cap_snapshot_initial(t, t->draw_surf, w, h);
+    else
+        cap_log("draws before the start were left out, and the window's size is not known: its pixels are not "
+                "written");
+}
+
+void cap_defer_catch_up(cap_tls *t)
+{
+    cap_defer_flush(t);
+    if (t->dropped && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
+        write_window(t);
+}
+
+void cap_defer_switching(cap_tls *t, uint64_t draw_surf)
+{
+    if (t->dropped && draw_surf != t->draw_surf)
+        write_window(t); /* still current: its pixels now, before the thread leaves it */
 }
 
 /* Room for a record of `max` bytes and its entry: the replaced ones

@@ -115,7 +115,7 @@ void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint6
     uint64_t ctx = args[3];
     if (ctx)
         cap_foreign_egl_context((EGLDisplay)(uintptr_t)args[0], (EGLContext)(uintptr_t)ctx);
-    cap_defer_made_current(t, ctx != 0);
+    cap_defer_made_current(t, ctx != 0, args[1]);
     t->ctx = ctx ? ctx_id(ctx, 1) : -1;
     t->cs = ctx ? cap_ctx_state_of(t->ctx) : NULL;
     t->es_major = 0;
@@ -313,6 +313,7 @@ void cap_hook_swap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     (void)idx, (void)args, (void)ret;
     t->size_check = 1; /* the next frame may be drawn at another size */
     atomic_fetch_add(&cap_frame, 1);
+    cap_defer_swapped(t, args[1]);
     if (CAP_UNLIKELY(atomic_load_explicit(&cap_spool_wanted, memory_order_relaxed)))
         cap_spool_swapped(t); /* a host's start or stop is at this frame's end */
     cap_flusher_kick(); /* records reach the disk at every swap */

@@ -122,6 +122,9 @@ typedef struct cap_tls {
     struct cap_defer_q *dq; /* their queue, made at the first one */
     uint64_t sel[8];     /* selectors' values while writing is off (CAP_DEFER_NSEL) */
     int made_current;    /* it made a context current once */
+    uint64_t draw_surf;  /* the draw surface of its eglMakeCurrent */
+    int surf_swapped;    /* ... swapped since: a window whose draws go (cap_defer.c) */
+    int dropped;         /* draws into it left out: its pixels written when writing comes on */
 } cap_tls;
 
 /* A session value cap_session never takes: every call of a thread holding
@@ -232,7 +235,15 @@ void cap_defer_thread_new(cap_tls *t);   /* its selectors */
 void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value);
 /* eglMakeCurrent: selectors unknown again; a second thread making a context
  * current turns holding back off for good. */
-void cap_defer_made_current(cap_tls *t, int with_context);
+void cap_defer_made_current(cap_tls *t, int with_context, uint64_t draw_surf);
+/* Before an eglMakeCurrent to draw_surf: a window left with draws left out
+ * has its pixels written while it is still current. */
+void cap_defer_switching(cap_tls *t, uint64_t draw_surf);
+/* A swap ended: the start frame reached, or the draw surface a window. */
+void cap_defer_swapped(cap_tls *t, uint64_t surf);
+/* Writing on again: the queue written, then the window's pixels if its
+ * draws were left out. */
+void cap_defer_catch_up(cap_tls *t);
 uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0);
 void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *k, unsigned nk);
 void cap_defer_flush(cap_tls *t);        /* writes the queue, in order */
@@ -251,11 +262,26 @@ CAP_INLINE int cap_defer_now(cap_tls *t)
     return 0;
 }
 
+int cap_defer_writes_elsewhere(cap_tls *t); /* transform feedback, storage blocks, atomic counters */
+
+/* A draw not to write: into the window its thread swapped, with no
+ * framebuffer object bound for drawing (the selector slot `fb`), and
+ * nothing else it writes (what trim's step 2 leaves out). */
+CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb)
+{
+    if (!t->surf_swapped || t->es_major < 1 || (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT) ||
+        (t->es_major >= 3 && cap_defer_writes_elsewhere(t)))
+        return 0;
+    t->dropped = 1;
+    return 1;
+}
+
 CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
                                     uint64_t t0, uint64_t t1)
 {
-    if (CAP_UNLIKELY(t->npending))
-        cap_defer_flush(t);
+    if (CAP_UNLIKELY(t->npending) ||
+        CAP_UNLIKELY(t->dropped && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed)))
+        cap_defer_catch_up(t);
     t->last_t = t1; /* a held record starts where this one ended: times stay in order (their coding needs it) */
     /* The seq is taken first: a locked add waits for the store buffer to
      * drain, and here it holds little (the record's stores come after). */

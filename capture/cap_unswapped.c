@@ -55,6 +55,7 @@ void cap_hook_release_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64
     if (t->cs && t->cs->drew && !t->cs->swapped &&
         (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentContext() != args[3])
         take(t);
+    cap_defer_switching(t, args[1]);
 }
 
 /* Before eglDestroyContext: only the thread's current context can be read. */
