@@ -141,8 +141,10 @@ def draw_binding(c, sel, enums):
 
 def window_draw(c, sel):
     """The C condition under which draw command c is not written, or None:
-    a draw (class draw, with a primitive mode: not a compute dispatch)."""
-    if c.cls != 'draw' or not any(p.name == 'mode' for p in c.params) or c.ret.kind != 'VOID':
+    a draw (class draw, with a primitive mode: not a compute dispatch) or a
+    clear (`pixels ... clears`)."""
+    is_draw = c.cls == 'draw' and any(p.name == 'mode' for p in c.params)
+    if not (is_draw or c.pixels == 'clears') or c.ret.kind != 'VOID':
         return None
     return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t) && '
             f'cap_defer_window_draw(t, {sel[DRAW_FB]})')

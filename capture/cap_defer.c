@@ -2,17 +2,25 @@
  *
  * Before GLTRACE_START_FRAME's frame, or a trace server host's start, the
  * trace is only the setup of what comes after: trim (replay/TRIM.md) keeps
- * of it what the state at the start needs. A command that only sets state
- * (api/annotations.txt `state` lines; which ones, and the key of the piece
- * each sets, come from api/emit_defer.py) waits here, encoded, in its
- * thread's queue; a later command of the same key replaces it unless a
- * queued command read that key in between (glBindTexture reads the unit
- * glActiveTexture selected). Every other record writes the queue first,
- * in order and with the queued records' own sequence numbers, so whatever
- * reads state (a draw, an upload, a query, an EGL call) is recorded after
- * exactly what it saw. A loop that sets state and draws nothing writes one
- * command of each key; a queued command takes no clock and is not
- * compressed or written.
+ * of it what the state at the start needs.
+ *
+ * - A command that only sets state (api/annotations.txt `state` lines;
+ *   which ones, and the key of the piece each sets, come from
+ *   api/emit_defer.py) waits here, encoded, in its thread's queue; a
+ *   later command of the same key replaces it unless a queued command
+ *   read that key in between (glBindTexture reads the unit glActiveTexture
+ *   selected; each entry counts its queued readers). Every other record
+ *   writes the queue first, in order, so whatever reads state (a draw, an
+ *   upload, a query, an EGL call) is recorded after exactly what it saw.
+ *   A swap and its gltraceSurface read no context state: the queue waits
+ *   past them, and is numbered anew when it is written after them.
+ * - A draw or clear into the window its thread swapped is not written
+ *   (trim's step 2 leaves such draws out); the window's pixels are, when
+ *   writing comes on or the thread leaves that window.
+ *
+ * A loop that sets state and draws nothing writes one command of each key;
+ * a frame that only draws into its window writes its swap. A held command
+ * takes no clock and is not compressed or written.
  *
  * One thread only: GLES shares programs and samplers between contexts,
  * and a second thread's draw may read what the first holds back, so a
@@ -38,9 +46,8 @@
 
 typedef struct entry {
     cap_defer_key key;
-    uint64_t seq;
-    uint32_t off, len;
-    uint32_t body;          /* bytes before its trailer (the seq and alias, written again when it is) */
+    uint64_t seq;           /* taken at the call */
+    uint32_t off, len;      /* its frame length, header and arguments: the trailer is written with it */
     uint32_t alias;
     uint32_t readers;       /* queued entries that read it: it stays while they do */
     uint32_t read[Q_READS]; /* the entries it read (their latest of each key it reads), NONE: none */
@@ -173,6 +180,7 @@ void cap_defer_flush(cap_tls *t)
     if (!q)
         return;
     q->n = 0, q->used = 0;
+    int renumber = -1;
     for (uint32_t i = 0; i < n; i++) {
         const entry *e = &q->e[i];
         q->named[e->key.name] = q->last[e->key.name] = 0;
@@ -180,12 +188,16 @@ void cap_defer_flush(cap_tls *t)
             q->slot[e->slot] = 0;
         if (e->dead)
             continue;
-        if ((size_t)(t->end - t->pos) < e->len && !cap_tls_refill(t, e->len))
+        if ((size_t)(t->end - t->pos) < e->len + 32 && !cap_tls_refill(t, e->len + 32))
             return; /* tracing stopped */
-        /* Its trailer again: the seq left out when it follows the last. */
-        memcpy(t->pos, q->data + e->off, e->body);
-        t->seq = e->seq;
-        uint8_t *p = gt_rec_put_trailer(t->pos + e->body, e->seq, !t->seq_known || e->seq != t->last_seq + 1, 0, 0,
+        /* Held across a swap (the only record that does not write the
+         * queue: it reads no context state), the queue is numbered anew,
+         * after it: a thread's records stay in the order of their numbers. */
+        if (renumber < 0)
+            renumber = e->seq <= t->last_seq;
+        memcpy(t->pos, q->data + e->off, e->len);
+        t->seq = renumber ? atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed) : e->seq;
+        uint8_t *p = gt_rec_put_trailer(t->pos + e->len, t->seq, !t->seq_known || t->seq != t->last_seq + 1, 0, 0,
                                         0, e->alias);
         cap_rec_commit(t, p);
     }
@@ -263,8 +275,8 @@ static int make_room(cap_tls *t, size_t max)
     return 1;
 }
 
-/* The record is encoded at the queue's end; its seq is taken only when it
- * is queued (cap_defer_end). */
+/* The record is encoded at the queue's end; its seq and trailer are
+ * written with it (cap_defer_flush). */
 uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0)
 {
     if (!make_room(t, max + 4))
@@ -348,32 +360,27 @@ void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *
         return;
     }
     uint8_t *rec = q->data + q->used;
-    uint32_t body = (uint32_t)(p - rec), read[Q_READS];
+    uint32_t len = (uint32_t)(p - rec), read[Q_READS];
     find_reads(q, k, nk, read);
     uint32_t prev = find(q, &k[0]), oi = prev;
     if (oi != NONE && (q->e[oi].readers || q->e[oi].sticky))
         oi = NONE; /* read since: it stays, and this one follows it */
-    /* Replacing the latest of its key in its place, with its number, when
-     * it read what that one read (a loop setting one uniform): then no
-     * queued command between the two read the key or set what this one
-     * reads, and the selectors its parts name were as they are now, so the
-     * place sets what the end would. Its bytes stay where they were
-     * encoded; the old ones are left behind for compact. */
+    /* Replacing the latest of its key in its place when it read what that
+     * one read (a loop setting one uniform): then no queued command
+     * between the two read the key or set what this one reads, and the
+     * selectors its parts name were as they are now, so the place sets
+     * what the end would. Its bytes stay where they were encoded; the old
+     * ones are left behind for compact. */
     if (oi != NONE && same_reads(read, q->e[oi].read)) {
         entry *old = &q->e[oi];
-        p = gt_rec_put_trailer(p, old->seq, 1, 0, 0, 0, alias);
-        gt_put_be32(rec, (uint32_t)(p - rec - 4));
-        old->off = q->used, old->len = (uint32_t)(p - rec), old->body = body, old->alias = alias;
-        q->used += old->len;
+        old->off = q->used, old->len = len, old->alias = alias;
+        q->used += len;
         return;
     }
-    uint64_t seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed);
-    p = gt_rec_put_trailer(p, seq, 1, 0, 0, 0, alias);
-    gt_put_be32(rec, (uint32_t)(p - rec - 4));
     uint32_t *s = prev != NONE ? &q->slot[q->e[prev].slot] : slot_of(q, &k[0]);
     entry *e = &q->e[q->n];
-    *e = (entry){.key = k[0], .seq = seq, .off = q->used, .len = (uint32_t)(p - rec), .body = body, .alias = alias,
-                 .slot = (uint32_t)(s - q->slot), .latest = 1};
+    *e = (entry){.key = k[0], .seq = atomic_fetch_add_explicit(&cap_seq, 1, memory_order_relaxed), .off = q->used,
+                 .len = len, .alias = alias, .slot = (uint32_t)(s - q->slot), .latest = 1};
     memcpy(e->read, read, sizeof read);
     for (unsigned r = 0; r < Q_READS; r++)
         if (read[r] != NONE)
@@ -383,7 +390,7 @@ void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *
     *s = ++q->n;
     q->last[k[0].name] = q->n;
     q->named[k[0].name]++;
-    q->used += (uint32_t)(p - rec);
+    q->used += len;
     t->npending++;
     if (oi != NONE)
         kill(t, oi);

@@ -278,15 +278,8 @@ void cap_hook_surface_created(cap_tls *t, unsigned idx, const uint64_t *args, ui
 
 /* Before the real swap: the surface's size, the bytes of persistent
  * mappings, the rendered textures and the back buffer (--fb=swap, draw). */
-void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+static void swap_pre_snapshots(cap_tls *t, const uint64_t *args, EGLint w, EGLint h)
 {
-    (void)ret;
-    /* The size the frame was drawn at: the one recorded at its first draw
-     * (cap_resize.c). The window's size of this moment may be newer: the
-     * buffers take it after this swap, when it is asked again. */
-    EGLint w = 0, h = 0;
-    cap_resize_known(args[1], &w, &h);
-    cap_surface_record(t, args[0], args[1], 0, (int32_t)cap_fn_number(idx), &w, &h);
     if (!t->cs)
         return;
     t->cs->swapped = 1; /* its swaps are its snapshots now (cap_unswapped.c) */
@@ -300,6 +293,24 @@ void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
         cap_snapshot_surface(t, args[1], w, h);
 }
 
+void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)ret;
+    /* The size the frame was drawn at: the one recorded at its first draw
+     * (cap_resize.c). The window's size of this moment may be newer: the
+     * buffers take it after this swap, when it is asked again. */
+    EGLint w = 0, h = 0;
+    cap_resize_known(args[1], &w, &h);
+    /* Before the start, the state commands held back wait past the swap
+     * and its gltraceSurface, which read no context state (cap_defer.c). */
+    int pass = atomic_load_explicit(&cap_defer_on, memory_order_relaxed) && cap_defer_now(t);
+    t->passing = pass;
+    cap_surface_record(t, args[0], args[1], 0, (int32_t)cap_fn_number(idx), &w, &h);
+    t->passing = 0;
+    swap_pre_snapshots(t, args, w, h);
+    t->passing = pass; /* the swap's own record */
+}
+
 void cap_hook_initialize(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx;
@@ -311,6 +322,7 @@ void cap_hook_initialize(cap_tls *t, unsigned idx, const uint64_t *args, uint64_
 void cap_hook_swap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
+    t->passing = 0;
     t->size_check = 1; /* the next frame may be drawn at another size */
     atomic_fetch_add(&cap_frame, 1);
     cap_defer_swapped(t, args[1]);

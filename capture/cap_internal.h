@@ -125,6 +125,7 @@ typedef struct cap_tls {
     uint64_t draw_surf;  /* the draw surface of its eglMakeCurrent */
     int surf_swapped;    /* ... swapped since: a window whose draws go (cap_defer.c) */
     int dropped;         /* draws into it left out: its pixels written when writing comes on */
+    int passing;         /* a record that reads no context state (a swap): the queue waits */
 } cap_tls;
 
 /* A session value cap_session never takes: every call of a thread holding
@@ -279,7 +280,7 @@ CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb)
 CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
                                     uint64_t t0, uint64_t t1)
 {
-    if (CAP_UNLIKELY(t->npending) ||
+    if (CAP_UNLIKELY(t->npending && !t->passing) ||
         CAP_UNLIKELY(t->dropped && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed)))
         cap_defer_catch_up(t);
     t->last_t = t1; /* a held record starts where this one ended: times stay in order (their coding needs it) */
