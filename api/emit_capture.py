@@ -190,7 +190,7 @@ def wrapper(c, enums, dplan=None):
     if c.replay == 'skip' and not any(s in hooks for s in ('pre', 'post', 'end', 'replace')):
         # A query replay does not issue: before the start of a mid-run
         # capture it is not written at all (trim would leave it out).
-        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t))')
+        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())')
         L.append(f'        return {real};' if R else f'        {{ {real}; return; }}')
     need_vals = any(s in hooks for s in ('pre', 'post', 'end'))
     if need_vals:
@@ -204,7 +204,7 @@ def wrapper(c, enums, dplan=None):
         stmts, known, nkeys, slot = held
         L.append(f'    cap_defer_key dk[{nkeys}];')
         L.append('    int dfr = 0;')
-        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t)) {')
+        L.append('    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now()) {')
         L += [f'        {s}' for s in stmts]
         L.append(f'        dfr = {known};')
         L.append('    }')

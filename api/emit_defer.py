@@ -146,5 +146,5 @@ def window_draw(c, sel):
     is_draw = c.cls == 'draw' and any(p.name == 'mode' for p in c.params)
     if not (is_draw or c.pixels == 'clears') or c.ret.kind != 'VOID':
         return None
-    return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now(t) && '
+    return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
             f'cap_defer_window_draw(t, {sel[DRAW_FB]})')

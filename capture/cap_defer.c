@@ -142,7 +142,7 @@ void cap_defer_swapped(cap_tls *t, uint64_t surf)
     if (surf == t->draw_surf)
         t->surf_swapped = 1;
     if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
-        cap_defer_now(t); /* the frame before the start frame begins: writing on */
+        cap_defer_now(); /* the frame before the start frame begins: writing on */
 }
 
 /* Drops the replaced entries, keeping the order of the others. */
@@ -206,9 +206,8 @@ void cap_defer_flush(cap_tls *t)
 /* Asked of the driver at a draw on a GLES 3 context, as trim asks it
  * (replay/rp_trim_draws.c side_effects): 1 when the draw may write more
  * than its framebuffer, or that cannot be told. */
-int cap_defer_writes_elsewhere(cap_tls *t)
+int cap_defer_writes_elsewhere(void)
 {
-    (void)t;
     GLboolean xfb = GL_TRUE;
     GLint prog = 0, major = 0, minor = 0, ssbo = 0, atomics = 0;
     if (!cap_real.f.glGetBooleanv || !cap_real.f.glGetIntegerv)

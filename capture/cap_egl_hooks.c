@@ -303,7 +303,7 @@ void cap_hook_swap_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     cap_resize_known(args[1], &w, &h);
     /* Before the start, the state commands held back wait past the swap
      * and its gltraceSurface, which read no context state (cap_defer.c). */
-    int pass = atomic_load_explicit(&cap_defer_on, memory_order_relaxed) && cap_defer_now(t);
+    int pass = atomic_load_explicit(&cap_defer_on, memory_order_relaxed) && cap_defer_now();
     t->passing = pass;
     cap_surface_record(t, args[0], args[1], 0, (int32_t)cap_fn_number(idx), &w, &h);
     t->passing = 0;

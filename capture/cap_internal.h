@@ -209,8 +209,6 @@ CAP_INLINE uint64_t cap_clock_now(void)
 
 /* ------------------------------------------------------------ records */
 
-/* Reserves `max` bytes and writes the frame length placeholder and fields
- * 1-4. Returns where the arguments go, or NULL (tracing stopped). */
 /* ------------------------------------------------------------ writing off */
 
 /* cap_defer.c: while writing is off (before the start of a mid-run
@@ -251,11 +249,10 @@ void cap_defer_flush(cap_tls *t);        /* writes the queue, in order */
 
 /* Holding back now (cap_defer_on being 1): before the start frame
  * (GLTRACE_START_FRAME) or a host's start. */
-CAP_INLINE int cap_defer_now(cap_tls *t)
+CAP_INLINE int cap_defer_now(void)
 {
     extern uint64_t cap_opt_start_frame;
     extern _Atomic uint64_t cap_frame;
-    (void)t;
     if (CAP_LIKELY(!cap_opt_start_frame ||
                    atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame))
         return 1;
@@ -263,7 +260,7 @@ CAP_INLINE int cap_defer_now(cap_tls *t)
     return 0;
 }
 
-int cap_defer_writes_elsewhere(cap_tls *t); /* transform feedback, storage blocks, atomic counters */
+int cap_defer_writes_elsewhere(void); /* transform feedback, storage blocks, atomic counters */
 
 /* A draw not to write: into the window its thread swapped, with no
  * framebuffer object bound for drawing (the selector slot `fb`), and
@@ -271,12 +268,14 @@ int cap_defer_writes_elsewhere(cap_tls *t); /* transform feedback, storage block
 CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb)
 {
     if (!t->surf_swapped || t->es_major < 1 || (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT) ||
-        (t->es_major >= 3 && cap_defer_writes_elsewhere(t)))
+        (t->es_major >= 3 && cap_defer_writes_elsewhere()))
         return 0;
     t->dropped = 1;
     return 1;
 }
 
+/* Reserves `max` bytes and writes the frame length placeholder and fields
+ * 1-4. Returns where the arguments go, or NULL (tracing stopped). */
 CAP_INLINE uint8_t *cap_rec_begin(cap_tls *t, size_t max, int32_t number,
                                     uint64_t t0, uint64_t t1)
 {
