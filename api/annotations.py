@@ -82,6 +82,7 @@ class Rules:
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
+        self.exposes = []   # (cmd glob, lineno): makes an object's contents reachable through another
         self.states = []    # (cmd glob, [key, read keys...] or None, lineno): what a state command sets (trim)
         self.reads = []     # (cmd glob, [read keys...], lineno): the state another command reads (trim)
         self.reads_used = set()  # line numbers of the `reads` lines some command took (first match)
@@ -130,6 +131,8 @@ class Rules:
                     if w[2] not in ('reads', 'clears', '-'):
                         raise AnnotationError(f'{path}:{no}: pixels takes reads, clears or -, not {w[2]!r}')
                     self.pixels.append((w[1], w[2], no))
+                elif w[0] == 'exposes' and len(w) == 2:
+                    self.exposes.append((w[1], no))
                 elif w[0] == 'object' and len(w) == 4:
                     if w[2] not in OBJECT_ROLES:
                         raise AnnotationError(f'{path}:{no}: object takes {", ".join(OBJECT_ROLES)}, not {w[2]!r}')
@@ -243,6 +246,7 @@ class Rules:
             c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
             c.pixels = next((k for g, k, _ in self.pixels if fnmatch.fnmatchcase(c.name, g)), '-')
             c.object = self._object_of(c)
+            c.exposes = any(fnmatch.fnmatchcase(c.name, g) for g, _ in self.exposes)
             c.state = self._state_of(c)
             for p in c.params:
                 p.nullable = any(fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)

@@ -183,10 +183,21 @@ def wrapper(c, enums, dplan=None):
          f'    cap_tls *t = {getter};',
          '    if (__builtin_expect(t == NULL, 0))',
          f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
+    # Writing on again: what was written off is read back before the
+    # call changes it (capture/cap_defer.c).
+    L.append('    if (CAP_UNLIKELY(t->dropped | t->th_levels) && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed))')
+    L.append('        cap_defer_catch_up(t);')
     if dplan and dplan.get('window_draw'):
-        # A draw into a swapped window before the start: not written.
+        # A draw into a swapped window (or a texture level written off)
+        # before the start: not written.
         L.append(f'    if ({dplan["window_draw"]})')
         L.append(f'        {{ {real}; return; }}')
+    if dplan and dplan.get('texture_upload'):
+        # An upload into a texture level read back at the start: not written.
+        L.append(f'    if ({dplan["texture_upload"]})')
+        L.append(f'        {{ {real}; return; }}')
+    if dplan:
+        L += dplan.get('texture_before', [])
     if c.replay == 'skip' and not any(s in hooks for s in ('pre', 'post', 'end', 'replace')):
         # A query replay does not issue: before the start of a mid-run
         # capture it is not written at all (trim would leave it out).
@@ -294,7 +305,8 @@ def write_wrappers(out, cmds, enums, sizefns, parts):
         L.append(f'/* Part {k + 1} of {parts}: {part[0].name} to {part[-1].name}. */')
         for c in part:
             dplan = {'held': emit_defer.plan(c, names, sel, enums), 'window_draw': emit_defer.window_draw(c, sel),
-                     'draw_binding': emit_defer.draw_binding(c, sel, enums)}
+                     'draw_binding': emit_defer.draw_binding(c, sel, enums),
+                     'texture_upload': emit_defer.texture_upload(c), 'texture_before': emit_defer.texture_before(c)}
             L += wrapper(c, enums, dplan)
         L += emit_modes.wrappers(part, pn, params_decl, args_list)
         with open(os.path.join(out, f'cap_wrap_{k}.c'), 'w') as f:

@@ -146,5 +146,65 @@ def window_draw(c, sel):
     is_draw = c.cls == 'draw' and any(p.name == 'mode' for p in c.params)
     if not (is_draw or c.pixels == 'clears') or c.ret.kind != 'VOID':
         return None
+    mask = f'(uint32_t)x_{c.params[0].name}' if c.pixels == 'clears' else 'CAP_DRAW_ALL'  # a clear's first: its mask
     return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
-            f'cap_defer_window_draw(t, {sel[DRAW_FB]})')
+            f'cap_defer_window_draw(t, {sel[DRAW_FB]}, {mask})')
+
+
+# ---------------------------------------------------------------- texture levels written off
+# Before the start, capture/cap_texhold.c keeps out uploads into 2D and
+# cube map texture levels it can read back, and writes the level read back
+# instead. Which commands those are comes from their `object` line (the
+# contents of the texture bound to `target`) and their registry
+# parameters: a 2D image (a level, a width and a height; no depth, no
+# compressed size, no storage's level count) defines a level when it has
+# an internal format, and changes part of one when it has an x offset.
+_NOT_2D = {'depth', 'zoffset', 'imageSize', 'levels'}
+
+
+def _bound_target(c):
+    o = c.object
+    return o and o[0] == 'contents' and o[1] == 'bound' and c.params[o[2]].name == 'target'
+
+
+def texture_upload(c):
+    """The C condition under which upload c is not written, or None."""
+    names = {p.name for p in c.params}
+    if not _bound_target(c) or not {'level', 'width', 'height'} <= names or names & _NOT_2D:
+        return None
+    if 'internalformat' in names:
+        define, ifmt = 1, '(uint32_t)x_internalformat'
+    elif 'xoffset' in names:
+        define, ifmt = 0, '0'
+    else:
+        return None
+    fmt = '(uint32_t)x_format' if 'format' in names else '0'  # a copy's: from its internal format
+    typ = '(uint32_t)x_type' if 'type' in names else '0'
+    return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
+            f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {fmt}, {typ})')
+
+
+def texture_before(c):
+    """C run before command c is written while levels are written off, or
+    []: a command that may read any texture (a draw, a read or copy of
+    pixels other than a swap's, a copy between objects, an EGL image
+    made) writes the changed levels first; one that otherwise changes the
+    texture bound to its target (mipmaps, storage, a compressed upload)
+    writes and forgets that texture's; one that makes something hold a
+    texture (an attachment) marks it; a deletion forgets the deleted, and
+    writes a marked one first."""
+    o = c.object
+    if c.cls == 'draw' or (c.pixels == 'reads' and c.cls != 'frame') or (o and o[0] == 'reads') or c.exposes:
+        return ['    if (CAP_UNLIKELY(t->th_changed))', '        cap_texhold_reading(t);']
+    if _bound_target(c) and not texture_upload(c) and (not c.state or c.state[0][0] == '-'):
+        return ['    if (CAP_UNLIKELY(t->th_levels))', '        cap_texhold_touch(t, (uint32_t)x_target);']
+    if o and o[0] == 'pins' and o[1] == 'param' and c.params[o[2]].klass == 'texture' and not c.params[o[2]].type.pointer:
+        # Held by a framebuffer: a deletion then writes it (draws into it
+        # through that framebuffer are no longer followed by name).
+        return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
+                f'        cap_texhold_pinned(t, x_{c.params[o[2]].name});']
+    if o and o[0] == 'deletes':
+        tex = [p for p in c.params if p.klass == 'texture' and p.type.pointer]
+        if len(tex) == 1 and any(p.name == 'n' for p in c.params):
+            return ['    if (CAP_UNLIKELY(t->th_levels))', f'        cap_texhold_deleted(t, x_n, x_{tex[0].name});']
+    return []

@@ -239,17 +239,26 @@ static void write_window(cap_tls *t)
                 "written");
 }
 
+/* Called before a call's driver function (the generated wrappers), so
+ * what is read back is what the call will see. */
 void cap_defer_catch_up(cap_tls *t)
 {
     cap_defer_flush(t);
-    if (t->dropped && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
+    if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
+        return;
+    if (t->dropped)
         write_window(t);
+    if (t->th_levels)
+        cap_texhold_leave(t);
 }
 
-void cap_defer_switching(cap_tls *t, uint64_t draw_surf)
+void cap_defer_switching(cap_tls *t, uint64_t draw_surf, int other_context)
 {
+    /* Still current: what was left out is read now, before the thread leaves it. */
     if (t->dropped && draw_surf != t->draw_surf)
-        write_window(t); /* still current: its pixels now, before the thread leaves it */
+        write_window(t);
+    if (t->th_levels && other_context)
+        cap_texhold_leave(t); /* texture names are the context's share group's */
 }
 
 /* Room for a record of `max` bytes and its entry: the replaced ones

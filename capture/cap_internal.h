@@ -126,6 +126,9 @@ typedef struct cap_tls {
     int surf_swapped;    /* ... swapped since: a window whose draws go (cap_defer.c) */
     int dropped;         /* draws into it left out: its pixels written when writing comes on */
     int passing;         /* a record that reads no context state (a swap): the queue waits */
+    struct cap_texhold *th; /* texture levels written off (cap_texhold.c), made at the first */
+    uint32_t th_levels;  /* ... how many it holds */
+    uint32_t th_changed; /* ... of them changed since last written: written before a reader */
 } cap_tls;
 
 /* A session value cap_session never takes: every call of a thread holding
@@ -237,7 +240,7 @@ void cap_defer_select(cap_tls *t, unsigned slot, uint64_t value);
 void cap_defer_made_current(cap_tls *t, int with_context, uint64_t draw_surf);
 /* Before an eglMakeCurrent to draw_surf: a window left with draws left out
  * has its pixels written while it is still current. */
-void cap_defer_switching(cap_tls *t, uint64_t draw_surf);
+void cap_defer_switching(cap_tls *t, uint64_t draw_surf, int other_context);
 /* A swap ended: the start frame reached, or the draw surface a window. */
 void cap_defer_swapped(cap_tls *t, uint64_t surf);
 /* Writing on again: the queue written, then the window's pixels if its
@@ -262,13 +265,31 @@ CAP_INLINE int cap_defer_now(void)
 
 int cap_defer_writes_elsewhere(void); /* transform feedback, storage blocks, atomic counters */
 
+/* cap_texhold.c: texture levels written off before the start, written as
+ * read back before anything reads them and where writing comes on. */
+#define CAP_DRAW_ALL UINT32_MAX /* a draw's "mask": it may write every buffer its tests allow */
+int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t level, uint32_t ifmt, int32_t w, int32_t h,
+                       uint32_t fmt, uint32_t type); /* 1: not to be written */
+int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask); /* 1: a draw or clear (mask) into written-off levels only */
+void cap_texhold_reading(cap_tls *t);                /* every changed level written */
+void cap_texhold_touch(cap_tls *t, uint32_t target); /* the texture bound to target written and forgotten */
+void cap_texhold_pinned(cap_tls *t, uint32_t tex);   /* attached: written, not forgotten, when deleted */
+void cap_texhold_deleted(cap_tls *t, int32_t n, const uint32_t *names);
+void cap_texhold_leave(cap_tls *t);                  /* all written and forgotten: writing on, or another context */
+/* cap_snapshot.c: a level of a 2D texture or cube face as RGBA8; -1: not readable. */
+int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t w, int32_t h,
+                            uint8_t *px);
+
 /* A draw not to write: into the window its thread swapped, with no
  * framebuffer object bound for drawing (the selector slot `fb`), and
- * nothing else it writes (what trim's step 2 leaves out). */
-CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb)
+ * nothing else it writes (what trim's step 2 leaves out); or into a
+ * framebuffer object whose colour is a texture level written off, and
+ * nothing else (cap_texhold.c). `mask`: a clear's, or CAP_DRAW_ALL. */
+CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb, uint32_t mask)
 {
-    if (!t->surf_swapped || t->es_major < 1 || (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT) ||
-        (t->es_major >= 3 && cap_defer_writes_elsewhere()))
+    if (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT)
+        return t->sel[fb] != CAP_SEL_UNKNOWN && t->th_levels && cap_texhold_fbo_draw(t, mask);
+    if (!t->surf_swapped || t->es_major < 1 || (t->es_major >= 3 && mask == CAP_DRAW_ALL && cap_defer_writes_elsewhere()))
         return 0;
     t->dropped = 1;
     return 1;

@@ -560,3 +560,31 @@ void cap_snapshot_rendered_textures(cap_tls *t)
     restore(t, &s);
     cs->nrendered = 0;
 }
+
+/* A level of a 2D texture or of a cube map's face (`face`: the level's
+ * target), w x h, as RGBA8 into px, through the context's framebuffer of
+ * ours (cap_texhold.c: a level written off before the start). -1: it
+ * cannot be attached (not colour-renderable). */
+int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t w, int32_t h,
+                            uint8_t *px)
+{
+    cap_ctx_state *cs = t->cs;
+    if (!cs || t->es_major < 2)
+        return -1;
+    GLenum fb = t->es_major >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    saved s;
+    save_and_set(t, &s);
+    if (!cs->snap_fbo)
+        cap_real.f.glGenFramebuffers(1, &cs->snap_fbo);
+    cap_real.f.glBindFramebuffer(fb, cs->snap_fbo);
+    cap_real.f.glFramebufferTexture2D(fb, GL_COLOR_ATTACHMENT0, face, tex, level);
+    int ok = cap_real.f.glCheckFramebufferStatus(fb) == GL_FRAMEBUFFER_COMPLETE;
+    if (ok) {
+        if (t->es_major >= 3)
+            cap_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
+        cap_real.f.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    }
+    cap_real.f.glFramebufferTexture2D(fb, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+    restore(t, &s);
+    return ok ? 0 : -1;
+}

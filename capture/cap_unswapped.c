@@ -52,10 +52,10 @@ void cap_hook_finish_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_
 void cap_hook_release_pre(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)ret;
-    if (t->cs && t->cs->drew && !t->cs->swapped &&
-        (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentContext() != args[3])
+    int other = (uint64_t)(uintptr_t)cap_real.f.eglGetCurrentContext() != args[3];
+    if (t->cs && t->cs->drew && !t->cs->swapped && other)
         take(t);
-    cap_defer_switching(t, args[1]);
+    cap_defer_switching(t, args[1], other);
 }
 
 /* Before eglDestroyContext: only the thread's current context can be read. */

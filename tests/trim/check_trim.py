@@ -14,7 +14,7 @@ same trims made without the check (--no-verify) do not replay exactly.
 Bad ranges and files exit 2 naming them. --loop replays a trim. `gltrace
 record --start-frame N --frames K` leaves a trace of those frames.
 
-usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR"""
+usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP"""
 import os
 import re
 import subprocess
@@ -22,7 +22,7 @@ import sys
 
 import gltest as gt
 
-gltrace, apps, trim_app, work, held_app = sys.argv[1:6]
+gltrace, apps, trim_app, work, held_app, video_app = sys.argv[1:7]
 ENV = gt.gl_env(headless=True)
 ck = gt.Checker('trim.apps')
 APPS = ['es2_triangle', 'es3_scene', 'gles1_scene', 'two_threads', 'shared_contexts', 'arrays_maps', 'uploads',
@@ -228,6 +228,8 @@ def hard_starts():
         check_held_modes(env)
         for seed in ('1', '2', '3'):
             check_held_random(env, seed)
+        for es in ('2', '3'):
+            check_held_textures(env, es)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -325,6 +327,69 @@ def check_held_random(env, seed):
     r = run([gltrace, 'trim', held_path, '--frames', '10-11', '-o', out])
     ck.check(f'held_app {seed}: its trim of frames 10-11 replays exactly on the first try', r.returncode == 0 and
              'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr,
+             (r.stdout[-300:], r.stderr[-300:]))
+
+
+def per_frame(recs, pick):
+    """How many records pick() accepts in each frame (split at swaps)."""
+    counts, frame = {}, 0
+    for r in recs:
+        if FRAME_FNS.match(r.get('fn', '')):
+            frame += 1
+        elif pick(r):
+            counts[frame] = counts.get(frame, 0) + 1
+    return counts
+
+
+def check_held_textures(env, es):
+    """video_app ES with GLTRACE_START_FRAME=6: its uploads into 2D and cube
+    textures and its draws into framebuffer objects' textures before the
+    start are not written; the levels they changed are read back and
+    written as one glTexImage2D each where the start's frame begins, and
+    before the glReadPixels of frame 3 (capture/cap_texhold.c). Luminance
+    uploads, which no framebuffer reads back, are written; so are a plane's
+    after its mipmaps were made (frame 4). Written whole, the same
+    snapshots; held back, a replay that matches them and a trim of frames
+    7-8 exact on the first try."""
+    infos = {}
+    for coalesce in ('1', '0'):
+        path = os.path.join(work, f'video-{es}-{coalesce}.gltrace')
+        if os.path.exists(path):
+            os.remove(path)
+        r = subprocess.run([video_app, es], env=dict(env, GLTRACE_OUT=path, GLTRACE_COALESCE=coalesce,
+                                                     GLTRACE_START_FRAME='6'),
+                           capture_output=True, text=True, timeout=120)
+        got, recs = snapshots(path)
+        infos[coalesce] = (r.returncode, got, recs, path)
+    (rc1, got, held, held_path), (rc0, want, whole, _) = infos['1'], infos['0']
+    ck.check(f'video_app {es}, GLTRACE_START_FRAME=6: held back and written whole, the same 7 snapshots',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 7, (rc1, rc0, len(got), len(want)))
+    rp = run([gltrace, 'replay', held_path])
+    ck.check(f'video_app {es} held back: its replay matches the 7 snapshots and the app\'s 3 pixel reads',
+             rp.returncode == 0 and '7 snapshots: 7 matched, 0 differ' in rp.stderr and
+             '3 pixel reads of the app: 3 matched' in rp.stderr, rp.stderr[-400:])
+
+    def uploads(r):
+        return r.get('fn') == 'glTexSubImage2D' and r.get('args', {}).get('format') != 'GL_LUMINANCE'
+
+    def draws(r):
+        return r.get('fn') == 'glDrawArrays'
+
+    def luminance(r):
+        return r.get('fn') == 'glTexSubImage2D' and r.get('args', {}).get('format') == 'GL_LUMINANCE'
+    counts = [(per_frame(recs, uploads), per_frame(recs, draws), per_frame(recs, luminance)) for recs in (held, whole)]
+    ck.check(f'video_app {es}: in frames 1-3 held back, no upload into a plane and no draw written (written whole: '
+             'two uploads and seven draws a frame); the luminance upload written each frame',
+             all(counts[0][0].get(f, 0) == 0 and counts[0][1].get(f, 0) == 0 and counts[0][2].get(f) == 1 and
+                 counts[1][0].get(f) == 2 and counts[1][1].get(f) == 7 for f in (1, 2, 3)), counts)
+    images = per_frame(held, lambda r: r.get('fn') == 'glTexImage2D' and r.get('args', {}).get('pixels') != '0x0')
+    ck.check(f'video_app {es}: the levels changed before the start written as read back, before frame 3\'s pixel '
+             'read (the plane, the accumulated texture, the cube\'s faces drawn) and where frame 5 begins',
+             images.get(3, 0) >= 4 and images.get(5, 0) >= 4, images)
+    out = os.path.join(work, f'video-{es}-7-8.gltrace')
+    r = run([gltrace, 'trim', held_path, '--frames', '7-8', '-o', out])
+    ck.check(f'video_app {es} held back: its trim of frames 7-8 replays exactly on the first try (its two snapshots '
+             'and frame 7\'s pixel read)', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stderr,
              (r.stdout[-300:], r.stderr[-300:]))
 
 

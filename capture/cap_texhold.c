@@ -1,0 +1,410 @@
+/* cap_texhold.c: texture levels written off before the start of a
+ * mid-run capture, written as read back.
+ *
+ * Before GLTRACE_START_FRAME's frame, or a trace server host's start
+ * (cap_defer.c), an upload that defines or changes a level of a 2D
+ * texture or a cube map face, in a format a framebuffer reads back
+ * exactly (8-bit unsigned normalized RGBA, RGB, RG or red), is not
+ * written: the level is noted here with its size and format, and marked
+ * changed. Nor is a draw or clear into a framebuffer object whose one
+ * colour buffer is such a level and that writes no depth or stencil
+ * (cap_defer_window_draw). Which commands upload comes from the API
+ * description (api/emit_defer.py texture_upload).
+ *
+ * A changed level is written, read through a framebuffer of ours, as one
+ * upload that defines it (api/state.tsv `function texture-image`), with
+ * its binding and the unpack state set for it and set back after:
+ * - before a written command that may read any texture (a draw not left
+ *   out, a pixel read or copy, an EGL image made): every changed level;
+ * - before one that changes a texture otherwise (mipmaps, storage, a
+ *   compressed upload): that texture's, which is then forgotten;
+ * - when writing comes on, and before the thread makes another context
+ *   current: all, and all are forgotten.
+ * A deleted texture's levels are forgotten; one attached to a framebuffer
+ * is written first (the framebuffer keeps it, and draws through it are
+ * written from then).
+ *
+ * What GLES cannot read back this way (compressed, depth and luminance
+ * textures, 3D and array textures, levels above 0 on GLES 2, storage
+ * textures' uploads) is written as before.
+ *
+ * The table is the thread's own (one allocation, at its first level): no
+ * lock. Levels beyond its room are written as before. */
+#include "cap_internal.h"
+#include "gt_api.h"
+#include "gt_api_state.h"
+#include "gt_enums.h"
+#include "gt_encoders.h"
+#include "cap_real_fns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TH_LEVELS 1024
+
+typedef struct level {
+    uint32_t tex, face;        /* name; GL_TEXTURE_2D or the cube face */
+    int32_t level, w, h;
+    uint32_t ifmt, fmt, type;  /* as defined: written with them */
+    uint8_t n;                 /* components a pixel has in fmt */
+    uint8_t changed;           /* since last written */
+} level;
+
+struct cap_texhold {
+    level v[TH_LEVELS];
+    uint32_t n;
+    uint32_t attached[TH_LEVELS]; /* textures attached to a framebuffer: they outlive their names */
+    uint32_t nattached;
+    int busy; /* writing: a record it writes reads nothing back */
+};
+
+static GLint get_int(GLenum pname)
+{
+    GLint v = 0;
+    cap_real.f.glGetIntegerv(pname, &v);
+    return v;
+}
+
+/* The binding target of a level's target: 0 for one not held. */
+static uint32_t bind_target(uint32_t target)
+{
+    if (target == GL_TEXTURE_2D)
+        return GL_TEXTURE_2D;
+    if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
+        return GL_TEXTURE_CUBE_MAP;
+    return 0;
+}
+
+static uint32_t bound(uint32_t bind)
+{
+    uint32_t q = gt_api_binding_of(bind);
+    return q ? (uint32_t)get_int(q) : 0;
+}
+
+/* Components of a format glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
+ * back exactly, or 0. A copy's (fmt 0) follows its internal format. */
+static int components(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
+{
+    static const struct { uint32_t ifmt, fmt; uint8_t n, es3; } ok[] = {
+        {GL_RGBA, GL_RGBA, 4, 0},  {GL_RGB, GL_RGB, 3, 0},   {GL_RG, GL_RG, 2, 0},  {GL_RED, GL_RED, 1, 0},
+        {GL_RGBA8, GL_RGBA, 4, 1}, {GL_RGB8, GL_RGB, 3, 1}, {GL_RG8, GL_RG, 2, 1}, {GL_R8, GL_RED, 1, 1},
+    };
+    if (!*fmt && !*type)
+        *type = GL_UNSIGNED_BYTE;
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (ok[i].ifmt == ifmt && (!*fmt || ok[i].fmt == *fmt) && *type == GL_UNSIGNED_BYTE &&
+            (!ok[i].es3 || t->es_major >= 3)) {
+            *fmt = ok[i].fmt;
+            return ok[i].n;
+        }
+    return 0;
+}
+
+static level *find(cap_tls *t, uint32_t tex, uint32_t face, int32_t lv)
+{
+    struct cap_texhold *h = t->th;
+    for (uint32_t i = 0; h && i < h->n; i++)
+        if (h->v[i].tex == tex && h->v[i].face == face && h->v[i].level == lv)
+            return &h->v[i];
+    return NULL;
+}
+
+static void changed(cap_tls *t, level *l)
+{
+    if (!l->changed)
+        l->changed = 1, t->th_changed++;
+}
+
+static void forget(cap_tls *t, level *l)
+{
+    struct cap_texhold *h = t->th;
+    if (l->changed)
+        t->th_changed--;
+    *l = h->v[--h->n];
+    t->th_levels = h->n;
+}
+
+static struct cap_texhold *table(cap_tls *t);
+
+static level *add(cap_tls *t)
+{
+    if (!table(t) || t->th->n == TH_LEVELS)
+        return NULL;
+    level *l = &t->th->v[t->th->n++];
+    memset(l, 0, sizeof *l);
+    t->th_levels = t->th->n;
+    return l;
+}
+
+int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint32_t ifmt, int32_t w, int32_t h,
+                       uint32_t fmt, uint32_t type)
+{
+    uint32_t bind = bind_target(target);
+    if (!bind || t->es_major < 2 || !t->cs || (t->th && t->th->busy))
+        return 0;
+    uint32_t tex = bound(bind);
+    level *l = tex ? find(t, tex, target, lv) : NULL;
+    if (!define) {
+        if (l)
+            changed(t, l);
+        return l != NULL; /* a level whose definition was written is written as it changes */
+    }
+    int n = tex && w > 0 && h > 0 && (lv == 0 || t->es_major >= 3) ? components(t, ifmt, &fmt, &type) : 0;
+    if (!n) {
+        if (l)
+            forget(t, l); /* written whole from here */
+        return 0;
+    }
+    if (!l && !(l = add(t)))
+        return 0;
+    *l = (level){.tex = tex, .face = target, .level = lv, .w = w, .h = h, .ifmt = ifmt, .fmt = fmt, .type = type,
+                 .n = (uint8_t)n, .changed = l->changed};
+    changed(t, l);
+    return 1;
+}
+
+/* The framebuffer bound for drawing: its colour buffer a level held here,
+ * and no depth or stencil written (by a draw: their tests off; by a clear:
+ * its mask). One colour buffer drawn only. */
+int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
+{
+    if (t->es_major < 2 || (t->th && t->th->busy))
+        return 0;
+    int draw = mask == CAP_DRAW_ALL, es3 = t->es_major >= 3;
+    GLenum fb = es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER;
+    if (es3 && (get_int(GL_DRAW_BUFFER0) != GL_COLOR_ATTACHMENT0 || get_int(GL_DRAW_BUFFER1) != GL_NONE ||
+                (draw && cap_defer_writes_elsewhere())))
+        return 0;
+    static const GLenum att[2] = {GL_DEPTH_ATTACHMENT, GL_STENCIL_ATTACHMENT};
+    static const GLenum test[2] = {GL_DEPTH_TEST, GL_STENCIL_TEST};
+    static const GLbitfield bit[2] = {GL_DEPTH_BUFFER_BIT, GL_STENCIL_BUFFER_BIT};
+    for (int i = 0; i < 2; i++) {
+        GLint type = GL_NONE;
+        cap_real.f.glGetFramebufferAttachmentParameteriv(fb, att[i], GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_NONE && (draw ? cap_real.f.glIsEnabled(test[i]) != GL_FALSE : (mask & bit[i]) != 0))
+            return 0;
+    }
+    GLint type = GL_NONE, name = 0, lv = 0, face = 0;
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                                     &type);
+    if (type != GL_TEXTURE)
+        return 0;
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+                                                     &name);
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
+                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &lv);
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
+                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
+    level *l = find(t, (uint32_t)name, face ? (uint32_t)face : GL_TEXTURE_2D, lv);
+    if (!l)
+        return 0;
+    if (draw || (mask & GL_COLOR_BUFFER_BIT))
+        changed(t, l);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* A call of the function api/state.tsv names for `use`, written as the
+ * thread's next record: integer arguments, and the bytes of its one
+ * pointer. */
+static void put_call(cap_tls *t, const char *use, const int64_t *args, const void *bytes, size_t len)
+{
+    const gt_api_fn *f = NULL;
+    for (size_t i = 0; !f && i < gt_api_nstate_fns; i++)
+        if (!strcmp(gt_api_state_fns[i].use, use))
+            f = gt_api_find_name(gt_api_state_fns[i].int_fn);
+    if (!f) {
+        cap_log("api/state.tsv names no function for %s: a texture level is not written", use);
+        return;
+    }
+    gt_span s = {0};
+    if (bytes)
+        cap_span_raw(&s, bytes, (long)len, 1);
+    uint64_t now = cap_clock_now();
+    uint8_t *p = cap_rec_begin(t, 64 + 24 * (size_t)f->nparams + gt_span_room(&s), f->number, now, now);
+    if (!p)
+        return;
+    for (unsigned i = 0; i < f->nparams; i++) {
+        gt_kind k = (gt_kind)f->params[i].kind;
+        if (k == GT_K_POINTER)
+            p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)bytes, &s);
+        else if (gt_api_wire_type(k) == 8)
+            p = gt_dt_i64(p, 0x2a, args[i]);
+        else
+            p = gt_dt_i32(p, 0x2a, (uint8_t)gt_api_wire_type(k), (int32_t)args[i]);
+    }
+    cap_rec_end(t, p, f->alias, now, now);
+}
+
+/* The unpack state the writing needs, and the app's, set and set back. */
+typedef struct unpack {
+    int n;
+    GLint pname[4], app[4], buffer;
+} unpack;
+
+static void unpack_set(cap_tls *t, unpack *u)
+{
+    memset(u, 0, sizeof *u);
+    u->pname[u->n++] = GL_UNPACK_ALIGNMENT;
+    if (t->es_major >= 3 || t->cs->unpack_subimage) {
+        u->pname[u->n++] = GL_UNPACK_ROW_LENGTH;
+        u->pname[u->n++] = GL_UNPACK_SKIP_ROWS;
+        u->pname[u->n++] = GL_UNPACK_SKIP_PIXELS;
+    }
+    if (t->es_major >= 3 && (u->buffer = get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)) != 0)
+        put_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
+    for (int i = 0; i < u->n; i++) {
+        u->app[i] = get_int((GLenum)u->pname[i]);
+        if (u->app[i] != (i == 0 ? 1 : 0))
+            put_call(t, "pixel-store", (int64_t[]){u->pname[i], i == 0 ? 1 : 0}, NULL, 0);
+    }
+}
+
+static void unpack_back(cap_tls *t, const unpack *u)
+{
+    for (int i = 0; i < u->n; i++)
+        if (u->app[i] != (i == 0 ? 1 : 0))
+            put_call(t, "pixel-store", (int64_t[]){u->pname[i], u->app[i]}, NULL, 0);
+    if (u->buffer)
+        put_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, u->buffer}, NULL, 0);
+}
+
+/* One level, read back, as one defining upload (RGBA8 packed down to its
+ * components, rows unpadded: unpack alignment 1). */
+static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint32_t *on_cube)
+{
+    static _Atomic int told;
+    if (cap_snapshot_read_level(t, l->tex, l->face, l->level, l->w, l->h, px) != 0) {
+        if (!atomic_exchange(&told, 1))
+            cap_log("texture %u level %d could not be read back: its uploads before the start are missing",
+                    l->tex, l->level);
+        return;
+    }
+    size_t npx = (size_t)l->w * (size_t)l->h;
+    for (size_t i = 0; i < npx && l->n < 4; i++)
+        memmove(px + i * l->n, px + i * 4, l->n);
+    uint32_t bind = bind_target(l->face), *on = bind == GL_TEXTURE_2D ? on_2d : on_cube;
+    if (*on != l->tex)
+        put_call(t, "bind-texture", (int64_t[]){bind, l->tex}, NULL, 0);
+    *on = l->tex;
+    put_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
+             npx * l->n);
+}
+
+/* Writes the changed levels (of texture `tex`, or all: 0), after the
+ * state commands held before them. */
+static void write_changed(cap_tls *t, uint32_t tex)
+{
+    struct cap_texhold *h = t->th;
+    size_t most = 0;
+    int any = 0;
+    for (uint32_t i = 0; h && i < h->n; i++)
+        if (h->v[i].changed && (!tex || h->v[i].tex == tex)) {
+            any = 1;
+            size_t b = (size_t)h->v[i].w * (size_t)h->v[i].h * 4;
+            most = b > most ? b : most;
+        }
+    if (!any || h->busy || !t->cs)
+        return;
+    uint8_t *px = malloc(most);
+    if (!px) {
+        cap_log("no memory to read back a texture level of %zu bytes: its uploads before the start are missing",
+                most);
+        return;
+    }
+    h->busy = 1;
+    cap_defer_flush(t);
+    unpack u;
+    unpack_set(t, &u);
+    uint32_t app_2d = bound(GL_TEXTURE_2D), app_cube = bound(GL_TEXTURE_CUBE_MAP);
+    uint32_t on_2d = app_2d, on_cube = app_cube;
+    for (uint32_t i = 0; i < h->n; i++) {
+        level *l = &h->v[i];
+        if (!l->changed || (tex && l->tex != tex))
+            continue;
+        write_level(t, l, px, &on_2d, &on_cube);
+        l->changed = 0, t->th_changed--;
+    }
+    if (on_2d != app_2d)
+        put_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_2D, app_2d}, NULL, 0);
+    if (on_cube != app_cube)
+        put_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_CUBE_MAP, app_cube}, NULL, 0);
+    unpack_back(t, &u);
+    h->busy = 0;
+    free(px);
+}
+
+void cap_texhold_reading(cap_tls *t)
+{
+    write_changed(t, 0);
+}
+
+void cap_texhold_touch(cap_tls *t, uint32_t target)
+{
+    uint32_t bind = target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP ? target : bind_target(target);
+    uint32_t tex = bind && t->es_major >= 2 ? bound(bind) : 0;
+    if (!tex || !t->th || t->th->busy)
+        return;
+    write_changed(t, tex);
+    for (uint32_t i = t->th->n; i-- > 0;)
+        if (t->th->v[i].tex == tex)
+            forget(t, &t->th->v[i]);
+}
+
+static struct cap_texhold *table(cap_tls *t)
+{
+    if (!t->th && !(t->th = calloc(1, sizeof *t->th)))
+        cap_log("no memory to leave texture uploads out before the start: they are written");
+    return t->th;
+}
+
+void cap_texhold_pinned(cap_tls *t, uint32_t tex)
+{
+    struct cap_texhold *h = tex && t->es_major >= 2 ? table(t) : NULL;
+    if (!h)
+        return;
+    for (uint32_t i = 0; i < h->nattached; i++)
+        if (h->attached[i] == tex)
+            return;
+    if (h->nattached < TH_LEVELS)
+        h->attached[h->nattached++] = tex;
+    else
+        h->nattached = TH_LEVELS + 1; /* too many to follow: every deleted level written */
+}
+
+/* Whether tex was attached (and is no longer followed). */
+static int unattach(struct cap_texhold *h, uint32_t tex)
+{
+    if (h->nattached > TH_LEVELS)
+        return 1;
+    for (uint32_t i = 0; i < h->nattached; i++)
+        if (h->attached[i] == tex) {
+            h->attached[i] = h->attached[--h->nattached];
+            return 1;
+        }
+    return 0;
+}
+
+/* A deleted texture a framebuffer may still hold is written first: its
+ * name no longer finds it, so draws through that framebuffer are then
+ * written. */
+void cap_texhold_deleted(cap_tls *t, int32_t n, const uint32_t *names)
+{
+    for (int32_t k = 0; names && k < n && t->th && !t->th->busy; k++) {
+        if (!names[k])
+            continue;
+        if (unattach(t->th, names[k]))
+            write_changed(t, names[k]);
+        for (uint32_t i = t->th->n; i-- > 0;)
+            if (t->th->v[i].tex == names[k])
+                forget(t, &t->th->v[i]);
+    }
+}
+
+void cap_texhold_leave(cap_tls *t)
+{
+    write_changed(t, 0);
+    if (t->th && !t->th->busy)
+        t->th->n = 0, t->th->nattached = 0, t->th_levels = 0, t->th_changed = 0;
+}
