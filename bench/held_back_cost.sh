@@ -12,7 +12,9 @@
 # toggle), bench/replay/callmix's four mixes (written for replay, not for
 # this: attribute values, buffer and texture bindings, uniforms behind
 # pointers, plain state, matrices), and bench/frames (a frame loop that
-# draws: every draw reads what was set before it, so little is held).
+# draws: every draw reads what was set before it, so little is held; and
+# its upload mode, a 256x256 RGBA texture written each frame, which
+# capture leaves out and reads back: capture/cap_texhold.c).
 # Per workload ROUNDS rounds, the four ways interleaved; per way the time
 # inside the loop (ns per call, or fps for frames), the process's CPU time
 # (user + system, the writer thread's compression included) and the trace's
@@ -49,7 +51,8 @@ workloads=("callloop|$bin/callloop $iters|$((iters * 4))"
            "callmix-attrib|$bin/callmix attrib $iters|$((iters * 8))"
            "callmix-state|$bin/callmix state $iters|$((iters * 6))"
            "callmix-matrix|$bin/callmix matrix $iters|$((iters * 7))"
-           "frames-320x240|$bin/frames 320 240 $frames draw|0")
+           "frames-320x240|$bin/frames 320 240 $frames draw|0"
+           "frames-upload|$bin/frames 320 240 $frames upload|0")
 for r in $(seq "$rounds"); do
   for w in "${workloads[@]}"; do
     IFS='|' read -r name cmd calls <<<"$w"
