@@ -184,6 +184,19 @@ def texture_upload(c):
             f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {fmt}, {typ})')
 
 
+def texture_storage(c):
+    """C noting the levels a storage command (a 2D image's level count, no
+    depth) makes, or []: its record is written (it makes the levels
+    immutable), their uploads and passes are then left out like any
+    level's and written back with `texture-level`."""
+    names = {p.name for p in c.params}
+    if not _bound_target(c) or not {'levels', 'internalformat', 'width', 'height'} <= names or 'depth' in names:
+        return []
+    return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
+            '        cap_texhold_storage(t, (uint32_t)x_target, x_levels, (uint32_t)x_internalformat, x_width, '
+            'x_height);']
+
+
 def texture_before(c):
     """C run before command c is written while levels are written off, or
     []: a command that may read any texture (a draw, a read or copy of
@@ -196,6 +209,8 @@ def texture_before(c):
     o = c.object
     if c.cls == 'draw' or (c.pixels == 'reads' and c.cls != 'frame') or (o and o[0] == 'reads') or c.exposes:
         return ['    if (CAP_UNLIKELY(t->th_changed))', '        cap_texhold_reading(t);']
+    if texture_storage(c):
+        return texture_storage(c)
     if _bound_target(c) and not texture_upload(c) and (not c.state or c.state[0][0] == '-'):
         return ['    if (CAP_UNLIKELY(t->th_levels))', '        cap_texhold_touch(t, (uint32_t)x_target);']
     if o and o[0] == 'pins' and o[1] == 'param' and c.params[o[2]].klass == 'texture' and not c.params[o[2]].type.pointer:

@@ -24,9 +24,11 @@
  * is written first (the framebuffer keeps it, and draws through it are
  * written from then).
  *
+ * Levels made by glTexStorage2D (its record written) are followed the same
+ * way from there, and written back with glTexSubImage2D (`texture-level`).
  * What GLES cannot read back this way (compressed, depth and luminance
- * textures, 3D and array textures, levels above 0 on GLES 2, storage
- * textures' uploads) is written as before.
+ * textures, 3D and array textures, levels above 0 on GLES 2) is written
+ * as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
  * lock. Levels beyond its room are written as before. */
@@ -48,6 +50,7 @@ typedef struct level {
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
     uint8_t n;                 /* components a pixel has in fmt */
     uint8_t changed;           /* since last written */
+    uint8_t immutable;         /* made by a storage command (written): written back in place */
 } level;
 
 struct cap_texhold {
@@ -144,10 +147,10 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
         return 0;
     uint32_t tex = bound(bind);
     level *l = tex ? find(t, tex, target, lv) : NULL;
-    if (!define) {
-        if (l)
+    if (!define || (l && l->immutable)) { /* a definition of an immutable level fails: written as the app made it */
+        if (l && !define)
             changed(t, l);
-        return l != NULL; /* a level whose definition was written is written as it changes */
+        return l != NULL && !define; /* a level whose definition was written is written as it changes */
     }
     int n = tex && w > 0 && h > 0 && (lv == 0 || t->es_major >= 3) ? components(t, ifmt, &fmt, &type) : 0;
     if (!n) {
@@ -161,6 +164,27 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
                  .n = (uint8_t)n, .changed = l->changed};
     changed(t, l);
     return 1;
+}
+
+/* glTexStorage2D (written): its levels, each face's of a cube map, are
+ * followed from now as if defined by uploads, their contents unchanged. */
+void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h)
+{
+    uint32_t fmt = 0, type = 0;
+    int n = t->es_major >= 3 && t->cs && !(t->th && t->th->busy) ? components(t, ifmt, &fmt, &type) : 0;
+    int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+    if (t->th_levels)
+        cap_texhold_touch(t, target); /* what it had goes */
+    uint32_t tex = n && (target == GL_TEXTURE_2D || faces == 6) ? bound(target) : 0;
+    for (int32_t lv = 0; tex && lv < levels && lv < 16; lv++)
+        for (int f = 0; f < faces; f++) {
+            level *l = add(t);
+            if (!l)
+                return;
+            *l = (level){.tex = tex, .face = faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (uint32_t)f : target,
+                         .level = lv, .w = w >> lv > 0 ? w >> lv : 1, .h = h >> lv > 0 ? h >> lv : 1, .ifmt = ifmt,
+                         .fmt = fmt, .type = type, .n = (uint8_t)n, .immutable = 1};
+        }
 }
 
 /* The framebuffer bound for drawing: its colour buffer a level held here,
@@ -270,8 +294,9 @@ static void unpack_back(cap_tls *t, const unpack *u)
         put_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, u->buffer}, NULL, 0);
 }
 
-/* One level, read back, as one defining upload (RGBA8 packed down to its
- * components, rows unpadded: unpack alignment 1). */
+/* One level, read back, as one upload that defines it, or for an
+ * immutable one, fills it (RGBA8 packed down to its components, rows
+ * unpadded: unpack alignment 1). */
 static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint32_t *on_cube)
 {
     static _Atomic int told;
@@ -288,8 +313,12 @@ static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint
     if (*on != l->tex)
         put_call(t, "bind-texture", (int64_t[]){bind, l->tex}, NULL, 0);
     *on = l->tex;
-    put_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
-             npx * l->n);
+    if (l->immutable)
+        put_call(t, "texture-level", (int64_t[]){l->face, l->level, 0, 0, l->w, l->h, l->fmt, l->type, 0}, px,
+                 npx * l->n);
+    else
+        put_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
+                 npx * l->n);
 }
 
 /* Writes the changed levels (of texture `tex`, or all: 0), after the

@@ -6,7 +6,8 @@
  *     one in part; and a luminance texture, which no framebuffer reads
  *     back (its uploads are written);
  *   - draws the three, blended, into a framebuffer object's texture that
- *     accumulates (never cleared after frame 0), with a depth renderbuffer
+ *     accumulates (never cleared after frame 0; made by glTexStorage2D on
+ *     GLES 3), with a depth renderbuffer
  *     attached and the depth test off, and one quad into a face of a cube
  *     map (+X or -Y in turn) through a second framebuffer;
  *   - every fourth frame reads the accumulated texture back (glReadPixels,
@@ -123,7 +124,10 @@ static void setup(app *a)
     }
 
     a->acc = texture(GL_TEXTURE_2D, GL_NEAREST);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    if (a->es >= 3)
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+    else
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     glGenRenderbuffers(1, &a->depth);
     glBindRenderbuffer(GL_RENDERBUFFER, a->depth);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, W, H);
