@@ -185,17 +185,20 @@ def wrapper(c, enums, dplan=None):
          f'        return {unrec};' if R else f'        {{ {unrec}; return; }}']
     # Writing on again: what was written off is read back before the
     # call changes it (capture/cap_defer.c).
-    L.append('    if (CAP_UNLIKELY(t->dropped | t->th_levels) && !atomic_load_explicit(&cap_defer_on, memory_order_relaxed))')
+    L.append('    if (CAP_UNLIKELY(t->dropped | t->th_levels | t->bh_buffers) &&')
+    L.append('        !atomic_load_explicit(&cap_defer_on, memory_order_relaxed))')
     L.append('        cap_defer_catch_up(t);')
     if dplan and dplan.get('window_draw'):
         # A draw into a swapped window (or a texture level written off)
         # before the start: not written.
         L.append(f'    if ({dplan["window_draw"]})')
         L.append(f'        {{ {real}; return; }}')
-    if dplan and dplan.get('texture_upload'):
-        # An upload into a texture level read back at the start: not written.
-        L.append(f'    if ({dplan["texture_upload"]})')
-        L.append(f'        {{ {real}; return; }}')
+    for kind in ('texture_upload', 'buffer_write'):
+        if dplan and dplan.get(kind):
+            # An upload into a texture level, or a write of a buffer, read
+            # back at the start: not written.
+            L.append(f'    if ({dplan[kind]})')
+            L.append(f'        {{ {real}; return; }}')
     if dplan:
         L += dplan.get('texture_before', [])
     if c.replay == 'skip' and not any(s in hooks for s in ('pre', 'post', 'end', 'replace')):
@@ -306,7 +309,8 @@ def write_wrappers(out, cmds, enums, sizefns, parts):
         for c in part:
             dplan = {'held': emit_defer.plan(c, names, sel, enums), 'window_draw': emit_defer.window_draw(c, sel),
                      'draw_binding': emit_defer.draw_binding(c, sel, enums),
-                     'texture_upload': emit_defer.texture_upload(c), 'texture_before': emit_defer.texture_before(c)}
+                     'texture_upload': emit_defer.texture_upload(c), 'buffer_write': emit_defer.buffer_write(c),
+                     'texture_before': emit_defer.texture_before(c)}
             L += wrapper(c, enums, dplan)
         L += emit_modes.wrappers(part, pn, params_decl, args_list)
         with open(os.path.join(out, f'cap_wrap_{k}.c'), 'w') as f:

@@ -184,6 +184,22 @@ def texture_upload(c):
             f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {fmt}, {typ})')
 
 
+def buffer_write(c):
+    """The C condition under which a write of buffer contents (the buffer
+    bound to `target`: a whole one with a size and usage, or a part at an
+    offset) is not written (capture/cap_bufhold.c), or None."""
+    names = {p.name for p in c.params}
+    if not _bound_target(c) or 'data' not in names or 'size' not in names or names & {'level', 'levels'}:
+        return None
+    if 'usage' in names:
+        call = 'cap_bufhold_data(t, (uint32_t)x_target, (int64_t)x_size, (uint32_t)x_usage)'
+    elif 'offset' in names:
+        call = 'cap_bufhold_subdata(t, (uint32_t)x_target)'
+    else:
+        return None
+    return f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && {call}'
+
+
 def texture_storage(c):
     """C noting the levels a storage command (a 2D image's level count, no
     depth) makes, or []: its record is written (it makes the levels
@@ -203,23 +219,41 @@ def texture_before(c):
     pixels other than a swap's, a copy between objects, an EGL image
     made) writes the changed levels first; one that otherwise changes the
     texture bound to its target (mipmaps, storage, a compressed upload)
-    writes and forgets that texture's; one that makes something hold a
+    writes and forgets that texture's; a written upload, and a mapping of
+    a buffer written off (capture/cap_bufhold.c), write buffers first;
+    one that makes something hold a
     texture (an attachment) marks it; a deletion forgets the deleted, and
     writes a marked one first."""
     o = c.object
     if c.cls == 'draw' or (c.pixels == 'reads' and c.cls != 'frame') or (o and o[0] == 'reads') or c.exposes:
-        return ['    if (CAP_UNLIKELY(t->th_changed))', '        cap_texhold_reading(t);']
+        return ['    if (CAP_UNLIKELY(t->th_changed | t->bh_changed))', '        cap_hold_reading(t);']
+    if texture_upload(c):  # written: it may read a pixel unpack buffer
+        return ['    if (CAP_UNLIKELY(t->bh_changed))', '        cap_bufhold_unpacking(t);']
     if texture_storage(c):
         return texture_storage(c)
-    if _bound_target(c) and not texture_upload(c) and (not c.state or c.state[0][0] == '-'):
-        return ['    if (CAP_UNLIKELY(t->th_levels))', '        cap_texhold_touch(t, (uint32_t)x_target);']
+    if _bound_target(c) and {'size', 'flags', 'data'} <= {p.name for p in c.params}:
+        # A buffer's storage (written): followed from there.
+        return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
+                '        cap_bufhold_storage(t, (uint32_t)x_target, (int64_t)x_size, (uint32_t)x_flags);']
+    if o and o[0] == 'maps' and o[1] == 'bound':
+        # A write-only mapping of a buffer written off keeps its bytes out.
+        access = next((p for p in c.params if p.name == 'access'), None)
+        bits = f'(uint32_t)x_access' if access is not None and access.type.kind == 'BITS' else '0'
+        names = {p.name for p in c.params}
+        rng = '(int64_t)x_offset, (int64_t)x_length' if {'offset', 'length'} <= names else '0, -1'
+        return ['    if (CAP_UNLIKELY(t->bh_buffers) && atomic_load_explicit(&cap_defer_on, memory_order_relaxed))',
+                f'        cap_bufhold_map(t, (uint32_t)x_target, {bits}, {rng});']
+    if _bound_target(c) and not buffer_write(c) and (not c.state or c.state[0][0] == '-'):
+        return ['    if (CAP_UNLIKELY(t->th_levels | t->bh_buffers))', '        cap_hold_touch(t, (uint32_t)x_target);']
     if o and o[0] == 'pins' and o[1] == 'param' and c.params[o[2]].klass == 'texture' and not c.params[o[2]].type.pointer:
         # Held by a framebuffer: a deletion then writes it (draws into it
         # through that framebuffer are no longer followed by name).
         return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
                 f'        cap_texhold_pinned(t, x_{c.params[o[2]].name});']
     if o and o[0] == 'deletes':
-        tex = [p for p in c.params if p.klass == 'texture' and p.type.pointer]
-        if len(tex) == 1 and any(p.name == 'n' for p in c.params):
-            return ['    if (CAP_UNLIKELY(t->th_levels))', f'        cap_texhold_deleted(t, x_n, x_{tex[0].name});']
+        for klass, held in (('texture', 'th_levels'), ('buffer', 'bh_buffers')):
+            named = [p for p in c.params if p.klass == klass and p.type.pointer]
+            if len(named) == 1 and any(p.name == 'n' for p in c.params):
+                short = 'tex' if klass == 'texture' else 'buf'
+                return [f'    if (CAP_UNLIKELY(t->{held}))', f'        cap_{short}hold_deleted(t, x_n, x_{named[0].name});']
     return []

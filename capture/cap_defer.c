@@ -250,6 +250,29 @@ void cap_defer_catch_up(cap_tls *t)
         write_window(t);
     if (t->th_levels)
         cap_texhold_leave(t);
+    if (t->bh_buffers)
+        cap_bufhold_leave(t);
+}
+
+void cap_hold_reading(cap_tls *t)
+{
+    if (t->th_changed)
+        cap_texhold_reading(t);
+    if (t->bh_changed)
+        cap_bufhold_reading(t);
+}
+
+/* A command that changes the texture or buffer bound to target otherwise
+ * than an upload followed here (mipmaps, storage, a compressed upload,
+ * which may read a pixel unpack buffer). */
+void cap_hold_touch(cap_tls *t, uint32_t target)
+{
+    if (t->th_levels)
+        cap_texhold_touch(t, target);
+    if (t->bh_buffers)
+        cap_bufhold_touch(t, target);
+    if (t->bh_changed)
+        cap_bufhold_unpacking(t);
 }
 
 void cap_defer_switching(cap_tls *t, uint64_t draw_surf, int other_context)
@@ -258,7 +281,9 @@ void cap_defer_switching(cap_tls *t, uint64_t draw_surf, int other_context)
     if (t->dropped && draw_surf != t->draw_surf)
         write_window(t);
     if (t->th_levels && other_context)
-        cap_texhold_leave(t); /* texture names are the context's share group's */
+        cap_texhold_leave(t); /* texture and buffer names are the context's share group's */
+    if (t->bh_buffers && other_context)
+        cap_bufhold_leave(t);
 }
 
 /* Room for a record of `max` bytes and its entry: the replaced ones

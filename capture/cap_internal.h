@@ -129,6 +129,9 @@ typedef struct cap_tls {
     struct cap_texhold *th; /* texture levels written off (cap_texhold.c), made at the first */
     uint32_t th_levels;  /* ... how many it holds */
     uint32_t th_changed; /* ... of them changed since last written: written before a reader */
+    struct cap_bufhold *bh; /* buffers written off (cap_bufhold.c), made at the first */
+    uint32_t bh_buffers; /* ... how many it holds */
+    uint32_t bh_changed; /* ... of them changed since last written */
 } cap_tls;
 
 /* A session value cap_session never takes: every call of a thread holding
@@ -277,6 +280,29 @@ void cap_texhold_touch(cap_tls *t, uint32_t target); /* the texture bound to tar
 void cap_texhold_pinned(cap_tls *t, uint32_t tex);   /* attached: written, not forgotten, when deleted */
 void cap_texhold_deleted(cap_tls *t, int32_t n, const uint32_t *names);
 void cap_texhold_leave(cap_tls *t);                  /* all written and forgotten: writing on, or another context */
+/* cap_bufhold.c: buffer contents written off before the start (GLES 3),
+ * written as read back before anything reads them and where writing
+ * comes on. */
+int cap_bufhold_data(cap_tls *t, uint32_t target, int64_t size, uint32_t usage); /* 1: not to be written */
+int cap_bufhold_subdata(cap_tls *t, uint32_t target);                         /* 1: not to be written */
+void cap_bufhold_storage(cap_tls *t, uint32_t target, int64_t size, uint32_t flags); /* written */
+void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offset, int64_t length); /* before it */
+int cap_bufhold_mapped_bytes(cap_tls *t, uint32_t name); /* 1: a held mapping's bytes, not written */
+void cap_bufhold_unmapped(cap_tls *t, uint32_t name);
+void cap_bufhold_reading(cap_tls *t);                    /* every changed buffer written */
+void cap_bufhold_unpacking(cap_tls *t);                  /* the pixel unpack buffer bound, if changed */
+void cap_bufhold_touch(cap_tls *t, uint32_t target);     /* the buffer bound to target written and forgotten */
+void cap_bufhold_deleted(cap_tls *t, int32_t n, const uint32_t *names);
+void cap_bufhold_leave(cap_tls *t);                      /* all written and forgotten */
+void cap_mapped_write_all(cap_tls *t, uint32_t buffer); /* cap_mapped.c */
+/* cap_defer.c: what may read a level or buffer written off writes them first. */
+void cap_hold_reading(cap_tls *t);
+void cap_hold_touch(cap_tls *t, uint32_t target);
+
+/* cap_write_call.c: a call of the function api/state.tsv names for `use`
+ * (`function` lines), written as the thread's next record: integer
+ * arguments, and `len` bytes behind its one pointer. */
+void cap_write_call(cap_tls *t, const char *use, const int64_t *args, const void *bytes, size_t len);
 /* cap_snapshot.c: a level of a 2D texture or cube face as RGBA8; -1: not readable. */
 int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t w, int32_t h,
                             uint8_t *px);

@@ -23,7 +23,16 @@ static uint32_t bound_buffer(GLenum target)
     return (uint32_t)v;
 }
 
+static void write(cap_tls *t, const cap_map *m, int64_t off, int64_t len);
+
 static void emit(cap_tls *t, const cap_map *m, int64_t off, int64_t len)
+{
+    if (CAP_UNLIKELY(t->bh_buffers) && cap_bufhold_mapped_bytes(t, m->buffer))
+        return; /* before a mid-run capture's start: written where needed (cap_bufhold.c) */
+    write(t, m, off, len);
+}
+
+static void write(cap_tls *t, const cap_map *m, int64_t off, int64_t len)
 {
     if (off < 0 || len <= 0 || off + len > m->length)
         return;
@@ -112,7 +121,18 @@ void cap_hook_unmap(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret
         return;
     if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
         emit(t, m, 0, m->length);
+    if (t->bh_buffers)
+        cap_bufhold_unmapped(t, m->buffer);
     forget(t->cs, m);
+}
+
+/* The bytes of buffer `buffer`'s open mapping, all its range, written now
+ * (cap_bufhold.c: its flushes were held back, and something needs them). */
+void cap_mapped_write_all(cap_tls *t, uint32_t buffer)
+{
+    const cap_map *m = t->cs ? find(t->cs, buffer) : NULL;
+    if (m)
+        write(t, m, 0, m->length);
 }
 
 /* Persistent maps: the app writes whenever it likes and the driver reads at

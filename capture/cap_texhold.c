@@ -229,38 +229,6 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
 
 /* ---------------------------------------------------------------- writing */
 
-/* A call of the function api/state.tsv names for `use`, written as the
- * thread's next record: integer arguments, and the bytes of its one
- * pointer. */
-static void put_call(cap_tls *t, const char *use, const int64_t *args, const void *bytes, size_t len)
-{
-    const gt_api_fn *f = NULL;
-    for (size_t i = 0; !f && i < gt_api_nstate_fns; i++)
-        if (!strcmp(gt_api_state_fns[i].use, use))
-            f = gt_api_find_name(gt_api_state_fns[i].int_fn);
-    if (!f) {
-        cap_log("api/state.tsv names no function for %s: a texture level is not written", use);
-        return;
-    }
-    gt_span s = {0};
-    if (bytes)
-        cap_span_raw(&s, bytes, (long)len, 1);
-    uint64_t now = cap_clock_now();
-    uint8_t *p = cap_rec_begin(t, 64 + 24 * (size_t)f->nparams + gt_span_room(&s), f->number, now, now);
-    if (!p)
-        return;
-    for (unsigned i = 0; i < f->nparams; i++) {
-        gt_kind k = (gt_kind)f->params[i].kind;
-        if (k == GT_K_POINTER)
-            p = gt_dt_ptr(p, 0x2a, (uint64_t)(uintptr_t)bytes, &s);
-        else if (gt_api_wire_type(k) == 8)
-            p = gt_dt_i64(p, 0x2a, args[i]);
-        else
-            p = gt_dt_i32(p, 0x2a, (uint8_t)gt_api_wire_type(k), (int32_t)args[i]);
-    }
-    cap_rec_end(t, p, f->alias, now, now);
-}
-
 /* The unpack state the writing needs, and the app's, set and set back. */
 typedef struct unpack {
     int n;
@@ -277,11 +245,11 @@ static void unpack_set(cap_tls *t, unpack *u)
         u->pname[u->n++] = GL_UNPACK_SKIP_PIXELS;
     }
     if (t->es_major >= 3 && (u->buffer = get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)) != 0)
-        put_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
+        cap_write_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
     for (int i = 0; i < u->n; i++) {
         u->app[i] = get_int((GLenum)u->pname[i]);
         if (u->app[i] != (i == 0 ? 1 : 0))
-            put_call(t, "pixel-store", (int64_t[]){u->pname[i], i == 0 ? 1 : 0}, NULL, 0);
+            cap_write_call(t, "pixel-store", (int64_t[]){u->pname[i], i == 0 ? 1 : 0}, NULL, 0);
     }
 }
 
@@ -289,9 +257,9 @@ static void unpack_back(cap_tls *t, const unpack *u)
 {
     for (int i = 0; i < u->n; i++)
         if (u->app[i] != (i == 0 ? 1 : 0))
-            put_call(t, "pixel-store", (int64_t[]){u->pname[i], u->app[i]}, NULL, 0);
+            cap_write_call(t, "pixel-store", (int64_t[]){u->pname[i], u->app[i]}, NULL, 0);
     if (u->buffer)
-        put_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, u->buffer}, NULL, 0);
+        cap_write_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, u->buffer}, NULL, 0);
 }
 
 /* One level, read back, as one upload that defines it, or for an
@@ -311,13 +279,13 @@ static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint
         memmove(px + i * l->n, px + i * 4, l->n);
     uint32_t bind = bind_target(l->face), *on = bind == GL_TEXTURE_2D ? on_2d : on_cube;
     if (*on != l->tex)
-        put_call(t, "bind-texture", (int64_t[]){bind, l->tex}, NULL, 0);
+        cap_write_call(t, "bind-texture", (int64_t[]){bind, l->tex}, NULL, 0);
     *on = l->tex;
     if (l->immutable)
-        put_call(t, "texture-level", (int64_t[]){l->face, l->level, 0, 0, l->w, l->h, l->fmt, l->type, 0}, px,
+        cap_write_call(t, "texture-level", (int64_t[]){l->face, l->level, 0, 0, l->w, l->h, l->fmt, l->type, 0}, px,
                  npx * l->n);
     else
-        put_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
+        cap_write_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
                  npx * l->n);
 }
 
@@ -356,9 +324,9 @@ static void write_changed(cap_tls *t, uint32_t tex)
         l->changed = 0, t->th_changed--;
     }
     if (on_2d != app_2d)
-        put_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_2D, app_2d}, NULL, 0);
+        cap_write_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_2D, app_2d}, NULL, 0);
     if (on_cube != app_cube)
-        put_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_CUBE_MAP, app_cube}, NULL, 0);
+        cap_write_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_CUBE_MAP, app_cube}, NULL, 0);
     unpack_back(t, &u);
     h->busy = 0;
     free(px);

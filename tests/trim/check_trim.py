@@ -343,10 +343,11 @@ def per_frame(recs, pick):
 
 def check_held_textures(env, es):
     """video_app ES with GLTRACE_START_FRAME=6: its uploads into 2D and cube
-    textures and its draws into framebuffer objects' textures before the
-    start are not written; the levels they changed are read back and
-    written as one glTexImage2D each where the start's frame begins, and
-    before the glReadPixels of frame 3 (capture/cap_texhold.c). Luminance
+    textures, its draws into framebuffer objects' textures and its buffer
+    writes before the start are not written; the levels and buffers they
+    changed are read back and written, one glTexImage2D or glBufferData
+    each, where the start's frame begins and before the glReadPixels of
+    frame 3 (capture/cap_texhold.c, cap_bufhold.c). Luminance
     uploads, which no framebuffer reads back, are written; so are a plane's
     after its mipmaps were made (frame 4). Written whole, the same
     snapshots; held back, a replay that matches them and a trim of frames
@@ -387,6 +388,19 @@ def check_held_textures(env, es):
         a = r.get('args', {})
         return (r.get('fn') == 'glTexImage2D' and a.get('pixels') != '0x0') or (
             r.get('fn') == 'glTexSubImage2D' and (a.get('width'), a.get('height')) == (64, 64))
+    def buffer_writes(r):
+        return r.get('fn') in ('glBufferSubData', 'gltraceMappedData') and r.get('args', {}).get('target') != \
+            'GL_COPY_WRITE_BUFFER'
+    written = [per_frame(recs, buffer_writes) for recs in (held, whole)]
+    ck.check(f'video_app {es}: in frames 1-2 held back, no buffer write written (written whole: the vertex buffer\'s '
+             'glBufferSubData, and on GLES 3 the pixel buffer\'s mapped bytes)',
+             all(written[0].get(f, 0) == 0 and written[1].get(f) == (2 if es == '3' else 1) for f in (1, 2)),
+             written)
+    restored = per_frame(held, lambda r: r.get('fn') == 'glBufferData' and
+                         r.get('args', {}).get('target') == 'GL_COPY_WRITE_BUFFER')
+    ck.check(f'video_app {es}: the buffers changed before the start written as read back (glBufferData through '
+             'GL_COPY_WRITE_BUFFER) before frame 3\'s pixel read and where frame 5 begins',
+             restored.get(3) == restored.get(5) == (2 if es == '3' else 1), restored)
     images = per_frame(held, read_back)
     accumulated = per_frame(held, lambda r: read_back(r) and r.get('args', {}).get('width') == 64)
     ck.check(f'video_app {es}: the levels changed before the start written as read back (the accumulated texture\'s, '

@@ -1,10 +1,13 @@
 /* video_app: frames of a video filter, for the texture levels capture
  * writes off before a mid-run capture's start and reads back there
- * (capture/cap_texhold.c). Twelve frames on a 64x64 pbuffer; each frame:
+ * (capture/cap_texhold.c), and the buffers it writes (cap_bufhold.c).
+ * Twelve frames on a 64x64 pbuffer; each frame:
  *   - uploads new noise into two planes (glTexSubImage2D): a one- or
- *     three-component one (R8 on GLES 3, RGB on GLES 2) whole, an RGBA
- *     one in part; and a luminance texture, which no framebuffer reads
- *     back (its uploads are written);
+ *     three-component one (R8 on GLES 3, RGB on GLES 2) whole, on GLES 3
+ *     from a pixel buffer it maps for writing, an RGBA one in part; and a
+ *     luminance texture, which no framebuffer reads back (its uploads are
+ *     written);
+ *   - moves a corner of its quad (glBufferSubData of the vertex buffer);
  *   - draws the three, blended, into a framebuffer object's texture that
  *     accumulates (never cleared after frame 0; made by glTexStorage2D on
  *     GLES 3), with a depth renderbuffer
@@ -55,6 +58,7 @@ typedef struct prog {
 typedef struct app {
     int es;
     prog flat, cube;
+    GLuint vbo, pbo;
     GLuint plane[2], lum, acc, copy, cubemap;
     GLuint acc_fbo, cube_fbo, depth;
     GLubyte px[P * P * 4];
@@ -96,10 +100,15 @@ static void setup(app *a)
 {
     a->flat = program(fs_2d);
     a->cube = program(fs_cube);
-    GLuint vbo;
-    glGenBuffers(1, &vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glGenBuffers(1, &a->vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
+    if (a->es >= 3) {
+        glGenBuffers(1, &a->pbo);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, a->pbo);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, P * P, NULL, GL_STREAM_DRAW);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    }
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
     glEnableVertexAttribArray(0);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -156,12 +165,21 @@ static void draw(const prog *p, GLuint tex, GLenum target, float x, float y, flo
 
 static void frame(app *a, int f)
 {
-    /* The new picture. */
+    /* The new picture: on GLES 3 its first plane through a pixel buffer
+     * mapped for writing. A corner of the quad moves. */
     noise(a->px, sizeof a->px, 100u + (unsigned)f);
     glBindTexture(GL_TEXTURE_2D, a->plane[0]);
-    if (a->es >= 3)
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, P, P, GL_RED, GL_UNSIGNED_BYTE, a->px);
-    else
+    if (a->es >= 3) {
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, a->pbo);
+        GLubyte *m = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, P * P, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+        if (m) {
+            for (int i = 0; i < P * P; i++)
+                m[i] = a->px[i];
+            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+        }
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, P, P, GL_RED, GL_UNSIGNED_BYTE, 0);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    } else
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, P, P, GL_RGB, GL_UNSIGNED_BYTE, a->px);
     glBindTexture(GL_TEXTURE_2D, a->plane[1]);
     glTexSubImage2D(GL_TEXTURE_2D, 0, f % 16, 4, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, a->px + 64);
@@ -169,6 +187,9 @@ static void frame(app *a, int f)
         glGenerateMipmap(GL_TEXTURE_2D);
     glBindTexture(GL_TEXTURE_2D, a->lum);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 8, 8, GL_LUMINANCE, GL_UNSIGNED_BYTE, a->px + 128);
+
+    GLfloat corner[2] = {1.0f - 0.05f * (float)(f % 5), 1.0f};
+    glBufferSubData(GL_ARRAY_BUFFER, 6 * sizeof(GLfloat), sizeof corner, corner);
 
     /* Into the accumulating texture, and a face of the cube map. */
     glBindFramebuffer(GL_FRAMEBUFFER, a->acc_fbo);
