@@ -200,6 +200,18 @@ def buffer_write(c):
     return f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && {call}'
 
 
+def pixel_read(c):
+    """The C condition under which a pixel read (`pixels reads` whose
+    object is the buffer bound to a fixed target, the pack buffer) is not
+    written before the start: into the app's memory replay needs nothing of
+    it, into a buffer written off it changes that buffer."""
+    o = c.object
+    if c.pixels != 'reads' or not o or o[0] != 'contents' or o[1] != 'bound_to':
+        return None
+    return ('CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
+            'cap_bufhold_pixel_read(t)')
+
+
 def texture_storage(c):
     """C noting the levels a storage command (a 2D image's level count, no
     depth) makes, or []: its record is written (it makes the levels

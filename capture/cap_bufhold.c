@@ -3,6 +3,9 @@
  *
  * Before GLTRACE_START_FRAME's frame, or a trace server host's start
  * (cap_defer.c), on a GLES 3 context:
+ * - A pixel read is not written: into the app's memory it changes nothing
+ *   replay needs, and into a buffer followed here it changes that buffer.
+ *   A read-only mapping is written, and reads nothing replay needs.
  * - glBufferData is not written: the buffer, its size and usage are noted
  *   here, and marked changed. A glBufferStorage is written, and its
  *   buffer followed from there when a read mapping reads it back and
@@ -16,7 +19,7 @@
  *   GL_COPY_WRITE_BUFFER and that bound back after): before a written
  *   command that may read any buffer (a draw not left out, a pixel read or
  *   copy; an upload, the pixel unpack buffer it reads), before one that changes
- *   it otherwise (storage, a mapping that reads: then it is
+ *   it otherwise (storage, a mapping that reads and writes: then it is
  *   forgotten), before the thread makes another context current, and
  *   where writing comes on. A deleted buffer is forgotten.
  * Which commands those are comes from the API description
@@ -258,8 +261,8 @@ int cap_bufhold_subdata(cap_tls *t, uint32_t target)
 void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offset, int64_t length)
 {
     held *b = usable(t) ? find(t, bound(target)) : NULL;
-    if (!b || b->mapped)
-        return;
+    if (!b || b->mapped || (access & (GL_MAP_READ_BIT | GL_MAP_WRITE_BIT)) == GL_MAP_READ_BIT)
+        return; /* the app reads what the driver has: nothing of it is replayed */
     if ((access & GL_MAP_WRITE_BIT) && !(access & GL_MAP_READ_BIT)) {
         int covers = offset == 0 && (length < 0 || length >= b->size);
         if (!b->written || (b->changed && !covers))
@@ -269,6 +272,22 @@ void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offse
     }
     write_changed(t, b->name, 1);
     forget(t, b);
+}
+
+/* A pixel read before the start: into a buffer held here it changes it
+ * (1: not written); into the app's memory it changes nothing replay needs
+ * (1); into another buffer it is written (0). */
+int cap_bufhold_pixel_read(cap_tls *t)
+{
+    if (t->es_major < 3 || !t->cs)
+        return t->es_major == 2 || t->es_major == 1; /* no pack buffers */
+    uint32_t pack = bound(GL_PIXEL_PACK_BUFFER);
+    held *b = pack && !(t->bh && t->bh->busy) ? find(t, pack) : NULL;
+    if (pack && (!b || b->mapped))
+        return 0;
+    if (b)
+        changed(t, b);
+    return 1;
 }
 
 /* cap_mapped.c: whether a mapping's bytes are held (they change the buffer). */

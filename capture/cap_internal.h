@@ -287,6 +287,7 @@ int cap_bufhold_data(cap_tls *t, uint32_t target, int64_t size, uint32_t usage);
 int cap_bufhold_subdata(cap_tls *t, uint32_t target);                         /* 1: not to be written */
 void cap_bufhold_storage(cap_tls *t, uint32_t target, int64_t size, uint32_t flags); /* written */
 void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offset, int64_t length); /* before it */
+int cap_bufhold_pixel_read(cap_tls *t);                  /* 1: a pixel read not to be written */
 int cap_bufhold_mapped_bytes(cap_tls *t, uint32_t name); /* 1: a held mapping's bytes, not written */
 void cap_bufhold_unmapped(cap_tls *t, uint32_t name);
 void cap_bufhold_reading(cap_tls *t);                    /* every changed buffer written */

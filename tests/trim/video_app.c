@@ -15,7 +15,8 @@
  *     map (+X or -Y in turn) through a second framebuffer;
  *   - every fourth frame reads the accumulated texture back (glReadPixels,
  *     as GStreamer's gldownload) and copies a corner of it into a third
- *     texture (glCopyTexSubImage2D); every fifth makes the RGBA plane's
+ *     texture and into the luminance one (glCopyTexSubImage2D); every
+ *     fifth makes the RGBA plane's
  *     mipmaps (from frame 4: before, it samples as incomplete, black);
  *   - shows the accumulated texture, the copy and the cube's +X face in
  *     the window.
@@ -210,6 +211,8 @@ static void frame(app *a, int f)
         glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, back);
         glBindTexture(GL_TEXTURE_2D, a->copy);
         glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 8 * (f % 3), 8, 16, 16);
+        glBindTexture(GL_TEXTURE_2D, a->lum);
+        glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 16, 16, 8, 8);
     }
 
     /* The window. */
