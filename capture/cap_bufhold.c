@@ -274,13 +274,13 @@ void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offse
     forget(t, b);
 }
 
-/* A pixel read before the start: into a buffer held here it changes it
- * (1: not written); into the app's memory it changes nothing replay needs
- * (1); into another buffer it is written (0). */
+/* A pixel read before the start, on GLES 3: into a buffer held here it
+ * changes it (1: not written); into the app's memory it changes nothing
+ * replay needs (1); into another buffer it is written (0). */
 int cap_bufhold_pixel_read(cap_tls *t)
 {
     if (t->es_major < 3 || !t->cs)
-        return t->es_major == 2 || t->es_major == 1; /* no pack buffers */
+        return 0; /* GLES 2 binds pack buffers only with an extension, which asking for would need */
     uint32_t pack = bound(GL_PIXEL_PACK_BUFFER);
     held *b = pack && !(t->bh && t->bh->busy) ? find(t, pack) : NULL;
     if (pack && (!b || b->mapped))
