@@ -28,7 +28,10 @@
  * A buffer mapped (write-only) when it must be written cannot be mapped
  * again: its mapping's bytes, all of its range, are written instead
  * (a gltraceMappedData, after the mapping's own call in the trace), and
- * the mapping made it written first if it did not cover all of it.
+ * the mapping made it written first if it did not cover all of it. One the
+ * app maps for reading is read by nothing until its unmap: where writing
+ * comes on it is written just after its unmap's record (written before,
+ * replay's glBufferData would unmap it first).
  *
  * The table is the thread's own (one allocation, at its first buffer): no
  * lock. Buffers beyond its room are written as before. */
@@ -50,11 +53,13 @@ typedef struct held {
     uint8_t written;  /* its glBufferData is in the trace (a mapping's calls need one) */
     uint8_t mapped;   /* a write-only mapping is open: its bytes are not written */
     uint8_t immutable; /* made by a storage command (written): written back in place */
+    uint8_t read_mapped; /* the app maps it for reading: it can be neither mapped nor written */
 } held;
 
 struct cap_bufhold {
     held v[BH_BUFFERS];
     uint32_t n;
+    uint32_t pending; /* entries left where writing came on: read-mapped, written after their unmap */
     int busy;
 };
 
@@ -170,7 +175,8 @@ static void write_changed(cap_tls *t, uint32_t only, int whole)
         return;
     int any = 0;
     for (uint32_t i = 0; i < h->n && !any; i++)
-        any = (h->v[i].changed || (whole && !h->v[i].written)) && (!only || h->v[i].name == only);
+        any = (h->v[i].changed || (whole && !h->v[i].written)) && (!only || h->v[i].name == only) &&
+              !h->v[i].read_mapped;
     if (!any)
         return;
     h->busy = 1;
@@ -178,8 +184,8 @@ static void write_changed(cap_tls *t, uint32_t only, int whole)
     uint32_t copy_write = (uint32_t)get_int(GL_COPY_WRITE_BUFFER_BINDING);
     for (uint32_t i = 0; i < h->n; i++) {
         held *b = &h->v[i];
-        if ((only && b->name != only) || !(b->changed || (whole && !b->written)))
-            continue;
+        if ((only && b->name != only) || !(b->changed || (whole && !b->written)) || b->read_mapped)
+            continue; /* read-mapped: no command reads it until its unmap */
         if (b->mapped)
             cap_mapped_write_all(t, b->name); /* its mapping's bytes: it cannot be mapped again */
         else
@@ -300,11 +306,36 @@ int cap_bufhold_mapped_bytes(cap_tls *t, uint32_t name)
     return 1;
 }
 
+/* cap_mapped.c: a read-only mapping the app made. */
+void cap_bufhold_read_mapped(cap_tls *t, uint32_t name, const void *ptr, int64_t offset, int64_t length)
+{
+    (void)ptr, (void)offset, (void)length;
+    held *b = t->bh && !t->bh->pending ? find(t, name) : NULL;
+    if (b)
+        b->read_mapped = 1;
+}
+
 void cap_bufhold_unmapped(cap_tls *t, uint32_t name)
 {
     held *b = find(t, name);
     if (b)
-        b->mapped = 0;
+        b->mapped = 0, b->read_mapped = 0;
+}
+
+/* After its unmap's record: a buffer left read-mapped where writing came
+ * on (replay's glBufferData would unmap it before the app does). */
+void cap_bufhold_after_unmap(cap_tls *t, uint32_t name)
+{
+    struct cap_bufhold *h = t->bh;
+    held *b = h->pending ? find(t, name) : NULL;
+    if (!b)
+        return;
+    uint32_t copy_write = (uint32_t)get_int(GL_COPY_WRITE_BUFFER_BINDING);
+    h->busy = 1;
+    write_buffer(t, b, copy_write);
+    h->busy = 0;
+    *b = h->v[--h->n];
+    h->pending--;
 }
 
 void cap_bufhold_reading(cap_tls *t)
@@ -344,5 +375,10 @@ void cap_bufhold_leave(cap_tls *t)
     if (!h || h->busy)
         return;
     write_changed(t, 0, 0);
-    h->n = 0, t->bh_buffers = 0, t->bh_changed = 0; /* an open mapping's later bytes are written at its flushes */
+    uint32_t kept = 0; /* read-mapped and changed: written after their unmap */
+    for (uint32_t i = 0; i < h->n; i++)
+        if (h->v[i].read_mapped && h->v[i].changed)
+            h->v[kept++] = h->v[i];
+    h->n = kept, h->pending = kept;
+    t->bh_buffers = 0, t->bh_changed = 0; /* an open write mapping's later bytes are written at its flushes */
 }

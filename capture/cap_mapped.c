@@ -82,8 +82,11 @@ void cap_hook_map(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
         m.access = (uint32_t)args[3];
     }
     m.buffer = bound_buffer((GLenum)m.target);
-    if (!(m.access & GL_MAP_WRITE_BIT))
+    if (!(m.access & GL_MAP_WRITE_BIT)) {
+        if (t->bh_buffers) /* before a mid-run capture's start: read through it (cap_bufhold.c) */
+            cap_bufhold_read_mapped(t, m.buffer, m.ptr, m.offset, m.length);
         return; /* nothing the app writes */
+    }
     cap_map *old = find(cs, m.buffer);
     if (old)
         forget(cs, old);
@@ -116,14 +119,23 @@ void cap_hook_unmap(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret
     (void)idx, (void)ret;
     if (!t->cs)
         return;
-    cap_map *m = find(t->cs, bound_buffer((GLenum)args[0]));
-    if (!m)
-        return;
-    if (!(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
+    uint32_t buffer = bound_buffer((GLenum)args[0]);
+    cap_map *m = find(t->cs, buffer);
+    if (m && !(m->access & GL_MAP_FLUSH_EXPLICIT_BIT))
         emit(t, m, 0, m->length);
     if (t->bh_buffers)
-        cap_bufhold_unmapped(t, m->buffer);
-    forget(t->cs, m);
+        cap_bufhold_unmapped(t, buffer);
+    if (m)
+        forget(t->cs, m);
+}
+
+/* After glUnmapBuffer's record: a buffer read-mapped where a mid-run
+ * capture started is written now (cap_bufhold.c). */
+void cap_hook_unmap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
+{
+    (void)idx, (void)ret;
+    if (CAP_UNLIKELY(t->bh != NULL) && t->cs)
+        cap_bufhold_after_unmap(t, bound_buffer((GLenum)args[0]));
 }
 
 /* The bytes of buffer `buffer`'s open mapping, all its range, written now

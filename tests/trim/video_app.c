@@ -18,6 +18,9 @@
  *     texture and into the luminance one (glCopyTexSubImage2D); every
  *     fifth makes the RGBA plane's
  *     mipmaps (from frame 4: before, it samples as incomplete, black);
+ *   - on GLES 3, reads the accumulated texture into a pixel pack buffer
+ *     and maps it for reading until the next frame begins (the start of
+ *     a capture falls inside that mapping);
  *   - shows the accumulated texture, the copy and the cube's +X face in
  *     the window.
  *   video_app 2|3   (the GLES version of the context) */
@@ -59,7 +62,8 @@ typedef struct prog {
 typedef struct app {
     int es;
     prog flat, cube;
-    GLuint vbo, pbo;
+    GLuint vbo, pbo, pack;
+    int pack_mapped;
     GLuint plane[2], lum, acc, copy, cubemap;
     GLuint acc_fbo, cube_fbo, depth;
     GLubyte px[P * P * 4];
@@ -109,6 +113,10 @@ static void setup(app *a)
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, a->pbo);
         glBufferData(GL_PIXEL_UNPACK_BUFFER, P * P, NULL, GL_STREAM_DRAW);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        glGenBuffers(1, &a->pack);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, a->pack);
+        glBufferData(GL_PIXEL_PACK_BUFFER, W * H * 4, NULL, GL_STREAM_READ);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     }
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
     glEnableVertexAttribArray(0);
@@ -164,8 +172,29 @@ static void draw(const prog *p, GLuint tex, GLenum target, float x, float y, flo
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
+/* GLES 3: the accumulated texture read into the pixel pack buffer, which
+ * stays mapped for reading until the next frame begins. */
+static void download(app *a)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->acc_fbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, a->pack);
+    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, 0);
+    const GLubyte *m = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, W * H * 4, GL_MAP_READ_BIT);
+    unsigned sum = 0;
+    for (int i = 0; m && i < W * H * 4; i++)
+        sum += m[i];
+    a->pack_mapped = m != NULL && sum != 1; /* the sum is read, so the mapping is */
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+}
+
 static void frame(app *a, int f)
 {
+    if (a->pack_mapped) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, a->pack);
+        glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        a->pack_mapped = 0;
+    }
     /* The new picture: on GLES 3 its first plane through a pixel buffer
      * mapped for writing. A corner of the quad moves. */
     noise(a->px, sizeof a->px, 100u + (unsigned)f);
@@ -214,6 +243,9 @@ static void frame(app *a, int f)
         glBindTexture(GL_TEXTURE_2D, a->lum);
         glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 16, 16, 8, 8);
     }
+
+    if (a->es >= 3)
+        download(a);
 
     /* The window. */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
