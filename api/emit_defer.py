@@ -227,9 +227,9 @@ def texture_storage(c):
 
 def texture_before(c):
     """C run before command c is written while levels are written off, or
-    []: a command that may read any texture (a draw, a read or copy of
-    pixels other than a swap's, a copy between objects, an EGL image
-    made) writes the changed levels first; one that otherwise changes the
+    []: a command that may read any texture or draw into one (a draw, a
+    clear, a read or copy of pixels other than a swap's, a copy between
+    objects, an EGL image made) writes the changed levels first; one that otherwise changes the
     texture bound to its target (mipmaps, storage, a compressed upload)
     writes and forgets that texture's; a written upload, and a mapping of
     a buffer written off (capture/cap_bufhold.c), write buffers first;
@@ -237,7 +237,8 @@ def texture_before(c):
     texture (an attachment) marks it; a deletion forgets the deleted, and
     writes a marked one first."""
     o = c.object
-    if c.cls == 'draw' or (c.pixels == 'reads' and c.cls != 'frame') or (o and o[0] == 'reads') or c.exposes:
+    if c.cls == 'draw' or (c.pixels in ('reads', 'clears') and c.cls != 'frame') or (o and o[0] == 'reads') or \
+            c.exposes:
         return ['    if (CAP_UNLIKELY(t->th_changed | t->bh_changed))', '        cap_hold_reading(t);']
     if texture_upload(c):  # written: it may read a pixel unpack buffer
         return ['    if (CAP_UNLIKELY(t->bh_changed))', '        cap_bufhold_unpacking(t);']

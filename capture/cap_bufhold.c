@@ -267,8 +267,15 @@ int cap_bufhold_subdata(cap_tls *t, uint32_t target)
 void cap_bufhold_map(cap_tls *t, uint32_t target, uint32_t access, int64_t offset, int64_t length)
 {
     held *b = usable(t) ? find(t, bound(target)) : NULL;
-    if (!b || b->mapped || (access & (GL_MAP_READ_BIT | GL_MAP_WRITE_BIT)) == GL_MAP_READ_BIT)
-        return; /* the app reads what the driver has: nothing of it is replayed */
+    if (!b || b->mapped)
+        return;
+    if ((access & (GL_MAP_READ_BIT | GL_MAP_WRITE_BIT)) == GL_MAP_READ_BIT) {
+        /* The app reads what the driver has: nothing of it is replayed, but
+         * replay's mapping needs the store. */
+        if (!b->written)
+            write_changed(t, b->name, 1);
+        return;
+    }
     if ((access & GL_MAP_WRITE_BIT) && !(access & GL_MAP_READ_BIT)) {
         int covers = offset == 0 && (length < 0 || length >= b->size);
         if (!b->written || (b->changed && !covers))

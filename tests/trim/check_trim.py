@@ -370,12 +370,13 @@ def check_held_textures(env, es):
     (rc1, got, held, held_path), (rc0, want, whole, _) = infos['1'], infos['0']
     ck.check(f'video_app {es}, GLTRACE_START_FRAME=6: held back and written whole, the same 7 snapshots',
              rc1 == 0 and rc0 == 0 and got == want and len(want) == 7, (rc1, rc0, len(got), len(want)))
-    rp = run([gltrace, 'replay', held_path])
+    rp = run([gltrace, 'replay', '--check', held_path])
     reads = '2 pixel reads of the app: 2 matched' if es == '3' else '3 pixel reads of the app: 3 matched'
     ck.check(f'video_app {es} held back: its replay matches the 7 snapshots and the app\'s pixel reads (on GLES 3 the '
-             'one before the start is not written)',
-             rp.returncode == 0 and '7 snapshots: 7 matched, 0 differ' in rp.stderr and reads in rp.stderr,
-             rp.stderr[-400:])
+             'one before the start is not written), and its last glGetError gives no error (every call written, '
+             'and what capture wrote, replayed without one)',
+             rp.returncode == 0 and '7 snapshots: 7 matched, 0 differ' in rp.stderr and reads in rp.stderr and
+             'queries issued, 0 gave another result' in rp.stderr, rp.stderr[-400:])
 
     def uploads(r):
         return r.get('fn') == 'glTexSubImage2D' and r.get('args', {}).get('format') != 'GL_LUMINANCE'
