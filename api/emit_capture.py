@@ -193,7 +193,7 @@ def wrapper(c, enums, dplan=None):
         # before the start: not written.
         L.append(f'    if ({dplan["window_draw"]})')
         L.append(f'        {{ {real}; return; }}')
-    for kind in ('texture_upload', 'buffer_write', 'pixel_read'):
+    for kind in ('texture_upload', 'texture_clear', 'buffer_write', 'pixel_read'):
         if dplan and dplan.get(kind):
             # An upload into a texture level, or a write of a buffer, read
             # back at the start: not written.
@@ -310,7 +310,7 @@ def write_wrappers(out, cmds, enums, sizefns, parts):
             dplan = {'held': emit_defer.plan(c, names, sel, enums), 'window_draw': emit_defer.window_draw(c, sel),
                      'draw_binding': emit_defer.draw_binding(c, sel, enums),
                      'texture_upload': emit_defer.texture_upload(c), 'buffer_write': emit_defer.buffer_write(c),
-                     'pixel_read': emit_defer.pixel_read(c),
+                     'pixel_read': emit_defer.pixel_read(c), 'texture_clear': emit_defer.texture_clear(c),
                      'texture_before': emit_defer.texture_before(c)}
             L += wrapper(c, enums, dplan)
         L += emit_modes.wrappers(part, pn, params_decl, args_list)

@@ -184,6 +184,19 @@ def texture_upload(c):
             f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {fmt}, {typ})')
 
 
+def texture_clear(c):
+    """The C condition under which a command that changes a level of the
+    texture it names (glClearTexImageEXT: an object line `contents` of a
+    texture parameter, and a level) is not written: the level is followed
+    (capture/cap_texhold.c), or None."""
+    o = c.object
+    if not o or o[0] != 'contents' or o[1] != 'param' or o[3] != 'texture' or \
+            'level' not in {p.name for p in c.params}:
+        return None
+    return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
+            f't->th_levels && cap_texhold_named(t, x_{c.params[o[2]].name}, x_level)')
+
+
 def buffer_write(c):
     """The C condition under which a write of buffer contents (the buffer
     bound to `target`: a whole one with a size and usage, or a part at an

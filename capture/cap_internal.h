@@ -276,6 +276,7 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t level, u
 int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask); /* 1: a draw or clear (mask) into written-off levels only */
 void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h);
 void cap_texhold_reading(cap_tls *t);                /* every changed level written */
+int cap_texhold_named(cap_tls *t, uint32_t tex, int32_t level); /* 1: a change of a followed level, not written */
 void cap_texhold_touch(cap_tls *t, uint32_t target); /* the texture bound to target written and forgotten */
 void cap_texhold_pinned(cap_tls *t, uint32_t tex);   /* attached: written, not forgotten, when deleted */
 void cap_texhold_deleted(cap_tls *t, int32_t n, const uint32_t *names);

@@ -356,6 +356,31 @@ static struct cap_texhold *table(cap_tls *t)
     return t->th;
 }
 
+/* A command that changes level `lv` of texture `tex`, named (a clear of
+ * it): not written when every face of the level is followed here; when
+ * some are, the texture is written and forgotten, and the command written. */
+int cap_texhold_named(cap_tls *t, uint32_t tex, int32_t lv)
+{
+    struct cap_texhold *h = t->th;
+    int n = 0, cube = 0;
+    for (uint32_t i = 0; h && !h->busy && i < h->n; i++)
+        if (h->v[i].tex == tex && h->v[i].level == lv)
+            n++, cube |= h->v[i].face != GL_TEXTURE_2D;
+    if (!n)
+        return 0;
+    if (n == (cube ? 6 : 1)) {
+        for (uint32_t i = 0; i < h->n; i++)
+            if (h->v[i].tex == tex && h->v[i].level == lv)
+                changed(t, &h->v[i]);
+        return 1;
+    }
+    write_changed(t, tex);
+    for (uint32_t i = h->n; i-- > 0;)
+        if (h->v[i].tex == tex)
+            forget(t, &h->v[i]);
+    return 0;
+}
+
 void cap_texhold_pinned(cap_tls *t, uint32_t tex)
 {
     struct cap_texhold *h = tex && t->es_major >= 2 ? table(t) : NULL;
