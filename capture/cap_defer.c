@@ -205,7 +205,8 @@ void cap_defer_flush(cap_tls *t)
 
 /* Asked of the driver at a draw on a GLES 3 context, as trim asks it
  * (replay/rp_trim_draws.c side_effects): 1 when the draw may write more
- * than its framebuffer, or that cannot be told. */
+ * than its framebuffer (transform feedback, storage blocks, atomic
+ * counters, a texture bound to an image unit), or that cannot be told. */
 int cap_defer_writes_elsewhere(void)
 {
     GLboolean xfb = GL_TRUE;
@@ -222,7 +223,16 @@ int cap_defer_writes_elsewhere(void)
         return 1; /* a program pipeline: not asked */
     cap_real.f.glGetProgramiv((GLuint)prog, GL_ACTIVE_ATOMIC_COUNTER_BUFFERS, &atomics);
     cap_real.f.glGetProgramInterfaceiv((GLuint)prog, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &ssbo);
-    return ssbo || atomics;
+    if (ssbo || atomics)
+        return 1;
+    /* A texture bound to an image unit: the draw may store into it. */
+    GLint units = 0, name = 0;
+    if (!cap_real.f.glGetIntegeri_v)
+        return 1;
+    cap_real.f.glGetIntegerv(GL_MAX_IMAGE_UNITS, &units);
+    for (GLint i = 0; i < units && i < 32 && !name; i++)
+        cap_real.f.glGetIntegeri_v(GL_IMAGE_BINDING_NAME, (GLuint)i, &name);
+    return name != 0;
 }
 
 /* The draw surface's pixels, where trim and replay find what the draws

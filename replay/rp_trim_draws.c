@@ -314,6 +314,17 @@ static int read_sampled(rp_trim_draws *d, rp *r, GLuint prog, uint32_t *nr)
 
 /* Whether the draw has effects beyond its framebuffer: transform
  * feedback, storage blocks, atomic counters (GLES 3.1). */
+/* A texture bound to an image unit (GLES 3.1): a draw may store into it
+ * (whether the program does is not asked). */
+static int images_bound(void)
+{
+    GLint units = 0, name = 0;
+    glGetIntegerv(GL_MAX_IMAGE_UNITS, &units);
+    for (GLint i = 0; i < units && i < 32 && !name; i++)
+        glGetIntegeri_v(GL_IMAGE_BINDING_NAME, (GLuint)i, &name);
+    return name != 0;
+}
+
 static int side_effects(rp *r, GLuint prog)
 {
     GLboolean xfb = GL_FALSE;
@@ -327,7 +338,7 @@ static int side_effects(rp *r, GLuint prog)
         glGetProgramiv(prog, GL_ACTIVE_ATOMIC_COUNTER_BUFFERS, &atomics);
         glGetProgramInterfaceiv(prog, GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &ssbo);
     }
-    return xfb || ssbo || atomics;
+    return xfb || ssbo || atomics || (major * 10 + minor >= 31 && images_bound());
 }
 
 /* ---------------------------------------------------------------- the events */

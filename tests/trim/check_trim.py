@@ -230,6 +230,7 @@ def hard_starts():
             check_held_random(env, seed)
         for es in ('2', '3'):
             check_held_textures(env, es)
+        check_held_images(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -425,6 +426,26 @@ def check_held_textures(env, es):
     ck.check(f'video_app {es} held back: its trim of frames 7-8 replays exactly on the first try (its two snapshots '
              'and frame 7\'s pixel read)', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stderr,
              (r.stdout[-300:], r.stderr[-300:]))
+
+
+def check_held_images(env):
+    """video_app 31 (GLES 3.1): each frame a draw into the window stores
+    into an image, which the next frame shows. Before the start such a draw
+    writes more than its framebuffer (a texture bound to an image unit), so
+    it is written, after the levels capture held: the held trace replays
+    the snapshots of frames 5-11 exactly. Left out, it would not (checked by
+    hand: frame 5 differs)."""
+    runs = held_and_whole(env, 'video-31', [video_app, '31'], 6)
+    (rc1, held_path), (rc0, whole_path) = runs['1'], runs['0']
+    got, recs = snapshots(held_path)
+    want, _ = snapshots(whole_path)
+    stores = per_frame(recs, lambda r: r.get('fn') == 'glDrawArrays')
+    rp = run([gltrace, 'replay', '--check', held_path])
+    ck.check('video_app 31, GLTRACE_START_FRAME=6: the draws storing into an image written before the start (one a '
+             'frame), the same 7 snapshots as written whole, and a replay that matches them with no GL error',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 7 and stores.get(1) == stores.get(2) == 1 and
+             rp.returncode == 0 and '7 snapshots: 7 matched, 0 differ' in rp.stderr and
+             'queries issued, 0 gave another result' in rp.stderr, (rc1, rc0, len(got), stores, rp.stderr[-300:]))
 
 
 def trimmed_7_8(mode, *extra):

@@ -23,8 +23,10 @@
  *     a capture falls inside that mapping);
  *   - shows the accumulated texture, the copy and the cube's +X face in
  *     the window.
- *   video_app 2|3   (the GLES version of the context) */
-#include <GLES3/gl3.h>
+ *   - with 31, a GLES 3.1 draw into the window that stores into an image
+ *     (colour writes off), which the next frame shows.
+ *   video_app 2|3|31   (the GLES version of the context) */
+#include <GLES3/gl31.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -52,6 +54,19 @@ static const char fs_cube[] = "precision mediump float;\n"
                               "uniform samplerCube u_cube;\n"
                               "varying vec2 v_uv;\n"
                               "void main() { gl_FragColor = textureCube(u_cube, vec3(1.0, v_uv * 2.0 - 1.0)); }\n";
+/* GLES 3.1 (video_app 31): a draw that stores into an image each frame. */
+static const char vs_310[] = "#version 310 es\n"
+                             "layout(location = 0) in vec2 a_pos;\n"
+                             "out vec2 v_uv;\n"
+                             "void main() { v_uv = a_pos * 0.5 + 0.5; gl_Position = vec4(a_pos * 0.1, 0.0, 1.0); }\n";
+static const char fs_store[] = "#version 310 es\n"
+                               "precision highp float;\n"
+                               "layout(rgba8, binding = 0) writeonly uniform highp image2D u_img;\n"
+                               "uniform float u_alpha;\n"
+                               "in vec2 v_uv;\n"
+                               "out vec4 o;\n"
+                               "void main() { imageStore(u_img, ivec2(v_uv * 16.0), vec4(v_uv, u_alpha, 1.0));\n"
+                               "  o = vec4(0.0); }\n";
 static const GLfloat quad[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
 
 typedef struct prog {
@@ -60,8 +75,9 @@ typedef struct prog {
 } prog;
 
 typedef struct app {
-    int es;
-    prog flat, cube;
+    int es, images;
+    prog flat, cube, store;
+    GLuint img;
     GLuint vbo, pbo, pack;
     int pack_mapped;
     GLuint plane[2], lum, acc, copy, cubemap;
@@ -89,10 +105,10 @@ static GLuint texture(GLenum target, int filter)
     return t;
 }
 
-static prog program(const char *fs)
+static prog program(const char *vs, const char *fs)
 {
     GLuint vs_id, fs_id;
-    prog p = {.id = sample_shader_program(APP, vs_src, fs, &vs_id, &fs_id)};
+    prog p = {.id = sample_shader_program(APP, vs, fs, &vs_id, &fs_id)};
     glBindAttribLocation(p.id, 0, "a_pos");
     glLinkProgram(p.id);
     p.offset = glGetUniformLocation(p.id, "u_offset");
@@ -103,8 +119,13 @@ static prog program(const char *fs)
 
 static void setup(app *a)
 {
-    a->flat = program(fs_2d);
-    a->cube = program(fs_cube);
+    a->flat = program(vs_src, fs_2d);
+    a->cube = program(vs_src, fs_cube);
+    if (a->images) {
+        a->store = program(vs_310, fs_store);
+        a->img = texture(GL_TEXTURE_2D, GL_NEAREST);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 16, 16);
+    }
     glGenBuffers(1, &a->vbo);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_DYNAMIC_DRAW);
@@ -255,18 +276,30 @@ static void frame(app *a, int f)
     draw(&a->flat, a->acc, GL_TEXTURE_2D, 0.0f, 0.0f, 1.0f, 1.0f);
     draw(&a->flat, a->copy, GL_TEXTURE_2D, -0.75f, -0.75f, 0.25f, 1.0f);
     draw(&a->cube, a->cubemap, GL_TEXTURE_CUBE_MAP, 0.75f, 0.75f, 0.25f, 1.0f);
+    if (a->images) {
+        /* Stores into the image (colour writes off), which the next frame shows. */
+        draw(&a->flat, a->img, GL_TEXTURE_2D, -0.75f, 0.75f, 0.25f, 1.0f);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glUseProgram(a->store.id);
+        glUniform1f(a->store.alpha, (float)f / FRAMES);
+        glBindImageTexture(0, a->img, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+    }
 }
 
 int main(int argc, char **argv)
 {
     int es = argc == 2 ? atoi(argv[1]) : 0;
-    if (es != 2 && es != 3) {
-        fprintf(stderr, "usage: " APP " 2|3 (the GLES version)\n");
+    if (es != 2 && es != 3 && es != 31) {
+        fprintf(stderr, "usage: " APP " 2|3|31 (the GLES version; 31: 3.1, and a draw storing into an image)\n");
         return 2;
     }
     sample_egl e;
-    sample_egl_open(&e, APP, sample_egl_display(APP), es, W, H);
-    app a = {.es = es};
+    sample_egl_open(&e, APP, sample_egl_display(APP), es == 2 ? 2 : 3, W, H);
+    app a = {.es = es == 2 ? 2 : 3, .images = es == 31};
     setup(&a);
     for (int f = 0; f < FRAMES; f++) {
         frame(&a, f);
