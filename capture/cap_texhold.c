@@ -4,7 +4,7 @@
  * Before GLTRACE_START_FRAME's frame, or a trace server host's start
  * (cap_defer.c), an upload that defines or changes a level of a 2D
  * texture or a cube map face, in a format a framebuffer reads back
- * exactly (8-bit unsigned normalized RGBA, RGB, RG or red), is not
+ * exactly (8-bit unsigned normalized RGBA, RGB, RG, red or BGRA), is not
  * written: the level is noted here with its size and format, and marked
  * changed. Nor is a draw or clear into a framebuffer object whose one
  * colour buffer is such a level and that writes no depth or stencil
@@ -37,6 +37,7 @@
 #include "gt_api_state.h"
 #include "gt_enums.h"
 #include "gt_encoders.h"
+#include "gt_texel.h"
 #include "cap_real_fns.h"
 
 #include <stdlib.h>
@@ -91,6 +92,7 @@ static int components(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *
     static const struct { uint32_t ifmt, fmt; uint8_t n, es3; } ok[] = {
         {GL_RGBA, GL_RGBA, 4, 0},  {GL_RGB, GL_RGB, 3, 0},   {GL_RG, GL_RG, 2, 0},  {GL_RED, GL_RED, 1, 0},
         {GL_RGBA8, GL_RGBA, 4, 1}, {GL_RGB8, GL_RGB, 3, 1}, {GL_RG8, GL_RG, 2, 1}, {GL_R8, GL_RED, 1, 1},
+        {GL_BGRA_EXT, GL_BGRA_EXT, 4, 0}, /* EXT_texture_format_BGRA8888: read as RGBA, red and blue swapped */
     };
     if (!*fmt && !*type)
         *type = GL_UNSIGNED_BYTE;
@@ -275,6 +277,8 @@ static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint
         return;
     }
     size_t npx = (size_t)l->w * (size_t)l->h;
+    if (l->fmt == GL_BGRA_EXT)
+        gt_texel_swap_red_blue(px, npx);
     for (size_t i = 0; i < npx && l->n < 4; i++)
         memmove(px + i * l->n, px + i * 4, l->n);
     uint32_t bind = bind_target(l->face), *on = bind == GL_TEXTURE_2D ? on_2d : on_cube;

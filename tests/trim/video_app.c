@@ -4,7 +4,8 @@
  * Twelve frames on a 64x64 pbuffer; each frame:
  *   - uploads new noise into two planes (glTexSubImage2D): a one- or
  *     three-component one (R8 on GLES 3, RGB on GLES 2) whole, on GLES 3
- *     from a pixel buffer it maps for writing, an RGBA one in part; and a
+ *     from a pixel buffer it maps for writing, an RGBA one (BGRA on GLES 2)
+ *     in part; and a
  *     luminance texture, which no framebuffer reads back (its uploads are
  *     written);
  *   - moves a corner of its quad (glBufferSubData of the vertex buffer);
@@ -27,6 +28,7 @@
  *     (colour writes off), which the next frame shows.
  *   video_app 2|3|31   (the GLES version of the context) */
 #include <GLES3/gl31.h>
+#include <GLES2/gl2ext.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -76,6 +78,7 @@ typedef struct prog {
 
 typedef struct app {
     int es, images;
+    GLenum rgba; /* the four-component plane's format: BGRA on GLES 2 (EXT_texture_format_BGRA8888) */
     prog flat, cube, store;
     GLuint img;
     GLuint vbo, pbo, pack;
@@ -150,7 +153,7 @@ static void setup(app *a)
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, P, P, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
     a->plane[1] = texture(GL_TEXTURE_2D, GL_NEAREST_MIPMAP_NEAREST);
     noise(a->px, sizeof a->px, 5u);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, P, P, 0, GL_RGBA, GL_UNSIGNED_BYTE, a->px); /* mipmaps from frame 4 */
+    glTexImage2D(GL_TEXTURE_2D, 0, a->rgba, P, P, 0, a->rgba, GL_UNSIGNED_BYTE, a->px); /* mipmaps from frame 4 */
     a->lum = texture(GL_TEXTURE_2D, GL_NEAREST);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 8, 8, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE, NULL);
     a->copy = texture(GL_TEXTURE_2D, GL_NEAREST);
@@ -233,7 +236,7 @@ static void frame(app *a, int f)
     } else
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, P, P, GL_RGB, GL_UNSIGNED_BYTE, a->px);
     glBindTexture(GL_TEXTURE_2D, a->plane[1]);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, f % 16, 4, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, a->px + 64);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, f % 16, 4, 16, 16, a->rgba, GL_UNSIGNED_BYTE, a->px + 64);
     if (f % 5 == 4)
         glGenerateMipmap(GL_TEXTURE_2D);
     glBindTexture(GL_TEXTURE_2D, a->lum);
@@ -299,7 +302,7 @@ int main(int argc, char **argv)
     }
     sample_egl e;
     sample_egl_open(&e, APP, sample_egl_display(APP), es == 2 ? 2 : 3, W, H);
-    app a = {.es = es == 2 ? 2 : 3, .images = es == 31};
+    app a = {.es = es == 2 ? 2 : 3, .images = es == 31, .rgba = es == 2 ? GL_BGRA_EXT : GL_RGBA};
     setup(&a);
     for (int f = 0; f < FRAMES; f++) {
         frame(&a, f);
