@@ -7,21 +7,22 @@
  *   replay needs, and into a buffer followed here it changes that buffer.
  *   A read-only mapping is written, and reads nothing replay needs.
  * - glBufferData is not written: the buffer, its size and usage are noted
- *   here, and marked changed. A glBufferStorage is written, and its
- *   buffer followed from there when a read mapping reads it back and
- *   glBufferSubData writes it (`buffer-range`). Nor is a glBufferSubData into such a
- *   buffer, nor the bytes an app writes through a write-only mapping of
- *   it, persistent ones too (cap_mapped.c: no gltraceMappedData). The
- *   mapping's own calls are written, so the buffer is written once before
- *   its first one.
+ *   here, and marked changed. A glBufferStorage is written, and its buffer
+ *   followed from there when a read mapping reads it back and
+ *   glBufferSubData writes it (`buffer-range`). Nor is a glBufferSubData
+ *   into such a buffer, nor the bytes an app writes through a write-only
+ *   mapping of it, persistent ones too (cap_mapped.c: no
+ *   gltraceMappedData). The mapping's own calls are written, so the
+ *   buffer is written once before its first one.
  * - A changed buffer is written as one glBufferData of what a read mapping
  *   of it gives (api/state.tsv `function buffer-data`, bound to
  *   GL_COPY_WRITE_BUFFER and that bound back after): before a written
- *   command that may read any buffer (a draw not left out, a pixel read or
- *   copy; an upload, the pixel unpack buffer it reads), before one that changes
- *   it otherwise (storage, a mapping that reads and writes: then it is
- *   forgotten), before the thread makes another context current, and
- *   where writing comes on. A deleted buffer is forgotten.
+ *   command that may read any buffer (a draw or clear not left out, a
+ *   copy of pixels or between objects), before a written upload (the
+ *   pixel unpack buffer it reads), before one that changes it otherwise
+ *   (storage, a mapping that reads and writes: then it is forgotten),
+ *   before the thread makes another context current, and where writing
+ *   comes on. A deleted buffer is forgotten.
  * Which commands those are comes from the API description
  * (api/emit_defer.py buffer_write, texture_before).
  *

@@ -8,14 +8,16 @@
  * written: the level is noted here with its size and format, and marked
  * changed. Nor is a draw or clear into a framebuffer object whose one
  * colour buffer is such a level and that writes no depth or stencil
- * (cap_defer_window_draw). Which commands upload comes from the API
- * description (api/emit_defer.py texture_upload).
+ * (cap_defer_window_draw), nor a clear of such a level by name
+ * (glClearTexImageEXT). Which commands upload comes from the API
+ * description (api/emit_defer.py texture_upload, texture_clear).
  *
  * A changed level is written, read through a framebuffer of ours, as one
  * upload that defines it (api/state.tsv `function texture-image`), with
  * its binding and the unpack state set for it and set back after:
- * - before a written command that may read any texture (a draw not left
- *   out, a pixel read or copy, an EGL image made): every changed level;
+ * - before a written command that may read or draw into any texture (a
+ *   draw or clear not left out, a copy of pixels or between objects, an
+ *   EGL image made): every changed level;
  * - before one that changes a texture otherwise (mipmaps, storage, a
  *   compressed upload): that texture's, which is then forgotten;
  * - when writing comes on, and before the thread makes another context
