@@ -56,9 +56,11 @@ def read_other(p, where, enums, egl_enums, t):
         if p[2] not in egl_enums:
             raise SystemExit(f'{where}: {p[2]} is no EGL enum of the EGL headers')
         t.egl.append((p[1], p[2], p[3]))
+    elif p[0] in ('set', 'toggle'):
+        pass  # how state is written back: emit_setters.py
     elif p[0] == 'uniform':
-        if len(p) != 4 or p[2] not in UNIFORM_BASES or not p[3].isdigit():
-            raise SystemExit(f'{where}: expected uniform GL_TYPE {"|".join(UNIFORM_BASES)} COMPONENTS')
+        if len(p) != 5 or p[2] not in UNIFORM_BASES or not p[3].isdigit():
+            raise SystemExit(f'{where}: expected uniform GL_TYPE {"|".join(UNIFORM_BASES)} COMPONENTS SETTER')
         t.uniforms[gl_enum(enums, p[1], where)] = (UNIFORM_BASES[p[2]], int(p[3]))
     elif p[0] == 'stack':
         if len(p) != 5 or p[4] not in ('-', 'unit'):
@@ -151,13 +153,19 @@ def other_tables(t, enums, egl_enums):
     return L
 
 
-def write(out, root, state_path, counts_path, egl_enums=()):
+def enum_values(root):
+    """{GL enum name: its 32-bit value}, of gl.xml's GLES enums."""
     enums = {}
     for name, text in emit_enums.gl_enum_values(root):
         try:
             enums[name] = int(text.rstrip('ul'), 0) & 0xffffffff
         except ValueError:
             pass
+    return enums
+
+
+def write(out, root, state_path, counts_path, egl_enums=()):
+    enums = enum_values(root)
     defs = emit_get_counts.defined_by(root)
     counts = {r.name: r for r in emit_get_counts.read_tsv(counts_path, enums)}
     counts_by_value = {enums[n]: r for n, r in counts.items()}

@@ -22,6 +22,7 @@ import emit_capture  # noqa: E402
 import emit_enums  # noqa: E402
 import emit_get_counts  # noqa: E402
 import emit_state  # noqa: E402
+import emit_setters  # noqa: E402
 import emit_draws  # noqa: E402
 import emit_tables  # noqa: E402
 import emit_replay  # noqa: E402
@@ -135,6 +136,7 @@ def main():
     emit_enums.write(a.out, gl_root)
     emit_get_counts.write(a.out, gl_root, a.get_counts)
     emit_state.write(a.out, gl_root, os.path.join(HERE, 'state.tsv'), a.get_counts, egl_enums)
+    emit_setters.write(a.out, cmds, os.path.join(HERE, 'state.tsv'), emit_state.enum_values(gl_root))
 
 
 if __name__ == '__main__':

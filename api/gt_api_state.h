@@ -122,6 +122,41 @@ typedef struct gt_api_pointer {
 extern const gt_api_pointer gt_api_pointers[];
 extern const size_t gt_api_npointers;
 
+/* How the context's own state is written back (`set` and `toggle` lines,
+ * gt_api_setters.c): fn called with args, each a constant, a value of a
+ * pname (glGet*, or glGet*i_v per index), the index, or the texture unit.
+ * A toggle (off_fn set, no args) writes every capability of the `enabled`
+ * query with fn or off_fn. when: 1 only when when_pname's value is 0,
+ * 2 only when it is not, 0 always. In the order they are written. */
+typedef enum gt_set_kind {
+    GT_SET_ENUM,       /* value: the enum */
+    GT_SET_PNAME,      /* value: the pname; component: which of its values */
+    GT_SET_PNAME_ALL,  /* all of its values, for a pointer parameter */
+    GT_SET_INDEX,      /* the index of an indexed pname */
+    GT_SET_UNIT,       /* the texture unit's number */
+    GT_SET_UNIT_ENUM   /* GL_TEXTURE0 + the unit */
+} gt_set_kind;
+typedef struct gt_api_setter {
+    const char *fn, *off_fn;
+    uint8_t nargs;
+    struct { uint8_t kind; uint8_t component; uint32_t value; } args[10];
+    uint32_t when_pname;
+    uint8_t when;
+} gt_api_setter;
+extern const gt_api_setter gt_api_setters[];
+extern const size_t gt_api_nsetters;
+
+/* Calls fn, the driver's function `name` (one named by a `set`, `toggle`
+ * or `uniform` line), with n numbers as its arguments: each scalar
+ * parameter in order takes one, converted to its C type; a last pointer
+ * parameter gets the rest (up to 64) as an array of its type. -1 when
+ * `name` is none of those, fn is NULL or n does not fit. */
+int gt_api_call(const char *name, void *fn, const double *a, int n);
+
+/* The function that sets an array of uniforms of a type (glUniform4fv for
+ * GL_FLOAT_VEC4; GL_INT's, glUniform1iv, for types not listed). */
+const char *gt_api_uniform_setter(uint32_t type);
+
 /* The glGet pname that names the object bound to `target` (a buffer,
  * texture, framebuffer, renderbuffer or transform feedback target):
  * GL_ARRAY_BUFFER gives GL_ARRAY_BUFFER_BINDING; 0 for any other value.

@@ -34,9 +34,11 @@ static const char usage_text[] =
     "  --benchmark        compare nothing; report per-frame times\n"
     "  --loop N           replay the last frame N more times (frames that read\n"
     "                     state they change differ); of a trimmed trace, all its\n"
-    "                     kept calls, each time from a reset (its setup replayed\n"
-    "                     again into new contexts); unless --benchmark, their\n"
-    "                     snapshots and reads are compared again each time\n"
+    "                     kept calls, each time from a reset: the state they\n"
+    "                     changed written back, or where that cannot be (they\n"
+    "                     write objects' contents) its setup replayed again into\n"
+    "                     new contexts; unless --benchmark, their snapshots and\n"
+    "                     reads are compared again each time\n"
     "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
     "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
@@ -263,6 +265,18 @@ static void print_benchmark(const char *path, const gt_replay_summary *s)
             path, st.frames, st.total_ms / 1e3, st.fps, st.median_ms, st.p95_ms, st.min_ms, st.max_ms, s->seconds);
 }
 
+/* How a trim's repeats were reset (gt_replay_summary.loop_written). */
+static void print_reset(const gt_replay_options *o, const gt_replay_summary *s)
+{
+    if (s->loop_written)
+        fprintf(stderr, "gltrace replay: --loop: %u of %u repeats reset by writing back the state the kept calls "
+                        "changed (%" PRIu64 " calls)\n", s->loop_written, o->loop, s->loop_reset_calls);
+    if (s->loop_written < o->loop)
+        fprintf(stderr, "gltrace replay: --loop: %u of %u repeats reset by replaying its setup again into new "
+                        "contexts: %s\n", o->loop - s->loop_written, o->loop,
+                s->loop_rebuilt_why[0] ? s->loop_rebuilt_why : "no state was read at the start");
+}
+
 static void print_check(const gt_replay_summary *s)
 {
     fprintf(stderr, "gltrace replay: --check: %" PRIu64 " queries issued, %" PRIu64 " gave another result\n",
@@ -306,12 +320,13 @@ static void print_summary(const char *path, const gt_replay_options *o, const gt
         fprintf(stderr, "gltrace replay: --snapshot: %" PRIu64 " PNGs written to %s\n", s->extra_pngs, o->out_dir);
     if (o->check)
         print_check(s);
+    if (o->loop && s->loop_range)
+        print_reset(o, s);
     if (o->loop && !o->benchmark && s->loop_compared)
         fprintf(stderr, "gltrace replay: --loop: %s again %u times%s: %" PRIu64 " of their %" PRIu64
                         " snapshots and reads matched the recorded ones%s\n",
                 s->loop_range ? "the trim's kept calls" : "the last frame", o->loop,
-                s->loop_range ? ", each from a reset (its setup replayed again into new contexts)" : "",
-                s->loop_matched, s->loop_compared,
+                s->loop_range ? ", each from a reset" : "", s->loop_matched, s->loop_compared,
                 s->loop_matched == s->loop_compared ? ""
                 : s->loop_range ? " (even from a reset: they read what the trace does not hold)"
                                 : " (they read state they change)");

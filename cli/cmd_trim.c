@@ -180,9 +180,13 @@ int gt_cmd_trim(int argc, char **argv)
                 " places (first: %s)\n", s.state_differences, s.state_first);
     else if (s.verified)
         printf("note: the state at the start was not compared: %s\n", s.state_not_compared);
-    if (s.loop_compared && s.loop_matched == s.loop_compared)
+    if (s.loop_compared && s.loop_matched == s.loop_compared && s.loop_written)
         printf("loop: its kept calls replayed again from a reset match what was recorded: gltrace replay --loop N "
-               "repeats them exactly\n");
+               "repeats them exactly, each time after %" PRIu64 " calls that write back the state they changed\n",
+               s.loop_reset_calls);
+    else if (s.loop_compared && s.loop_matched == s.loop_compared)
+        printf("loop: its kept calls replayed again from a reset match what was recorded: gltrace replay --loop N "
+               "repeats them exactly, each time after its setup replayed again (%s)\n", s.loop_rebuilt_why);
     else if (s.loop_compared)
         printf("loop: its kept calls replayed again differ from what was recorded (%" PRIu64 " of %" PRIu64
                " snapshots and reads), even from a reset: gltrace replay --loop N does not repeat them exactly\n",

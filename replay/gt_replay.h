@@ -119,6 +119,12 @@ typedef struct gt_replay_summary {
      * ones; a difference makes the status 1. */
     uint64_t loop_compared, loop_matched;
     int loop_range;        /* what repeated was a trimmed trace's kept records, not the last frame */
+    /* A trim's repeats: those reset by calls written back (the state the
+     * kept calls changed, replay/rp_reset.c) and the calls written for
+     * them; the others rebuilt (its setup replayed again), and why. */
+    unsigned loop_written;
+    uint64_t loop_reset_calls;
+    char loop_rebuilt_why[256];
     uint64_t extra_pngs;   /* --snapshot: PNGs written */
     uint64_t checked, check_mismatches;  /* --check: queries issued, and differing */
     gt_replay_mismatch mismatches[GT_REPLAY_MAX_MISMATCHES]; /* the first ones */

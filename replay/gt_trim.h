@@ -104,11 +104,15 @@ typedef struct gt_trim_summary {
     char state_not_compared[192];
     /* Its kept calls replayed once more (`gltrace replay --loop` repeats a
      * trimmed trace's kept calls): their snapshots and reads then, and how
-     * many matched the recorded ones. Not all: the frames read state they
-     * change, and a loop needs a reset of it, which trim does not write.
-     * 0 compared: not checked (no snapshot kept, or the trim is by calls
-     * or failed its check). */
+     * many matched the recorded ones. 0 compared: not checked (no snapshot
+     * kept, or the trim is by calls or failed its check). loop_written:
+     * that repeat started from the state the kept calls changed written
+     * back (loop_reset_calls calls); else from its setup replayed again,
+     * for the reason loop_rebuilt_why gives. */
     uint64_t loop_compared, loop_matched;
+    int loop_written;
+    uint64_t loop_reset_calls;
+    char loop_rebuilt_why[256];
     uint64_t start_marker;              /* the trim's number of the start marker */
     char note[256];                     /* what was done beyond the plain case, or "" */
     char error[512];

@@ -91,9 +91,18 @@ void rp_snapshot_initial(rp *r, const rp_msg *m)
                      (unsigned long long)r->seq);
         return;
     }
+    if (rp_initial_hold(r, fb->surface, fb->contents[0].data, w, h) != 0)
+        rp_warn_once(r, GT_FN_SURFACE_CONTENTS, "record %llu: out of memory for a new surface's contents",
+                     (unsigned long long)r->seq);
+}
+
+/* Holds w x h RGBA8 pixels (bottom row first) for recorded surface
+ * `surface`, to be written before a command may see them (a copy). */
+int rp_initial_hold(rp *r, uint64_t surface, const uint8_t *pixels, int w, int h)
+{
     rp_initial *p = NULL;
     for (size_t i = 0; i < RP_MAX_INITIAL; i++) /* the same surface's, else a free slot */
-        if (r->initial[i].px && r->initial[i].surface == fb->surface)
+        if (r->initial[i].px && r->initial[i].surface == surface)
             p = &r->initial[i];
     for (size_t i = 0; !p && i < RP_MAX_INITIAL; i++)
         if (!r->initial[i].px)
@@ -104,12 +113,14 @@ void rp_snapshot_initial(rp *r, const rp_msg *m)
     }
     if (p->px)
         drop(r, p);
-    uint8_t *px = malloc(fb->contents[0].len);
+    size_t n = (size_t)w * (size_t)h * 4;
+    uint8_t *px = malloc(n);
     if (!px)
-        return;
-    memcpy(px, fb->contents[0].data, fb->contents[0].len);
-    *p = (rp_initial){.surface = fb->surface, .w = w, .h = h, .px = px};
+        return -1;
+    memcpy(px, pixels, n);
+    *p = (rp_initial){.surface = surface, .w = w, .h = h, .px = px};
     r->initial_held++;
+    return 0;
 }
 
 static rp_initial *held_for(rp *r, uint64_t surface)

@@ -31,7 +31,7 @@ static double now(void)
 
 /* The GLES version as 11, 20, 30, 31, 32, from GL_VERSION ("OpenGL ES 3.2
  * Mesa ...", "OpenGL ES-CM 1.1 Mesa ..."). */
-static int gles_version(void)
+int ik_gles_version(void)
 {
     const char *v = (const char *)glGetString(GL_VERSION);
     const char *num = v ? strpbrk(v, "0123456789") : NULL;
@@ -99,7 +99,7 @@ static int dump(rp *r, const char *dir, int resources, int has_ctx, char *err, s
     if (has_ctx) {
         r->cur_ctx = r->bound_ctx;
         rp_hold_errors(r); /* the app's pending error stays the app's */
-        k.ver = gles_version();
+        k.ver = ik_gles_version();
         k.exts = (const char *)glGetString(GL_EXTENSIONS);
         rp_names_reverse(r, &k.rev);
     }

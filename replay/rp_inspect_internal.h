@@ -49,6 +49,8 @@ typedef struct ik {
     unsigned copy_prog[4]; /* the shader copy's programs, made once a dump (ik_copy_done) */
 } ik;
 
+/* The current context's GLES version as 11, 20, 30, 31, 32 (GL_VERSION). */
+int ik_gles_version(void);
 /* Whether the context has the row's pname (its GLES version or an extension). */
 int ik_has(const ik *k, const gt_api_state *s);
 int ik_has_ext(const ik *k, const char *name);

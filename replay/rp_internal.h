@@ -196,6 +196,7 @@ struct rp {
     uint8_t warned[8192];      /* one warning per function number */
     int looping;               /* replaying the last frame again (--loop) */
     int repeat;                /* a trim's repeat for --loop: replayed whole, from a reset */
+    struct rp_reset *reset;    /* a trim's state at its start, for --loop's written reset (rp_reset.c) */
     double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
     /* Work after a call (--snapshot, gltrace diverge's probe): one flag, so
      * that a plain replay tests nothing more per record. */
@@ -417,6 +418,25 @@ void rp_snapshot_extra(rp *r, int back_buffer, const char *why);
  * in *fbo. 0, or -1 (said once) when it cannot be read. */
 struct gt_diff_image;
 int rp_snapshot_read(rp *r, int back_buffer, struct gt_diff_image *img, int *fbo);
+/* rp_trim_draws.c: whether a draw with program `prog` writes more than its
+ * framebuffer (transform feedback, storage blocks, atomic counters, an
+ * image bound). */
+int rp_draw_side_effects(rp *r, GLuint prog);
+
+/* rp_reset.c: --loop's written reset of a trimmed trace. rp_reset_take at
+ * the start marker reads the state of the context current on tid (never
+ * NULL but out of memory); rp_reset_note after each kept record's first
+ * replay; rp_reset_write before a repeat writes back what differs (-1
+ * when it cannot); rp_reset_why_not says why it cannot ("" while it can). */
+typedef struct rp_reset rp_reset;
+rp_reset *rp_reset_take(rp *r, uint64_t tid);
+void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq);
+int rp_reset_write(rp_reset *s, rp *r);
+uint64_t rp_reset_calls(const rp_reset *s);
+const char *rp_reset_why_not(const rp_reset *s);
+void rp_reset_cannot(rp_reset *s, const char *why); /* the first why stands */
+void rp_reset_free(rp_reset *s);
+
 /* The GLES major version the current context has (GL_VERSION), asked once. */
 int rp_es_major(rp *r);
 /* Whether --snapshot CALLSET names call `seq`. */
@@ -435,6 +455,7 @@ void rp_snapshot_initial(rp *r, const rp_msg *m);
 void rp_initial_seen(rp *r, const rp_entry *e, const rp_msg *m, uint64_t tid);
 void rp_initial_flush(rp *r);
 void rp_initial_free(rp *r);
+int rp_initial_hold(rp *r, uint64_t surface, const uint8_t *pixels, int w, int h);
 /* gltrace trim's side: a recorded surface's colour buffer as replay has
  * it now, RGBA8 (*px malloc'd); 0, or -1. */
 int rp_initial_read(rp *r, uint64_t surface, uint8_t **px, int *w, int *h);

@@ -17,6 +17,7 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 #include "rp_handlers_gen.h" /* rp_egl_swap: the handler that ends a frame */
+#include "rp_trim_internal.h" /* rp_trim_state_*: the state at a trim's start, as gltrace inspect reads it */
 
 static void scratch_reset(rp *r)
 {
@@ -384,6 +385,83 @@ static void run_loop(rp *r, const frame_list *last)
     r->looping = 0;
 }
 
+/* ---- --loop of a trim, reset by calls written back (rp_reset.c) */
+
+static void reset_cannot(rp *r, const char *why)
+{
+    rp_reset_cannot(r->reset, why);
+}
+
+/* At the start marker: the state there, read for writing back, and
+ * dumped (gt_inspect_write) for the check of the first reset. */
+static void take_reset(rp *r, uint64_t tid, char *dir, size_t n)
+{
+    char err[256];
+    r->reset = rp_reset_take(r, tid);
+    if (!r->reset || rp_reset_why_not(r->reset)[0])
+        return;
+    if (rp_trim_state_dir(dir, n, "loop") != 0) {
+        dir[0] = 0;
+        reset_cannot(r, "no temporary folder for the state at the start");
+    } else if (rp_trim_state_dump(r, tid, dir, err, sizeof err) != 0) {
+        reset_cannot(r, err);
+    }
+}
+
+/* Whether the state after the first reset is the start's, as gltrace
+ * inspect reads it (the context's state, its bound objects and their
+ * contents, the program in use and its uniforms). */
+static int reset_checked(rp *r, uint64_t tid, const char *start_dir)
+{
+    char dir[4096], err[256], first[512] = "", why[700];
+    if (rp_trim_state_dir(dir, sizeof dir, "loop") != 0) {
+        reset_cannot(r, "no temporary folder for the check of the state written back");
+        return 0;
+    }
+    int dumped = rp_trim_state_dump(r, tid, dir, err, sizeof err) == 0;
+    int diffs = dumped ? rp_trim_state_compare(start_dir, dir, first, sizeof first) : -1;
+    rp_trim_state_remove(dir);
+    if (diffs != 0) {
+        snprintf(why, sizeof why, "after the calls written back, the state is not the start's (%s)",
+                 dumped ? first : err);
+        reset_cannot(r, why);
+    }
+    return diffs == 0;
+}
+
+/* Each repeat writes back what the kept calls changed, then replays them,
+ * compared as a repeat. The first is checked (reset_checked, and unless
+ * --benchmark its snapshots and reads); when it fails it does not count,
+ * and every repeat rebuilds (gt_replay_run). */
+static void run_written(rp *r, const frame_list *kept, const char *start_dir)
+{
+    gt_replay_summary *sum = r->sum;
+    if (!kept->n || !start_dir[0])
+        reset_cannot(r, "the trim keeps no calls");
+    r->looping = r->repeat = 1;
+    for (unsigned k = 0; k < r->opt->loop && !sum->error[0] && !rp_reset_why_not(r->reset)[0]; k++) {
+        uint64_t compared = sum->loop_compared, matched = sum->loop_matched, frames = sum->frames;
+        size_t nframe_ms = sum->nframe_ms;
+        if (rp_reset_write(r->reset, r) != 0 || (k == 0 && !reset_checked(r, kept->tid[0], start_dir)))
+            break;
+        uint64_t calls = rp_reset_calls(r->reset);
+        for (size_t i = 0; i < kept->n && !sum->error[0]; i++) {
+            r->seq = kept->seq[i];
+            r->cur = kept->m[i];
+            replay_record(r, kept->m[i], kept->tid[i]);
+        }
+        if (k == 0 && sum->loop_matched - matched != sum->loop_compared - compared) {
+            sum->loop_compared = compared, sum->loop_matched = matched;
+            sum->frames = frames, sum->nframe_ms = nframe_ms;
+            reset_cannot(r, "its first repeat from the calls written back differed from what was recorded");
+            break;
+        }
+        sum->loop_written++;
+        sum->loop_reset_calls += calls;
+    }
+    r->looping = r->repeat = 0;
+}
+
 static void progress(rp *r, int done)
 {
     if (!r->opt->progress)
@@ -447,6 +525,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
     r->frame_start = now();
     uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
     int looped = 0, range = 0; /* range: past a trim's start marker (trim_start) */
+    char start_dir[4096] = ""; /* the state at the start, for the written reset's check */
     uint64_t loop_after = opt->loop && !repeat ? count_frames(r, path) : 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
@@ -486,15 +565,26 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         if (opt->progress)
             progress(r, 0);
         if (opt->loop && !range && trim_start(m)) {
-            /* A trim loops from a reset (gt_replay_run): nothing is kept. */
+            /* A trim loops from a reset: written back (run_written), or
+             * its setup replayed again (gt_replay_run). The kept records
+             * are kept for the first. */
             range = sum->loop_range = looped = 1;
             r->looping = repeat; /* a repeat compares what follows as one */
             list_clear(&cur);
             list_clear(&last);
             gltrace__glmessage__free_unpacked(m, NULL);
+            if (!repeat)
+                take_reset(r, tid, start_dir, sizeof start_dir);
         } else if (range) {
-            if (!fast)
+            if (r->reset && !rp_reset_why_not(r->reset)[0]) {
+                rp_reset_note(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
+                if (list_add(&cur, m, tid, rec.seq) != 0) {
+                    reset_cannot(r, "out of memory");
+                    gltrace__glmessage__free_unpacked(m, NULL);
+                }
+            } else if (!fast) {
                 gltrace__glmessage__free_unpacked(m, NULL);
+            }
         } else if (opt->loop && list_add(&cur, m, tid, rec.seq) == 0) {
             if (r->frame != frame) { /* a swap: cur is the last complete frame now */
                 frame_list t = last;
@@ -517,6 +607,13 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
      * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
     if (opt->loop && !looped && last.n && !sum->error[0])
         run_loop(r, &last);
+    if (r->reset && !sum->error[0])
+        run_written(r, &cur, start_dir);
+    if (r->reset && rp_reset_why_not(r->reset)[0])
+        snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "%s", rp_reset_why_not(r->reset));
+    if (start_dir[0])
+        rp_trim_state_remove(start_dir);
+    rp_reset_free(r->reset);
     progress(r, 1);
     if (opt->benchmark && r->bound_ctx >= 0)
         glFinish(); /* the last frames' rendering, still queued */
@@ -579,15 +676,15 @@ static void add_frame_ms(gt_replay_summary *sum, const gt_replay_summary *rs)
 int gt_replay_run(const char *path, const gt_replay_options *opt, gt_replay_summary *sum)
 {
     int status = replay_pass(path, opt, sum, 0);
-    if (status == 2 || !opt->loop || !sum->loop_range)
-        return status;
+    if (status == 2 || !opt->loop || !sum->loop_range || sum->loop_written == opt->loop)
+        return status == 1 || sum->loop_matched != sum->loop_compared ? 1 : status;
     gt_replay_options ro = *opt;
     ro.quiet = 1; /* the first replay said it all */
     ro.progress = 0;
     ro.snapshot = GT_REPLAY_SNAP_NONE;
     ro.after_call = NULL;
     ro.check = 0;
-    for (unsigned k = 0; k < opt->loop; k++) {
+    for (unsigned k = sum->loop_written; k < opt->loop; k++) {
         gt_replay_summary rs;
         replay_pass(path, &ro, &rs, 1);
         sum->loop_compared += rs.loop_compared;

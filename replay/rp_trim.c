@@ -201,8 +201,11 @@ static void check_loop(const char *out, gt_trim_summary *sum)
     ro.loop = 1;
     gt_replay_summary rs;
     gt_replay_run(out, &ro, &rs);
-    if (!rs.error[0])
+    if (!rs.error[0]) {
         sum->loop_compared = rs.loop_compared, sum->loop_matched = rs.loop_matched;
+        sum->loop_written = rs.loop_written != 0, sum->loop_reset_calls = rs.loop_reset_calls;
+        snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "%s", rs.loop_rebuilt_why);
+    }
     gt_replay_summary_free(&rs);
 }
 

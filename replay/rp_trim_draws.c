@@ -325,7 +325,7 @@ static int images_bound(void)
     return name != 0;
 }
 
-static int side_effects(rp *r, GLuint prog)
+int rp_draw_side_effects(rp *r, GLuint prog)
 {
     GLboolean xfb = GL_FALSE;
     GLint ssbo = 0, atomics = 0, major = 0, minor = 0;
@@ -455,7 +455,7 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
         if (!dw.ends[k] && push_id(d, (uint64_t)dw.img[k]) == 0)
             d->ev[d->n - 1].nw++;
     if (!clear) {
-        int barrier = side_effects(r, (GLuint)prog);
+        int barrier = rp_draw_side_effects(r, (GLuint)prog);
         if (!barrier && prog)
             barrier = read_sampled(d, r, (GLuint)prog, &d->ev[d->n - 1].nr);
         else if (!barrier)
