@@ -39,6 +39,8 @@ static const char usage_text[] =
     "                     write objects' contents) its setup replayed again into\n"
     "                     new contexts; unless --benchmark, their snapshots and\n"
     "                     reads are compared again each time\n"
+    "  --loop-rebuild     reset a trimmed trace's repeats by replaying its setup\n"
+    "                     again, never by writing back what they changed\n"
     "  --allow-empty      exit 0 when the trace has nothing to compare (no\n"
     "                     snapshot, no pixel read of the app, no --check query)\n"
     "\n"
@@ -163,7 +165,7 @@ static int take_flag(replay_args *a, const char *opt, const char *arg)
         {"--check", &a->o.check, 1},       {"--save-all", &a->o.save_all, 1}, {"--benchmark", &a->o.benchmark, 1},
         {"--progress", &a->progress, 1},   {"--no-progress", &a->progress, 0}, {"-q", &a->o.quiet, 1},
         {"--quiet", &a->o.quiet, 1},      {"--lockstep-recorded", &a->probe.recorded, 1},
-        {"--allow-empty", &a->allow_empty, 1},
+        {"--allow-empty", &a->allow_empty, 1}, {"--loop-rebuild", &a->o.loop_rebuild, 1},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (!strcmp(opt, flags[i].name)) {
@@ -239,6 +241,8 @@ static int check_args(replay_args *a)
         return bad_arg("%s", "--save-all needs --out DIR");
     if (o->probe && (o->benchmark || o->snapshot || o->check))
         return bad_arg("%s", "--lockstep is gltrace diverge's: no --benchmark, --snapshot or --check with it");
+    if (o->loop_rebuild && !o->loop)
+        return bad_arg("%s", "--loop-rebuild says how --loop resets a trimmed trace: give --loop N too");
     if (o->loop && o->probe)
         return bad_arg("%s", "--lockstep compares each draw once: no --loop with it");
     if (o->benchmark && (a->c.given || o->out_dir))

@@ -37,6 +37,8 @@ typedef struct gt_replay_options {
     unsigned loop;         /* replay the last frame this many more times (a trimmed trace: its kept
                             * frames, all of them); without benchmark their snapshots are compared
                             * again each time (gt_replay_summary.loop_*) */
+    int loop_rebuild;      /* a trimmed trace's repeats reset by its setup replayed again, never by
+                            * the state they changed written back (replay/rp_reset.c) */
     int progress;          /* a progress line on stderr, redrawn in place */
     /* Snapshots the trace did not record, written as PNGs to out_dir (not
      * compared): of the back buffer before each swap (FRAME), of the draw

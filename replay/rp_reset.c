@@ -372,8 +372,9 @@ static uint64_t write_uniforms(rp_reset *s)
         if (!memcmp(now.v, s->u[i].v, sizeof now.v))
             continue;
         const char *fn = gt_api_uniform_setter(now.type);
-        double a[19] = {now.loc, 1, 0};
-        int matrix = !strncmp(fn, "glUniformMatrix", 15), at = matrix ? 3 : 2;
+        const gt_api_fn *f = gt_api_find_name(fn);
+        double a[19] = {now.loc, 1, 0}; /* location, count 1, (a matrix's) not transposed */
+        int at = f && f->nparams == 4 ? 3 : 2; /* the values are its last parameter */
         memcpy(a + at, s->u[i].v, s->u[i].n * sizeof *a);
         glUseProgram(s->u[i].prog);
         n += gt_api_call(fn, (void *)eglGetProcAddress(fn), a, at + s->u[i].n) == 0;

@@ -573,7 +573,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
             list_clear(&cur);
             list_clear(&last);
             gltrace__glmessage__free_unpacked(m, NULL);
-            if (!repeat)
+            if (!repeat && !opt->loop_rebuild)
                 take_reset(r, tid, start_dir, sizeof start_dir);
         } else if (range) {
             if (r->reset && !rp_reset_why_not(r->reset)[0]) {
@@ -611,6 +611,8 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         run_written(r, &cur, start_dir);
     if (r->reset && rp_reset_why_not(r->reset)[0])
         snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "%s", rp_reset_why_not(r->reset));
+    else if (range && opt->loop_rebuild && !repeat)
+        snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "--loop-rebuild");
     if (start_dir[0])
         rp_trim_state_remove(start_dir);
     rp_reset_free(r->reset);

@@ -7,11 +7,16 @@ draws something else: that replay exits 1 and says so. The repeats run
 right after the last frame's swap, before the app's teardown (objects it
 deletes at its end would otherwise be gone from the repeats). `replay
 --loop` of a trim repeats all its kept frames (frames 1-2: two snapshots a
-repeat), each time from a reset (its setup replayed again into new
-contexts), so both apps' trims repeat exactly, accumulate's too, and
-`gltrace trim` says so.
+repeat), each time from a reset, so both apps' trims repeat exactly,
+accumulate's too, and `gltrace trim` says so. The reset writes back what
+the kept frames changed where it can: accumulate's frames change only the
+context's state and their window's pixels (which the reset writes back:
+without them its repeats would differ), and so do gles1_scene's (GLES 1
+matrices, lights, texture environments); es3_scene's frames draw into a
+framebuffer object, whose texture the reset cannot write back, so each
+repeat replays the trim's setup again, and replay says why.
 
-usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --out DIR"""
+usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --gles1 GLES1_SCENE --out DIR"""
 import argparse
 import os
 import re
@@ -21,8 +26,8 @@ import apptrace as at
 
 
 def loop_line(stderr):
-    m = re.search(r'--loop: (?:the last frame|the trim\'s kept calls) again (\d+) times(?:, each from a reset '
-                  r'\(its setup replayed again into new contexts\))?: (\d+) of their (\d+) snapshots', stderr)
+    m = re.search(r'--loop: (?:the last frame|the trim\'s kept calls) again (\d+) times(?:, each from a reset)?: '
+                  r'(\d+) of their (\d+) snapshots', stderr)
     return tuple(int(x) for x in m.groups()) if m else None
 
 
@@ -31,6 +36,7 @@ def main():
     ap.add_argument('--gltrace', required=True)
     ap.add_argument('--repeats', required=True)
     ap.add_argument('--accumulates', required=True)
+    ap.add_argument('--gles1', required=True)
     ap.add_argument('--out', required=True)
     args = ap.parse_args()
     ck = gt.Checker('replay --loop')
@@ -70,7 +76,42 @@ def main():
         bl = gt.run([args.gltrace, 'replay', cut, '--benchmark', '--loop', '2', '--no-progress'], env=env)
         ck.check(f'{name}: the trim with --benchmark --loop 2 times all 6 kept frames (2 and 2 repeats of 2)',
                  bl.returncode == 0 and re.search(r': 6 frames in ', bl.stderr), bl.stderr.strip())
+        if exact:
+            ck.check(f'{name}: its frames draw into a framebuffer object: each repeat replays the setup again, '
+                     'and replay and trim say why',
+                     '2 of 2 repeats reset by replaying its setup again into new contexts: the kept calls draw into '
+                     'a framebuffer object' in lp.stderr and 'setup replayed again (the kept calls draw into a '
+                     'framebuffer object' in t.stdout, (t.stdout, lp.stderr))
+        else:
+            written_reset(ck, name, t, lp)
+    gles1_loop(ck, args, env)
     ck.exit()
+
+
+def written_reset(ck, name, trim, replay):
+    """The trim's repeats reset by calls written back, all of them."""
+    m = re.search(r'2 of 2 repeats reset by writing back the state the kept calls changed \((\d+) calls\)',
+                  replay.stderr)
+    ck.check(f'{name}: both repeats reset by writing back what the kept frames changed (calls written), '
+             'and trim says so', m is not None and int(m.group(1)) > 0 and
+             'calls that write back the state they changed' in trim.stdout, (trim.stdout, replay.stderr))
+
+
+def gles1_loop(ck, args, env):
+    """GLES 1's fixed function (matrices built by glRotatef, lights): its
+    trim's repeats reset by calls written back, every snapshot matching."""
+    trace = os.path.join(args.out, 'gles1_scene.gltrace')
+    rec = at.record(args.gltrace, trace, [args.gles1])
+    if not ck.check('gles1_scene: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+        return
+    cut = os.path.join(args.out, 'gles1_scene-frames-1-2.gltrace')
+    t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
+    got = loop_line(lp.stderr)
+    ck.check('gles1_scene: the trim replayed with --loop 2 matches all 4 repeated snapshots, exit 0',
+             t.returncode == 0 and lp.returncode == 0 and got is not None and got[1] == got[2] == 4,
+             (t.stdout, lp.stderr))
+    written_reset(ck, 'gles1_scene', t, lp)
 
 
 if __name__ == '__main__':
