@@ -147,7 +147,8 @@ extern const gt_api_setter gt_api_setters[];
 extern const size_t gt_api_nsetters;
 
 /* Calls fn, the driver's function `name` (one named by a `set`, `toggle`
- * or `uniform` line), with n numbers as its arguments: each scalar
+ * or `uniform` line, or a `function` line of matrix-mode or load-matrix),
+ * with n numbers as its arguments: each scalar
  * parameter in order takes one, converted to its C type; a last pointer
  * parameter gets the rest (up to 64) as an array of its type. -1 when
  * `name` is none of those, fn is NULL or n does not fit. */

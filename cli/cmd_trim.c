@@ -158,6 +158,11 @@ int gt_cmd_trim(int argc, char **argv)
         printf("left out of the setup: the last pixel read into each of %" PRIu64 " pixel pack buffers; written at the "
                "start instead: their bytes (%" PRIu64 " before compression)\n",
                s.restored_buffers, s.restored_buffer_bytes);
+    if (s.state_calls)
+        printf("written at the start: %" PRIu64 " call%s that set%s the state of the context current there "
+               "(api/state.tsv), in place of the setup's commands %s replace%s\n", s.state_calls,
+               s.state_calls == 1 ? "" : "s", s.state_calls == 1 ? "s" : "", s.state_calls == 1 ? "it" : "they",
+               s.state_calls == 1 ? "s" : "");
     if (s.window_contents)
         printf("written at the start: the pixels of %" PRIu64 " window surfaces (%" PRIu64 " bytes before compression)\n",
                s.window_contents, s.window_contents_bytes);

@@ -110,6 +110,7 @@ typedef struct gt_trim_summary {
      * back (loop_reset_calls calls); else from its setup replayed again,
      * for the reason loop_rebuilt_why gives. */
     uint64_t loop_compared, loop_matched;
+    uint64_t state_calls;  /* calls written at the end of the setup that set the context's state at the start */
     int loop_written;
     uint64_t loop_reset_calls;
     char loop_rebuilt_why[256];

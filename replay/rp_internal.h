@@ -348,6 +348,8 @@ void rp_names_out(rp *r, int cls, const rp_msg *m, unsigned i, const uint32_t *r
  * `rev` from the names map; rp_name_recorded looks a replayed name up in
  * it, for the current context. */
 void rp_names_reverse(const rp *r, rp_map *rev);
+/* The same, -1 when the map has no recorded name for it. */
+int rp_name_recorded_of(rp *r, const rp_map *rev, int cls, uint32_t replayed, uint32_t *recorded);
 uint32_t rp_name_recorded(rp *r, const rp_map *rev, int cls, uint32_t replayed);
 /* The replayed GLsync or EGL handle of a recorded one; 0 (with one
  * warning) for one the trace never created or has destroyed. */
@@ -436,6 +438,24 @@ uint64_t rp_reset_calls(const rp_reset *s);
 const char *rp_reset_why_not(const rp_reset *s);
 void rp_reset_cannot(rp_reset *s, const char *why); /* the first why stands */
 void rp_reset_free(rp_reset *s);
+/* The same reader for a trim's setup (rp_trim_sets.c): the state of the
+ * context current on tid as calls of api/state.tsv's set and toggle lines
+ * (NULL: no context, or out of memory; rp_reset_free frees it). Call i:
+ * -1 when the context lacks it; rp_state_differs: whether the context
+ * has other values now (a unit-scope call makes its unit active). */
+typedef struct rp_state_call {
+    const char *fn;
+    const double *a;
+    int n;
+    int unit;         /* the texture unit it needs active, -1 none */
+    uint32_t mode;    /* the matrix mode it needs (GLES 1's stacks), 0 none */
+    int selects_unit; /* it is the call that makes a unit active */
+    int selects_mode; /* it is the call that makes a matrix mode current */
+} rp_state_call;
+rp_reset *rp_state_read(rp *r, uint64_t tid);
+size_t rp_state_ncalls(const rp_reset *s);
+int rp_state_call_at(const rp_reset *s, size_t i, rp_state_call *c);
+int rp_state_differs(rp_reset *s, size_t i);
 
 /* The GLES major version the current context has (GL_VERSION), asked once. */
 int rp_es_major(rp *r);

@@ -140,6 +140,15 @@ void rp_names_reverse(const rp *r, rp_map *rev)
                        r->names.keys[i] & 0xffffffffu);
 }
 
+int rp_name_recorded_of(rp *r, const rp_map *rev, int cls, uint32_t replayed, uint32_t *recorded)
+{
+    uint64_t v;
+    if (!rp_map_get(rev, name_key(r, cls, replayed), &v))
+        return -1;
+    *recorded = (uint32_t)v;
+    return 0;
+}
+
 uint32_t rp_name_recorded(rp *r, const rp_map *rev, int cls, uint32_t replayed)
 {
     uint64_t v;

@@ -58,8 +58,13 @@ struct rp_reset {
     size_t nu, capu;
     attr at[32];
     int nattr;
-    GLfloat stack_top[3][MAX_UNITS][16];
-    GLint stack_depth[3][MAX_UNITS];
+    struct stack_top {   /* GLES 1: each matrix stack's depth and top (per unit: the texture stack) */
+        const gt_api_stack *st;
+        int unit;
+        GLint depth;
+        double top[16];
+    } tops[3 * MAX_UNITS];
+    int ntops;
     uint8_t *px;         /* the draw surface's pixels */
     int w, h;
     char why[256];       /* why it cannot: "" while it can */
@@ -267,6 +272,8 @@ static void read_all(rp_reset *s, inst *v)
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (size_t i = 0; i < s->n; i++) {
         v[i] = s->v[i];
+        if (v[i].unit < 0 && i && s->v[i - 1].unit >= 0)
+            glActiveTexture((GLenum)active); /* what is not per unit is read with the context's unit active */
         if (gt_api_setters[v[i].setter].off_fn)
             read_toggle(&v[i]);
         else
@@ -464,43 +471,52 @@ static void *state_fn(const char *use)
 
 /* GLES 1's matrix stacks: each one's depth and top (per texture unit for
  * the texture stack). A depth the repeats change cannot be written back
- * by loading a matrix: -1 then. write: load the tops that differ. */
+ * by loading a matrix: -1 then. write: load the tops that differ. The
+ * active unit is left as it was. */
 static int stacks(rp_reset *s, int write, uint64_t *calls)
 {
     fn_enum mode = (fn_enum)state_fn("matrix-mode");
     fn_matrix load = (fn_matrix)state_fn("load-matrix");
     if (s->k.ver >= 20 || !mode || !load)
         return 0;
-    int nu = units(s);
-    for (size_t i = 0; i < gt_api_nstacks && i < 3; i++) {
+    GLint active = GL_TEXTURE0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    int nu = units(s), rc = 0, at = 0;
+    for (size_t i = 0; i < gt_api_nstacks && rc == 0; i++) {
         const gt_api_stack *st = &gt_api_stacks[i];
-        for (int u = 0; u < (st->per_unit ? nu : 1); u++) {
+        for (int u = 0; u < (st->per_unit ? nu : 1) && at < 3 * MAX_UNITS && rc == 0; u++, at++) {
+            struct stack_top now = {st, st->per_unit ? u : -1, 0, {0}};
             GLfloat top[16] = {0};
-            GLint depth = 0;
             glActiveTexture(GL_TEXTURE0 + (GLenum)u);
-            glGetIntegerv(st->depth, &depth);
+            glGetIntegerv(st->depth, &now.depth);
             glGetFloatv(st->matrix, top);
+            for (int j = 0; j < 16; j++)
+                now.top[j] = top[j];
             if (!write) {
-                s->stack_depth[i][u] = depth;
-                memcpy(s->stack_top[i][u], top, sizeof top);
-            } else if (depth != s->stack_depth[i][u]) {
+                s->tops[s->ntops++] = now;
+            } else if (now.depth != s->tops[at].depth) {
                 cannot(s, "the kept calls leave the %s matrix stack deeper or shallower than they found it",
                        st->name);
-                return -1;
-            } else if (memcmp(top, s->stack_top[i][u], sizeof top)) {
+                rc = -1;
+            } else if (memcmp(now.top, s->tops[at].top, sizeof now.top)) {
+                for (int j = 0; j < 16; j++)
+                    top[j] = (GLfloat)s->tops[at].top[j];
                 mode(st->mode);
-                load(s->stack_top[i][u]);
+                load(top);
                 *calls += 2;
             }
         }
     }
+    glActiveTexture((GLenum)active);
     refused();
-    return 0;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- the reset */
 
-rp_reset *rp_reset_take(rp *r, uint64_t tid)
+/* The context's own state (api/state.tsv's set and toggle lines) of the
+ * context current on tid, read. */
+static rp_reset *take_context(rp *r, uint64_t tid)
 {
     rp_reset *s = calloc(1, sizeof *s);
     if (!s)
@@ -525,6 +541,16 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
         }
     }
     read_all(s, s->v);
+    uint64_t none = 0;
+    stacks(s, 0, &none);
+    return s;
+}
+
+rp_reset *rp_reset_take(rp *r, uint64_t tid)
+{
+    rp_reset *s = take_context(r, tid);
+    if (!s || s->why[0])
+        return s;
     if (take_uniforms(s, r) != 0)
         cannot(s, "out of memory");
     if (s->k.ver >= 20) {
@@ -536,12 +562,77 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
         if (s->k.ver >= 30)
             glBindVertexArray((GLuint)was);
     }
-    uint64_t calls = 0;
-    stacks(s, 0, &calls);
     if (s->draw && rp_initial_read(r, s->draw, &s->px, &s->w, &s->h) != 0)
         cannot(s, "the window's pixels at the start cannot be read");
     refused();
     return s;
+}
+
+/* ---------------------------------------------------------------- as calls */
+
+rp_reset *rp_state_read(rp *r, uint64_t tid)
+{
+    rp_reset *s = take_context(r, tid);
+    if (s && s->why[0]) {
+        rp_reset_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+size_t rp_state_ncalls(const rp_reset *s)
+{
+    return (size_t)s->ntops + s->n;
+}
+
+/* Calls 0..ntops-1 load GLES 1's matrix stacks' tops (the stack's mode
+ * made current first: rp_state_call.mode); the setters' calls follow. */
+int rp_state_call_at(const rp_reset *s, size_t i, rp_state_call *c)
+{
+    *c = (rp_state_call){0};
+    if (i < (size_t)s->ntops) {
+        const struct stack_top *t = &s->tops[i];
+        for (size_t j = 0; j < gt_api_nstate_fns; j++)
+            if (!strcmp(gt_api_state_fns[j].use, "load-matrix"))
+                c->fn = gt_api_state_fns[j].float_fn;
+        c->a = t->top, c->n = 16, c->unit = t->unit, c->mode = t->st->mode;
+        return c->fn ? 0 : -1;
+    }
+    i -= (size_t)s->ntops;
+    const inst *x = &s->v[i];
+    if (!x->ok)
+        return -1;
+    const gt_api_setter *t = &gt_api_setters[x->setter];
+    c->fn = t->off_fn && !x->a[1] ? t->off_fn : t->fn;
+    c->a = x->a;
+    c->n = t->off_fn ? 1 : x->n;
+    c->unit = x->unit;
+    c->selects_unit = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME && t->args[0].value == GL_ACTIVE_TEXTURE;
+    c->selects_mode = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME && t->args[0].value == GL_MATRIX_MODE;
+    return 0;
+}
+
+int rp_state_differs(rp_reset *s, size_t i)
+{
+    if (i < (size_t)s->ntops) {
+        const struct stack_top *t = &s->tops[i];
+        GLfloat top[16] = {0};
+        if (t->unit >= 0)
+            glActiveTexture(GL_TEXTURE0 + (GLenum)t->unit);
+        glGetFloatv(t->st->matrix, top);
+        for (int j = 0; j < 16; j++)
+            if (top[j] != (GLfloat)t->top[j])
+                return 1;
+        return 0;
+    }
+    i -= (size_t)s->ntops;
+    inst now = s->v[i];
+    if (gt_api_setters[now.setter].off_fn)
+        read_toggle(&now);
+    else
+        read_inst(s, &now);
+    const inst *x = &s->v[i];
+    return x->ok && (!now.ok || now.n != x->n || memcmp(now.a, x->a, x->n * sizeof *x->a) != 0);
 }
 
 /* Whether the object a command of a bound object changes is none: a

@@ -78,7 +78,43 @@ typedef struct rp_trim_plan {
         struct rp_trim_buffer { uint32_t buffer; uint8_t *bytes; size_t len; int used; } *v;
         size_t n;
     } buffers;
+    /* The state of the context current at the start, as calls of
+     * api/state.tsv's set and toggle lines (rp_trim_calls.c): packed
+     * GLMessages of context `ctx`, written on thread `tid` after the
+     * setup's records and before the start marker. */
+    struct rp_trim_calls {
+        int32_t ctx;
+        uint64_t tid;
+        struct rp_trim_call {
+            uint8_t *bytes;
+            size_t len;
+            uint8_t kind;   /* RP_TRIM_CALL_* */
+            uint8_t needed; /* written: it sets what a command step 8 left out set, or it must be */
+            uint8_t on;     /* RP_TRIM_ON_*: what it needs current (a pick's: what it makes current) */
+        } *v;
+        size_t n, cap;
+    } calls;
 } rp_trim_plan;
+
+/* The calls that set the state of the context current on thread tid as it
+ * is at the start, written at the end of the setup (rp_trim_calls.c):
+ * those whose key `note` says a command of the setup sets (commit 0), then
+ * those the others leave differing; each noted (commit 1) as it is added
+ * to plan->calls. 0, -1 out of memory, -2 the driver refused to make the
+ * start's texture unit or matrix mode current again. */
+enum {
+    RP_TRIM_CALL_SET,    /* a piece of state a command of the setup sets */
+    RP_TRIM_CALL_FORCED, /* a piece the calls before it left differing: always written */
+    RP_TRIM_CALL_PICK,   /* makes the unit of the calls after it active */
+    RP_TRIM_CALL_BACK    /* makes the start's unit active again */
+};
+enum { RP_TRIM_ON_UNIT = 1, RP_TRIM_ON_MODE = 2 }; /* the active texture unit, GLES 1's matrix mode */
+/* After step 8 (rp_trim_sets_finish marks the SET calls needed whose key's
+ * last command of the setup it left out): the picks before needed calls,
+ * and the last one back, are needed too. */
+void rp_trim_calls_needed(rp_trim_plan *plan);
+typedef int rp_trim_calls_note(void *user, struct rp *r, const struct Gltrace__GLMessage *m, int commit);
+int rp_trim_calls_make(struct rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_note *note, void *user);
 
 /* One hash step for trim's keys and signatures (frames, state keys,
  * queries): within one trim only, never stored. */
@@ -171,6 +207,10 @@ void rp_trim_holders_free(rp_trim_holders *b);
 typedef struct rp_trim_sets rp_trim_sets;
 rp_trim_sets *rp_trim_sets_new(void);
 int rp_trim_sets_note(rp_trim_sets *s, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+/* For rp_trim_calls_make (user: the rp_trim_sets): commit 0, whether a
+ * command of the setup sets m's key (1) or not (0); commit 1, m is noted
+ * as a command after the setup's (0, or -1 out of memory). */
+int rp_trim_sets_call(void *user, struct rp *r, const struct Gltrace__GLMessage *m, int commit);
 void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes);
 void rp_trim_sets_free(rp_trim_sets *s);
 

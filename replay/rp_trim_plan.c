@@ -549,6 +549,15 @@ static int after_call(void *user, rp *r, uint64_t tid)
                                                        sizeof p->plan->state_err) == 0;
         if (p->draws && rp_make_current_for(r, tid) == 0)
             rp_trim_draws_start(p->draws, r, p->plan);
+        /* After the reads above: the calls of the state at the start,
+         * which step 8 counts as the setup's last commands. */
+        int calls = p->sets ? rp_trim_calls_make(r, tid, p->plan, rp_trim_sets_call, p->sets) : 0;
+        if (calls != 0) {
+            snprintf(r->sum->error, sizeof r->sum->error, "%s",
+                     calls == -1 ? "out of memory"
+                                 : "the replay refused to make the start's texture unit or matrix mode current again");
+            return 1;
+        }
         return 1;
     }
     return 0;
@@ -690,6 +699,10 @@ int rp_trim_plan_end(rp_trim_plan *plan, uint64_t made, uint64_t deleted)
 
 void rp_trim_plan_free(rp_trim_plan *plan)
 {
+    for (size_t i = 0; i < plan->calls.n; i++)
+        free(plan->calls.v[i].bytes);
+    free(plan->calls.v);
+    plan->calls = (struct rp_trim_calls){0};
     free(plan->ends);
     plan->ends = NULL, plan->nends = plan->capends = 0;
     free(plan->drop);

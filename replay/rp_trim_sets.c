@@ -54,6 +54,7 @@ typedef struct event {
     uint8_t n;                   /* 0: reads everything */
     uint16_t name;               /* an unbinding's key name */
     uint32_t del;                /* an unbinding's deletion (dels index) */
+    uint8_t skip;                /* a call of the state at the start that is not written */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -80,6 +81,11 @@ struct rp_trim_sets {
     deletion *del;
     size_t ndel, capdel;
     rp_map del_of;   /* deletion seq -> del index + 1 */
+    /* The calls of the state at the start (rp_trim_calls.c): the keys the
+     * setup's commands set, and how many calls were noted. */
+    rp_map setup_keys;
+    int setup_keys_made;
+    uint64_t calls;
     int oom;
 };
 
@@ -100,7 +106,7 @@ void rp_trim_sets_free(rp_trim_sets *s)
     if (!s)
         return;
     free(s->ev), free(s->bind), free(s->namer), free(s->del);
-    rp_map_free(&s->bind_of), rp_map_free(&s->del_of), rp_map_free(&s->namers);
+    rp_map_free(&s->bind_of), rp_map_free(&s->del_of), rp_map_free(&s->namers), rp_map_free(&s->setup_keys);
     free(s);
 }
 
@@ -262,6 +268,56 @@ static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *u
     return h;
 }
 
+/* The keys of state command f's record m into key[] (f->nstate of
+ * them: 0 for a read that does not count); -1 when a part the driver
+ * could not say. */
+static int keys_of(const rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t *key)
+{
+    int unknown = 0;
+    for (unsigned i = 0; i < f->nstate; i++) {
+        const gt_api_key *k = &f->state[i];
+        int when = !(k->flags & GT_KEY_WHEN) ||
+                   (k->part[0].value < m->n_args && rp_arg_u(m, k->part[0].value) == k->part[1].value);
+        key[i] = when ? key_of(r, m, k, &unknown) : 0; /* 0: a read that does not count here */
+    }
+    return glGetError() != GL_NO_ERROR || unknown ? -1 : 0;
+}
+
+/* The keys the setup's state commands set (for rp_trim_sets_call). */
+static int setup_keys(rp_trim_sets *s)
+{
+    if (s->setup_keys_made)
+        return 0;
+    s->setup_keys_made = 1;
+    for (size_t i = 0; i < s->n; i++) {
+        const event *e = &s->ev[i];
+        if (e->f && e->n && !(e->f->state[0].flags & GT_KEY_NONE) && rp_map_put(&s->setup_keys, e->key[0], 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int rp_trim_sets_call(void *user, rp *r, const rp_msg *m, int commit)
+{
+    rp_trim_sets *s = user;
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    uint64_t key[SETS_MAX_KEYS] = {0}, v = 0;
+    int known = f && f->nstate && f->nstate <= SETS_MAX_KEYS && keys_of(r, m, f, key) == 0;
+    if (!commit)
+        return known && !(f->state[0].flags & GT_KEY_NONE) && setup_keys(s) == 0 && rp_map_get(&s->setup_keys, key[0], &v);
+    event *e = new_event(s);
+    if (!e)
+        return -1;
+    /* After every record of the setup; never left out (no seq of the trace). */
+    e->seq = UINT64_MAX - ++s->calls, e->n = 0;
+    if (known) {
+        memcpy(e->key, key, sizeof key);
+        e->n = f->nstate, e->f = f;
+        s->nsets++;
+    }
+    return 0;
+}
+
 int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
 {
     if (GT_FN_IS_SYNTHETIC(m->function) || r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
@@ -282,14 +338,7 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
     /* A command the driver refused set nothing: it stays, reading everything. */
     if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
         return 0;
-    int unknown = 0;
-    for (unsigned i = 0; i < f->nstate; i++) {
-        const gt_api_key *k = &f->state[i];
-        int when = !(k->flags & GT_KEY_WHEN) ||
-                   (k->part[0].value < m->n_args && rp_arg_u(m, k->part[0].value) == k->part[1].value);
-        e->key[i] = when ? key_of(r, m, k, &unknown) : 0; /* 0: a read that does not count here */
-    }
-    if (glGetError() != GL_NO_ERROR || unknown)
+    if (keys_of(r, m, f, e->key) != 0)
         return 0; /* a part the driver could not say: the command stays, reading everything */
     e->n = f->nstate, e->f = f;
     s->nsets++;
@@ -363,21 +412,44 @@ static void finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
     }
 }
 
-void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
+/* The calls of the state at the start (rp_trim_calls.c) come last: met
+ * first, walking backwards, each noted by its key. The setup's last
+ * command of a key (the first met) that goes because it is covered went
+ * for the call of that key, which is needed then; one that stays makes
+ * the call needless. */
+static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e, rp_map *by_key, rp_map *seen,
+                             int covered)
+{
+    uint64_t v = 0;
+    if (e->f->state[0].flags & GT_KEY_NONE)
+        return 0;
+    if (e->seq >= UINT64_MAX - s->calls) { /* a call: its index in plan->calls from its seq */
+        uint64_t at = UINT64_MAX - e->seq - 1;
+        return at < plan->calls.n && !rp_map_get(by_key, e->key[0], &v) ? rp_map_put(by_key, e->key[0], at + 1) : 0;
+    }
+    if (rp_map_get(seen, e->key[0], &v))
+        return 0;
+    if (covered && rp_map_get(by_key, e->key[0], &v) && v)
+        plan->calls.v[v - 1].needed = 1;
+    return rp_map_put(seen, e->key[0], 1);
+}
+
+/* One walk backwards from the start (see the top). dry: nothing is left
+ * out; the calls of the state at the start are marked needed or not. */
+static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
 {
     size_t size = 16;
     while (size < 2 * s->nsets + 16)
         size *= 2; /* a slot is taken by a key some command sets */
     covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), calloc(size, sizeof(uint32_t)),
                  calloc(size, sizeof(uint16_t)), calloc(65536, sizeof(uint32_t)), size - 1, 2};
-    if (!c.key || !c.stamp || !c.gen || !c.name || !c.name_gen) {
-        covered_free(&c);
-        return; /* out of memory: nothing is left out */
-    }
-    for (size_t i = s->n; i-- > 0;) {
+    rp_map by_key = {0}, seen = {0}; /* key -> the state call that sets it + 1; the setup's keys met */
+    for (size_t i = s->n; i-- > 0 && c.key && c.stamp && c.gen && c.name && c.name_gen;) {
         const event *e = &s->ev[i];
-        if (e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq))
-            continue; /* another step left it out: it reads nothing */
+        if ((e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq)) || e->skip)
+            continue; /* another step left it out, or a call not written: it reads nothing */
+        if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, e->key[0])) != 0)
+            break;
         if (!e->n) {
             c.now++;
             continue;
@@ -385,7 +457,7 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         if (!e->f) { /* a deletion unbinding: read when its key is not set again before a read */
             if (!is_covered(&c, e->key[0])) {
                 set_covered(&c, e->key[0], e->name, 0);
-                s->del[e->del].needed = 1;
+                s->del[e->del].needed |= !dry;
             }
             continue;
         }
@@ -402,8 +474,10 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
             continue;
         }
         if (is_covered(&c, e->key[0]) && (e->seq >> 3) < nbytes) {
-            plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
-            plan->dropped_sets++;
+            if (!dry) {
+                plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
+                plan->dropped_sets++;
+            }
             continue;
         }
         /* A command that changes what is there reads it: it covers nothing. */
@@ -418,5 +492,27 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         }
     }
     covered_free(&c);
+    rp_map_free(&by_key);
+    rp_map_free(&seen);
+}
+
+/* A dry walk marks the calls of the state at the start that are needed
+ * (and the picks they need); the others are not written and so must
+ * cover nothing: the walk that leaves commands out goes without them.
+ * Taking calls away takes their reads away only, so what the dry walk
+ * found needed stays needed. */
+void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
+{
+    if (s->calls) {
+        walk(s, plan, nbytes, 1);
+        rp_trim_calls_needed(plan);
+        for (size_t i = 0; i < s->n; i++) {
+            event *e = &s->ev[i];
+            uint64_t at = UINT64_MAX - e->seq - 1;
+            if (e->seq >= UINT64_MAX - s->calls && (at >= plan->calls.n || !plan->calls.v[at].needed))
+                e->skip = 1;
+        }
+    }
+    walk(s, plan, nbytes, 0);
     finish_ends(s, plan, nbytes);
 }

@@ -297,6 +297,20 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
     return emit_message(o, tid, &m);
 }
 
+/* The calls of the state at the start (rp_trim_calls.c), on the thread and
+ * context current there. */
+static int emit_state_calls(tout *o, const struct rp_trim_calls *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        if (!c->v[i].needed)
+            continue;
+        if (emit(o, c->tid, c->v[i].bytes, c->v[i].len) != 0)
+            return -1;
+        o->sum->state_calls++;
+    }
+    return 0;
+}
+
 /* The buffers whose last pixel read was left out (rp_trim_objects.c),
  * written whole as they were at the start through GL_COPY_WRITE_BUFFER,
  * which is bound back after. */
@@ -430,7 +444,8 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
             started = 1;
             sum->first_call = rec.seq;
             if (plan->first_kept &&
-                (emit_restores(o, plan->last_tid, plan) != 0 || emit_windows(o, rec.thread_id, plan) != 0))
+                (emit_restores(o, plan->last_tid, plan) != 0 || emit_windows(o, rec.thread_id, plan) != 0 ||
+                 emit_state_calls(o, &plan->calls) != 0))
                 return -1;
             sum->start_marker = o->seq;
             if (plan->first_kept &&

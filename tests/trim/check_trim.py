@@ -159,11 +159,13 @@ def hard_starts():
         out = check_trim(mode, traces[mode], '--frames', 4, 6, *extra, expect_note=note)
         if out and mode == 'accumulate':
             # The window's pixels at the start stand for the draws of frames
-            # 0-3, which stay out: one gltraceSurfaceContents, no draw.
+            # 0-3, which stay out: one gltraceSurfaceContents, no draw; then
+            # the calls of the state at the start (its viewport).
             setup = setup_fns(out)
-            ck.check('accumulate 4-6: the setup holds the window\'s pixels at the start and none of the draws before',
-                     setup[-1:] == ['gltraceSurfaceContents'] and not any(f.startswith('glDraw') for f in setup),
-                     setup[-6:])
+            ck.check('accumulate 4-6: the setup holds the window\'s pixels at the start and none of the draws before, '
+                     'then the viewport written as a call of the state at the start',
+                     setup[-2:] == ['gltraceSurfaceContents', 'glViewport'] and
+                     not any(f.startswith('glDraw') for f in setup), setup[-6:])
         # The same without the check: the trim then leaves out what the
         # frames read, and its replay differs (the check is what saves it).
         out = os.path.join(work, f'{mode}-unchecked.gltrace')
@@ -543,17 +545,19 @@ def state_commands():
     unit and the unpack state). A trim of frames 7-8 keeps, of each piece
     of state, the last setting before each of those draws and before the
     start, and the settings that what stays reads (the unit a binding went
-    to): 76 commands go, the setup holds 3 glViewport (frames 2 and 5's
-    for the framebuffer object, frame 6's) of the 12, and the trim replays
-    exactly with the state at the start the original's.
+    to): 77 commands go, the setup holds 3 glViewport (frames 2 and 5's
+    for the framebuffer object, and the start's, written as the one call
+    of the state at the start in place of frame 6's) of the 12, and the
+    trim replays exactly with the state at the start the original's.
     --keep-state-commands keeps them all."""
     got = trimmed_7_8('settings')
     if not got:
         return
     trace, out, r = got
     m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
-    ck.check('settings 7-8: 76 state commands a later one replaced are left out, and the first try replays '
-             'exactly (no note)', m and int(m.group(1)) == 76 and 'note: without' not in r.stdout and
+    ck.check('settings 7-8: 77 state commands a later one replaced are left out, 1 call of the state at the start '
+             'written, and the first try replays exactly (no note)', m and int(m.group(1)) == 77 and
+             'written at the start: 1 call that sets the state' in r.stdout and 'note: without' not in r.stdout and
              'the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout, r.stdout)
     setup = setup_fns(out)
     ck.check('settings 7-8: the setup sets the viewport 3 times of 12, keeps both draws into the framebuffer '
