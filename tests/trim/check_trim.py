@@ -132,6 +132,37 @@ def sample_apps():
             check_trim(app, trace, '--calls', last * 2 // 3, last)
 
 
+def gles1_matrices():
+    """gles1_scene builds its modelview matrix each frame with
+    glLoadIdentity, glTranslatef and glRotatef. A trim by calls starting
+    right after frame 1's glRotatef writes the matrix at the start as one
+    glLoadMatrixf (the calls of the state at the start, step 11), and
+    leaves the three out; it replays exactly. With --keep-state-commands
+    they stay, and nothing is written."""
+    trace = os.path.join(work, 'gles1_scene.gltrace')
+    if not os.path.exists(trace):
+        return
+    rotates = [r.get('seq') for r in gt.dump(gltrace, trace).objects() if r.get('fn') == 'glRotatef']
+    if not ck.check('gles1_scene: three frames, each rotating its modelview matrix', len(rotates) == 3, rotates):
+        return
+    first = rotates[1] + 1
+    out = check_trim('gles1_scene', trace, '--calls', first, rotates[2] - 1)
+    if not out:
+        return
+    setup = setup_fns(out)
+    tail = setup[len(setup) - setup[::-1].index('glClear'):] if 'glClear' in setup else []
+    ck.check('gles1_scene --calls: the matrix at the start is one glLoadMatrixf after the last clear, without the '
+             'glLoadIdentity, glTranslatef and glRotatef that built it', 'glLoadMatrixf' in tail and
+             not any(f in tail for f in ('glLoadIdentity', 'glTranslatef', 'glRotatef')), tail)
+    kept = os.path.join(work, 'gles1_scene-keep-state.gltrace')
+    r = run([gltrace, 'trim', trace, '--calls', f'{first}-{rotates[2] - 1}', '--keep-state-commands', '-o', kept])
+    setup = setup_fns(kept) if r.returncode == 0 else []
+    tail = setup[len(setup) - setup[::-1].index('glClear'):] if 'glClear' in setup else []
+    ck.check('gles1_scene --calls --keep-state-commands: the three stay, no matrix is written',
+             r.returncode == 0 and 'glLoadMatrixf' not in setup and
+             all(f in tail for f in ('glLoadIdentity', 'glTranslatef', 'glRotatef')), (r.stdout, tail))
+
+
 def hard_starts():
     traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('map', 'accumulate', 'feedback')}
     if traces['map']:
@@ -752,6 +783,7 @@ def texture_draws():
 def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
+    gles1_matrices()
     hard_starts()
     deleted_objects()
     superseded_writes()
