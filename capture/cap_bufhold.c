@@ -39,7 +39,7 @@
 #include "cap_internal.h"
 #include "gt_api_state.h"
 #include "gt_enums.h"
-#include "cap_real_fns.h"
+#include "cap_real_get.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +63,6 @@ struct cap_bufhold {
     uint32_t pending; /* entries left where writing came on: read-mapped, written after their unmap */
     int busy;
 };
-
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    cap_real.f.glGetIntegerv(pname, &v);
-    return v;
-}
 
 /* The glGet pname of the buffer bound to `target`, 0 when target binds no
  * buffer (a texture's: a name of another class), from api/state.tsv's
@@ -100,7 +93,7 @@ static uint32_t buffer_binding(uint32_t target)
 static uint32_t bound(uint32_t target)
 {
     uint32_t q = buffer_binding(target);
-    return q ? (uint32_t)get_int(q) : 0;
+    return q ? (uint32_t)cap_get_int(q) : 0;
 }
 
 static held *find(cap_tls *t, uint32_t name)
@@ -140,7 +133,7 @@ static void write_buffer(cap_tls *t, held *b, uint32_t copy_write)
     uint8_t *bytes = NULL;
     if (b->size > 0) {
         bytes = malloc((size_t)b->size);
-        GLint app = get_int(GL_COPY_READ_BUFFER_BINDING);
+        GLint app = cap_get_int(GL_COPY_READ_BUFFER_BINDING);
         cap_real.f.glBindBuffer(GL_COPY_READ_BUFFER, b->name);
         void *p = bytes ? cap_real.f.glMapBufferRange(GL_COPY_READ_BUFFER, 0, b->size, GL_MAP_READ_BIT) : NULL;
         if (p) {
@@ -182,7 +175,7 @@ static void write_changed(cap_tls *t, uint32_t only, int whole)
         return;
     h->busy = 1;
     cap_defer_flush(t);
-    uint32_t copy_write = (uint32_t)get_int(GL_COPY_WRITE_BUFFER_BINDING);
+    uint32_t copy_write = (uint32_t)cap_get_int(GL_COPY_WRITE_BUFFER_BINDING);
     for (uint32_t i = 0; i < h->n; i++) {
         held *b = &h->v[i];
         if ((only && b->name != only) || !(b->changed || (whole && !b->written)) || b->read_mapped)
@@ -314,10 +307,10 @@ int cap_bufhold_mapped_bytes(cap_tls *t, uint32_t name)
     return 1;
 }
 
-/* cap_mapped.c: a read-only mapping the app made. */
-void cap_bufhold_read_mapped(cap_tls *t, uint32_t name, const void *ptr, int64_t offset, int64_t length)
+/* cap_mapped.c: a read-only mapping the app made of buffer `name`: it is
+ * written after its unmap, not read through the app's mapping. */
+void cap_bufhold_read_mapped(cap_tls *t, uint32_t name)
 {
-    (void)ptr, (void)offset, (void)length;
     held *b = t->bh && !t->bh->pending ? find(t, name) : NULL;
     if (b)
         b->read_mapped = 1;
@@ -338,7 +331,7 @@ void cap_bufhold_after_unmap(cap_tls *t, uint32_t name)
     held *b = h->pending ? find(t, name) : NULL;
     if (!b)
         return;
-    uint32_t copy_write = (uint32_t)get_int(GL_COPY_WRITE_BUFFER_BINDING);
+    uint32_t copy_write = (uint32_t)cap_get_int(GL_COPY_WRITE_BUFFER_BINDING);
     h->busy = 1;
     write_buffer(t, b, copy_write);
     h->busy = 0;

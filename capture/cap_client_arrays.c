@@ -14,7 +14,7 @@
 #include "gt_enums.h"
 #include "cap_draw_roles.h"
 #include "gt_encoders.h"
-#include "cap_real_fns.h"
+#include "cap_real_get.h"
 #include "gt_trace.h"
 
 #include <string.h>
@@ -37,18 +37,11 @@ static long index_size(GLenum type)
     }
 }
 
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    cap_real.f.glGetIntegerv(pname, &v);
-    return v;
-}
-
 /* Bytes of client-memory indices a draw reads; the pointer is an offset
  * (address only) while an element buffer is bound. */
 long cap_size_indices(cap_tls *t, intptr_t count, intptr_t type)
 {
-    if (t->cs && get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
+    if (t->cs && cap_get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
         return -1;
     long n = index_size((GLenum)type);
     return count > 0 && n ? (long)count * n : 0;
@@ -82,7 +75,7 @@ static int element_range(cap_tls *t, range *r, long count, GLenum type, const vo
     if (count <= 0 || !size)
         return 0;
     int restart = t->es_major >= 3 && cap_real.f.glIsEnabled(GL_PRIMITIVE_RESTART_FIXED_INDEX);
-    if (!get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
+    if (!cap_get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
         scan(r, indices, count, size, base, restart);
         return 0;
     }
@@ -153,9 +146,9 @@ static void emit_array(cap_tls *t, const array *a, int64_t lo, int64_t hi)
 /* The enabled client arrays of a GLES 2/3 context. */
 static int generic_arrays(cap_tls *t, array *out)
 {
-    if (t->es_major >= 3 && get_int(GL_VERTEX_ARRAY_BINDING)) /* no client arrays in a VAO */
+    if (t->es_major >= 3 && cap_get_int(GL_VERTEX_ARRAY_BINDING)) /* no client arrays in a VAO */
         return 0;
-    int n = 0, max = get_int(GL_MAX_VERTEX_ATTRIBS);
+    int n = 0, max = cap_get_int(GL_MAX_VERTEX_ATTRIBS);
     for (int i = 0; i < max && n < MAX_ARRAYS; i++) {
         GLint v = 0;
         cap_real.f.glGetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &v);
@@ -203,13 +196,13 @@ static const struct {
 static int gles1_one(GLenum cap, GLenum size, GLenum type, GLenum stride, GLenum ptr, GLenum binding,
                      int fixed, int setter, int unit, array *a)
 {
-    if (!cap_real.f.glIsEnabled(cap) || get_int(binding))
+    if (!cap_real.f.glIsEnabled(cap) || cap_get_int(binding))
         return 0;
     memset(a, 0, sizeof *a);
     a->index = (int32_t)cap;
-    a->size = fixed ? fixed : get_int(size);
-    a->type = get_int(type);
-    a->stride = get_int(stride);
+    a->size = fixed ? fixed : cap_get_int(size);
+    a->type = cap_get_int(type);
+    a->stride = cap_get_int(stride);
     a->normalized = cap == GL_NORMAL_ARRAY || cap == GL_COLOR_ARRAY; /* normals and colours of integer types are */
     a->setter = setter;
     a->unit = unit;
@@ -226,7 +219,7 @@ static int gles1_arrays(array *out)
         n += gles1_one(gles1[i].cap, gles1[i].size, gles1[i].type, gles1[i].stride, gles1[i].ptr,
                        gles1[i].binding, gles1[i].fixed_size, gles1[i].setter, 0, &out[n]);
     /* Texture coordinates: one array per unit, chosen by the client active texture. */
-    GLint active = get_int(GL_CLIENT_ACTIVE_TEXTURE), units = get_int(GL_MAX_TEXTURE_UNITS);
+    GLint active = cap_get_int(GL_CLIENT_ACTIVE_TEXTURE), units = cap_get_int(GL_MAX_TEXTURE_UNITS);
     for (GLint u = 0; u < units && u < 32 && n < MAX_ARRAYS; u++) {
         cap_real.f.glClientActiveTexture((GLenum)(GL_TEXTURE0 + u));
         n += gles1_one(GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
@@ -321,6 +314,6 @@ void cap_hook_draw_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
 void cap_hook_client_pointer(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
 {
     (void)idx, (void)args, (void)ret;
-    if (t->cs && !t->cs->client_ptrs && !get_int(GL_ARRAY_BUFFER_BINDING))
+    if (t->cs && !t->cs->client_ptrs && !cap_get_int(GL_ARRAY_BUFFER_BINDING))
         t->cs->client_ptrs = 1;
 }

@@ -292,7 +292,7 @@ int cap_bufhold_pixel_read(cap_tls *t);                  /* 1: a pixel read not 
 int cap_bufhold_mapped_bytes(cap_tls *t, uint32_t name); /* 1: a held mapping's bytes, not written */
 void cap_bufhold_unmapped(cap_tls *t, uint32_t name);
 void cap_bufhold_after_unmap(cap_tls *t, uint32_t name); /* after the unmap's record */
-void cap_bufhold_read_mapped(cap_tls *t, uint32_t name, const void *ptr, int64_t offset, int64_t length);
+void cap_bufhold_read_mapped(cap_tls *t, uint32_t name);
 void cap_bufhold_reading(cap_tls *t);                    /* every changed buffer written */
 void cap_bufhold_unpacking(cap_tls *t);                  /* the pixel unpack buffer bound, if changed */
 void cap_bufhold_touch(cap_tls *t, uint32_t target);     /* the buffer bound to target written and forgotten */

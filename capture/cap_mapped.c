@@ -84,7 +84,7 @@ void cap_hook_map(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t ret)
     m.buffer = bound_buffer((GLenum)m.target);
     if (!(m.access & GL_MAP_WRITE_BIT)) {
         if (t->bh_buffers) /* before a mid-run capture's start: read through it (cap_bufhold.c) */
-            cap_bufhold_read_mapped(t, m.buffer, m.ptr, m.offset, m.length);
+            cap_bufhold_read_mapped(t, m.buffer);
         return; /* nothing the app writes */
     }
     cap_map *old = find(cs, m.buffer);

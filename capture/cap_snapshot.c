@@ -14,19 +14,12 @@
 #include "gt_read_buffer.h"
 #include "gt_texel.h"
 #include "gt_encoders.h"
-#include "cap_real_fns.h"
+#include "cap_real_get.h"
 #include "gt_trace.h"
 
 #include <string.h>
 
 enum { SRC_SURFACE = 0, SRC_ATTACHMENT = 1, SRC_TEXTURE = 2 };
-
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    cap_real.f.glGetIntegerv(pname, &v);
-    return v;
-}
 
 /* One parameter of the attachment `att` of the framebuffer bound to `target`. */
 static GLint attachment_param(GLenum target, GLenum att, GLenum pname)
@@ -99,7 +92,7 @@ static int texture_size(cap_tls *t, uint32_t tex, int32_t level, int32_t face, G
     GLenum q = gt_api_binding_of(target);
     if (!q || !es_at_least(t, 3, 1))
         return -1;
-    GLint old = get_int(q);
+    GLint old = cap_get_int(q);
     cap_real.f.glBindTexture(target, tex);
     GLenum level_target = target == GL_TEXTURE_CUBE_MAP && face ? (GLenum)face : target;
     cap_real.f.glGetTexLevelParameteriv(level_target, level, GL_TEXTURE_WIDTH, w);
@@ -121,27 +114,27 @@ typedef struct saved {
 static void save_and_set(cap_tls *t, saved *s)
 {
     memset(s, 0, sizeof *s);
-    s->align = get_int(GL_PACK_ALIGNMENT);
+    s->align = cap_get_int(GL_PACK_ALIGNMENT);
     cap_real.f.glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (t->es_major >= 3) {
-        s->row_len = get_int(GL_PACK_ROW_LENGTH);
-        s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
-        s->skip_px = get_int(GL_PACK_SKIP_PIXELS);
-        s->pack_buf = get_int(GL_PIXEL_PACK_BUFFER_BINDING);
-        s->read_fbo = get_int(GL_READ_FRAMEBUFFER_BINDING);
-        s->read_buf = get_int(GL_READ_BUFFER);
+        s->row_len = cap_get_int(GL_PACK_ROW_LENGTH);
+        s->skip_rows = cap_get_int(GL_PACK_SKIP_ROWS);
+        s->skip_px = cap_get_int(GL_PACK_SKIP_PIXELS);
+        s->pack_buf = cap_get_int(GL_PIXEL_PACK_BUFFER_BINDING);
+        s->read_fbo = cap_get_int(GL_READ_FRAMEBUFFER_BINDING);
+        s->read_buf = cap_get_int(GL_READ_BUFFER);
         cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
         cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
         cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
         if (s->pack_buf)
             cap_real.f.glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     } else if (t->es_major == 2) {
-        s->read_fbo = get_int(GL_FRAMEBUFFER_BINDING);
+        s->read_fbo = cap_get_int(GL_FRAMEBUFFER_BINDING);
     }
     if (t->es_major == 2 && t->cs && t->cs->pack_subimage) { /* NV_pack_subimage */
-        s->row_len = get_int(GL_PACK_ROW_LENGTH);
-        s->skip_rows = get_int(GL_PACK_SKIP_ROWS);
-        s->skip_px = get_int(GL_PACK_SKIP_PIXELS);
+        s->row_len = cap_get_int(GL_PACK_ROW_LENGTH);
+        s->skip_rows = cap_get_int(GL_PACK_SKIP_ROWS);
+        s->skip_px = cap_get_int(GL_PACK_SKIP_PIXELS);
         cap_real.f.glPixelStorei(GL_PACK_ROW_LENGTH, 0);
         cap_real.f.glPixelStorei(GL_PACK_SKIP_ROWS, 0);
         cap_real.f.glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
@@ -179,7 +172,7 @@ static void bind_read(cap_tls *t, saved *s, GLuint fbo, GLenum att)
         cap_real.f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
         if ((GLint)fbo != s->read_fbo && !s->other) {
             s->other = 1;
-            s->other_read_buf = get_int(GL_READ_BUFFER);
+            s->other_read_buf = cap_get_int(GL_READ_BUFFER);
         }
         cap_real.f.glReadBuffer(att);
     } else if (t->es_major == 2) {
@@ -234,8 +227,8 @@ static void read_record_as(cap_tls *t, const snap *d, int32_t fn)
     /* RGBA8 as BGRA where that is the framebuffer's own layout: a copy in
      * the driver instead of a conversion pixel by pixel (gt_texel.h). */
     if (d->format == GL_RGBA && d->type == GL_UNSIGNED_BYTE && t->es_major >= 2 &&
-        get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
-        get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE) {
+        cap_get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
+        cap_get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE) {
         cap_real.f.glReadPixels(0, 0, d->w, d->h, GL_BGRA_EXT, GL_UNSIGNED_BYTE, p);
         gt_texel_swap_red_blue(p, (size_t)d->w * (size_t)d->h);
     } else {
@@ -264,7 +257,7 @@ static void choose_format(cap_tls *t, GLuint fbo, GLenum att, snap *d)
     else if (ct == GL_UNSIGNED_INT)
         d->format = GL_RGBA_INTEGER, d->type = GL_UNSIGNED_INT, d->bpp = 16;
     else if (ct == GL_SIGNED_NORMALIZED) { /* EXT_render_snorm: no RGBA8 read; the driver's own pair is valid */
-        GLint f = get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT), ty = get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE);
+        GLint f = cap_get_int(GL_IMPLEMENTATION_COLOR_READ_FORMAT), ty = cap_get_int(GL_IMPLEMENTATION_COLOR_READ_TYPE);
         long bpp = gt_texel_bytes((unsigned)f, (unsigned)ty);
         if (bpp > 0)
             d->format = (uint32_t)f, d->type = (uint32_t)ty, d->bpp = (uint32_t)bpp;
@@ -282,8 +275,8 @@ static void read_depth_stencil(cap_tls *t, GLuint fbo, const snap *color)
         return;
     GLint depth = 0, stencil = 0;
     if (!fbo) {
-        depth = get_int(GL_DEPTH_BITS);
-        stencil = get_int(GL_STENCIL_BITS);
+        depth = cap_get_int(GL_DEPTH_BITS);
+        stencil = cap_get_int(GL_STENCIL_BITS);
     } else {
         GLenum target = t->es_major >= 3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
         depth = attachment_param(target, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
@@ -336,7 +329,7 @@ static int attachment_size(cap_tls *t, GLuint fbo, GLenum att, GLint *w, GLint *
     GLint name = attachment_param(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
     d->object = fbo;
     if (type == GL_RENDERBUFFER) {
-        GLint old = get_int(GL_RENDERBUFFER_BINDING);
+        GLint old = cap_get_int(GL_RENDERBUFFER_BINDING);
         cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
         cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
         cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
@@ -368,7 +361,7 @@ static GLint attachment_format(cap_tls *t, GLenum att)
     GLint name = attachment_param(GL_READ_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
     GLint f = 0;
     if (type == GL_RENDERBUFFER) {
-        GLint old = get_int(GL_RENDERBUFFER_BINDING);
+        GLint old = cap_get_int(GL_RENDERBUFFER_BINDING);
         cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)name);
         cap_real.f.glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &f);
         cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
@@ -377,7 +370,7 @@ static GLint attachment_format(cap_tls *t, GLenum att)
         GLenum q = gt_api_binding_of(target);
         if (!q)
             return 0;
-        GLint old = get_int(q);
+        GLint old = cap_get_int(q);
         cap_real.f.glBindTexture(target, (GLuint)name);
         cap_real.f.glGetTexLevelParameteriv(target, 0, GL_TEXTURE_INTERNAL_FORMAT, &f);
         cap_real.f.glBindTexture(target, (GLuint)old);
@@ -397,7 +390,7 @@ static int read_resolved(cap_tls *t, GLuint fbo, const snap *d)
     if (!format)
         return -1;
     GLuint rb = 0, own = 0;
-    GLint old_rb = get_int(GL_RENDERBUFFER_BINDING);
+    GLint old_rb = cap_get_int(GL_RENDERBUFFER_BINDING);
     cap_real.f.glGenRenderbuffers(1, &rb);
     cap_real.f.glBindRenderbuffer(GL_RENDERBUFFER, rb);
     cap_real.f.glRenderbufferStorage(GL_RENDERBUFFER, (GLenum)format, d->w, d->h);
@@ -440,7 +433,7 @@ void cap_snapshot_draw_buffers(cap_tls *t)
         restore(t, &s);
         return;
     }
-    GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING); /* DRAW_FRAMEBUFFER_BINDING in GLES 3 */
+    GLuint fbo = (GLuint)cap_get_int(GL_FRAMEBUFFER_BINDING); /* DRAW_FRAMEBUFFER_BINDING in GLES 3 */
     if (!fbo) {
         EGLDisplay dpy = cap_real.f.eglGetCurrentDisplay();
         EGLSurface surf = cap_real.f.eglGetCurrentSurface(EGL_DRAW);
@@ -457,11 +450,11 @@ void cap_snapshot_draw_buffers(cap_tls *t)
         cap_snapshot_surface(t, (uint64_t)(uintptr_t)surf, w, h);
         return;
     }
-    int n = t->es_major >= 3 ? get_int(GL_MAX_COLOR_ATTACHMENTS) : 1;
+    int n = t->es_major >= 3 ? cap_get_int(GL_MAX_COLOR_ATTACHMENTS) : 1;
     saved s;
     save_and_set(t, &s);
     bind_read(t, &s, fbo, GL_COLOR_ATTACHMENT0);
-    int multisampled = t->es_major >= 3 && get_int(GL_SAMPLE_BUFFERS); /* of the draw framebuffer, fbo */
+    int multisampled = t->es_major >= 3 && cap_get_int(GL_SAMPLE_BUFFERS); /* of the draw framebuffer, fbo */
     for (int i = 0; i < n && i < 32; i++) {
         GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
         snap d = {.source = SRC_ATTACHMENT, .attachment = att};
@@ -496,10 +489,10 @@ void cap_snapshot_note_render_targets(cap_tls *t)
     cap_ctx_state *cs = t->cs;
     if (t->es_major < 3)
         return;
-    GLuint fbo = (GLuint)get_int(GL_FRAMEBUFFER_BINDING);
+    GLuint fbo = (GLuint)cap_get_int(GL_FRAMEBUFFER_BINDING);
     if (!fbo)
         return;
-    int n = get_int(GL_MAX_COLOR_ATTACHMENTS);
+    int n = cap_get_int(GL_MAX_COLOR_ATTACHMENTS);
     for (int i = 0; i < n && i < 32; i++) {
         GLenum att = GL_COLOR_ATTACHMENT0 + (GLenum)i;
         if (attachment_param(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_TEXTURE)

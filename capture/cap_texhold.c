@@ -40,7 +40,7 @@
 #include "gt_enums.h"
 #include "gt_encoders.h"
 #include "gt_texel.h"
-#include "cap_real_fns.h"
+#include "cap_real_get.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +64,6 @@ struct cap_texhold {
     int busy; /* writing: a record it writes reads nothing back */
 };
 
-static GLint get_int(GLenum pname)
-{
-    GLint v = 0;
-    cap_real.f.glGetIntegerv(pname, &v);
-    return v;
-}
-
 /* The binding target of a level's target: 0 for one not held. */
 static uint32_t bind_target(uint32_t target)
 {
@@ -84,7 +77,7 @@ static uint32_t bind_target(uint32_t target)
 static uint32_t bound(uint32_t bind)
 {
     uint32_t q = gt_api_binding_of(bind);
-    return q ? (uint32_t)get_int(q) : 0;
+    return q ? (uint32_t)cap_get_int(q) : 0;
 }
 
 /* Components of a format glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
@@ -200,7 +193,7 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
         return 0;
     int draw = mask == CAP_DRAW_ALL, es3 = t->es_major >= 3;
     GLenum fb = es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER;
-    if (es3 && (get_int(GL_DRAW_BUFFER0) != GL_COLOR_ATTACHMENT0 || get_int(GL_DRAW_BUFFER1) != GL_NONE ||
+    if (es3 && (cap_get_int(GL_DRAW_BUFFER0) != GL_COLOR_ATTACHMENT0 || cap_get_int(GL_DRAW_BUFFER1) != GL_NONE ||
                 (draw && cap_defer_writes_elsewhere())))
         return 0;
     static const GLenum att[2] = {GL_DEPTH_ATTACHMENT, GL_STENCIL_ATTACHMENT};
@@ -248,10 +241,10 @@ static void unpack_set(cap_tls *t, unpack *u)
         u->pname[u->n++] = GL_UNPACK_SKIP_ROWS;
         u->pname[u->n++] = GL_UNPACK_SKIP_PIXELS;
     }
-    if (t->es_major >= 3 && (u->buffer = get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)) != 0)
+    if (t->es_major >= 3 && (u->buffer = cap_get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)) != 0)
         cap_write_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
     for (int i = 0; i < u->n; i++) {
-        u->app[i] = get_int((GLenum)u->pname[i]);
+        u->app[i] = cap_get_int((GLenum)u->pname[i]);
         if (u->app[i] != (i == 0 ? 1 : 0))
             cap_write_call(t, "pixel-store", (int64_t[]){u->pname[i], i == 0 ? 1 : 0}, NULL, 0);
     }
