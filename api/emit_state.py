@@ -56,7 +56,7 @@ def read_other(p, where, enums, egl_enums, t):
         if p[2] not in egl_enums:
             raise SystemExit(f'{where}: {p[2]} is no EGL enum of the EGL headers')
         t.egl.append((p[1], p[2], p[3]))
-    elif p[0] in ('set', 'toggle'):
+    elif p[0] in ('set', 'toggle', 'each'):
         pass  # how state is written back: emit_setters.py
     elif p[0] == 'uniform':
         if len(p) != 5 or p[2] not in UNIFORM_BASES or not p[3].isdigit():

@@ -146,8 +146,21 @@ typedef struct gt_api_setter {
 extern const gt_api_setter gt_api_setters[];
 extern const size_t gt_api_nsetters;
 
+/* A GLES 1 query written back row by row (`each` lines): query (texenv
+ * per texture unit, material) read of `of`, each row written as
+ * float_fn or int_fn(first, pname, values). */
+typedef struct gt_api_each {
+    uint8_t query; /* gt_state_query */
+    uint32_t of;
+    const char *float_fn, *int_fn;
+    uint32_t first;
+} gt_api_each;
+extern const gt_api_each gt_api_eaches[];
+extern const size_t gt_api_neaches;
+
 /* Calls fn, the driver's function `name` (one named by a `set`, `toggle`
- * or `uniform` line, or a `function` line of matrix-mode or load-matrix),
+ * `each` or `uniform` line, or a `function` line of matrix-mode or
+ * load-matrix),
  * with n numbers as its arguments: each scalar
  * parameter in order takes one, converted to its C type; a last pointer
  * parameter gets the rest (up to 64) as an array of its type. -1 when

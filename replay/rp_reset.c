@@ -95,6 +95,15 @@ void rp_reset_cannot(rp_reset *s, const char *why)
 
 /* ---------------------------------------------------------------- reading */
 
+/* The driver's function api/state.tsv's `function` lines name for a use. */
+static void *state_fn(const char *use, int is_float)
+{
+    for (size_t i = 0; i < gt_api_nstate_fns; i++)
+        if (!strcmp(gt_api_state_fns[i].use, use))
+            return (void *)eglGetProcAddress(is_float ? gt_api_state_fns[i].float_fn : gt_api_state_fns[i].int_fn);
+    return NULL;
+}
+
 static const gt_api_state *row(uint32_t pname, int query)
 {
     for (size_t i = 0; i < gt_api_nstates; i++)
@@ -256,6 +265,24 @@ static int plan_toggle(rp_reset *s, size_t i, int nunits)
     return 0;
 }
 
+/* The `each` lines' instances: every row of their query the context has,
+ * per unit for texture environments (GLES 1 only). */
+static int plan_eaches(rp_reset *s, int nunits)
+{
+    for (size_t i = 0; s->k.ver < 20 && i < gt_api_neaches; i++) {
+        const gt_api_each *e = &gt_api_eaches[i];
+        for (size_t j = 0; j < gt_api_nstates; j++) {
+            const gt_api_state *st = &gt_api_states[j];
+            if (st->query != e->query || !ik_has(&s->k, st))
+                continue;
+            for (int u = 0; u < (e->query == GT_STATE_TEXENV ? nunits : 1); u++)
+                if (add_inst(s, gt_api_nsetters + i, e->query == GT_STATE_TEXENV ? u : -1, (int)j) != 0)
+                    return -1;
+        }
+    }
+    return 0;
+}
+
 static void read_toggle(inst *x)
 {
     if (x->unit >= 0)
@@ -266,6 +293,61 @@ static void read_toggle(inst *x)
     x->ok = !refused();
 }
 
+/* A GLES 1 query's row written back (an `each` line, setter past the
+ * set lines): a[0] the line's first argument, a[1] the pname, then its
+ * values, read of the line's `of` (per unit for texture environments). */
+static const gt_api_each *each_of(const inst *x)
+{
+    return x->setter >= gt_api_nsetters ? &gt_api_eaches[x->setter - gt_api_nsetters] : NULL;
+}
+
+static void read_each(inst *x)
+{
+    const gt_api_each *e = each_of(x);
+    const gt_api_state *st = &gt_api_states[x->index];
+    int n = st->values ? st->values : 1, is_float = st->type == GT_STATE_FLOAT;
+    void *get = state_fn(e->query == GT_STATE_TEXENV ? "texenv" : "material", is_float);
+    x->ok = 0, x->n = 0;
+    if (!get || n > 16)
+        return;
+    if (x->unit >= 0)
+        glActiveTexture(GL_TEXTURE0 + (GLenum)x->unit);
+    GLfloat f[16] = {0};
+    GLint i[16] = {0};
+    if (is_float)
+        ((void (*)(GLenum, GLenum, GLfloat *))get)(e->of, st->pname, f);
+    else
+        ((void (*)(GLenum, GLenum, GLint *))get)(e->of, st->pname, i);
+    x->a[0] = e->first, x->a[1] = st->pname;
+    for (int j = 0; j < n; j++)
+        x->a[2 + j] = is_float ? f[j] : i[j];
+    x->n = (uint8_t)(2 + n);
+    x->ok = !refused();
+}
+
+static void read_one(rp_reset *s, inst *x)
+{
+    if (each_of(x))
+        read_each(x);
+    else if (gt_api_setters[x->setter].off_fn)
+        read_toggle(x);
+    else
+        read_inst(s, x);
+}
+
+/* Instance x's call: its function, and *n its arguments. */
+static const char *inst_fn(const inst *x, int *n)
+{
+    const gt_api_each *e = each_of(x);
+    if (e) {
+        *n = x->n;
+        return gt_api_states[x->index].type == GT_STATE_FLOAT ? e->float_fn : e->int_fn;
+    }
+    const gt_api_setter *t = &gt_api_setters[x->setter];
+    *n = t->off_fn ? 1 : x->n;
+    return t->off_fn && !x->a[1] ? t->off_fn : t->fn;
+}
+
 static void read_all(rp_reset *s, inst *v)
 {
     GLint active = GL_TEXTURE0;
@@ -274,10 +356,7 @@ static void read_all(rp_reset *s, inst *v)
         v[i] = s->v[i];
         if (v[i].unit < 0 && i && s->v[i - 1].unit >= 0)
             glActiveTexture((GLenum)active); /* what is not per unit is read with the context's unit active */
-        if (gt_api_setters[v[i].setter].off_fn)
-            read_toggle(&v[i]);
-        else
-            read_inst(s, &v[i]);
+        read_one(s, &v[i]);
     }
     glActiveTexture((GLenum)active);
     refused();
@@ -461,22 +540,14 @@ static uint64_t write_attribs(rp_reset *s)
 typedef void (*fn_enum)(GLenum);
 typedef void (*fn_matrix)(const GLfloat *);
 
-static void *state_fn(const char *use)
-{
-    for (size_t i = 0; i < gt_api_nstate_fns; i++)
-        if (!strcmp(gt_api_state_fns[i].use, use))
-            return (void *)eglGetProcAddress(gt_api_state_fns[i].int_fn);
-    return NULL;
-}
-
 /* GLES 1's matrix stacks: each one's depth and top (per texture unit for
  * the texture stack). A depth the repeats change cannot be written back
  * by loading a matrix: -1 then. write: load the tops that differ. The
  * active unit is left as it was. */
 static int stacks(rp_reset *s, int write, uint64_t *calls)
 {
-    fn_enum mode = (fn_enum)state_fn("matrix-mode");
-    fn_matrix load = (fn_matrix)state_fn("load-matrix");
+    fn_enum mode = (fn_enum)state_fn("matrix-mode", 0);
+    fn_matrix load = (fn_matrix)state_fn("load-matrix", 1);
     if (s->k.ver >= 20 || !mode || !load)
         return 0;
     GLint active = GL_TEXTURE0;
@@ -540,6 +611,10 @@ static rp_reset *take_context(rp *r, uint64_t tid)
             return s;
         }
     }
+    if (plan_eaches(s, nu) != 0) {
+        cannot(s, "out of memory");
+        return s;
+    }
     read_all(s, s->v);
     uint64_t none = 0;
     stacks(s, 0, &none);
@@ -602,13 +677,15 @@ int rp_state_call_at(const rp_reset *s, size_t i, rp_state_call *c)
     const inst *x = &s->v[i];
     if (!x->ok)
         return -1;
-    const gt_api_setter *t = &gt_api_setters[x->setter];
-    c->fn = t->off_fn && !x->a[1] ? t->off_fn : t->fn;
+    c->fn = inst_fn(x, &c->n);
     c->a = x->a;
-    c->n = t->off_fn ? 1 : x->n;
     c->unit = x->unit;
-    c->selects_unit = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME && t->args[0].value == GL_ACTIVE_TEXTURE;
-    c->selects_mode = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME && t->args[0].value == GL_MATRIX_MODE;
+    if (!each_of(x)) {
+        const gt_api_setter *t = &gt_api_setters[x->setter];
+        int one = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME;
+        c->selects_unit = one && t->args[0].value == GL_ACTIVE_TEXTURE;
+        c->selects_mode = one && t->args[0].value == GL_MATRIX_MODE;
+    }
     return 0;
 }
 
@@ -627,10 +704,7 @@ int rp_state_differs(rp_reset *s, size_t i)
     }
     i -= (size_t)s->ntops;
     inst now = s->v[i];
-    if (gt_api_setters[now.setter].off_fn)
-        read_toggle(&now);
-    else
-        read_inst(s, &now);
+    read_one(s, &now);
     const inst *x = &s->v[i];
     return x->ok && (!now.ok || now.n != x->n || memcmp(now.a, x->a, x->n * sizeof *x->a) != 0);
 }
@@ -734,11 +808,11 @@ int rp_reset_write(rp_reset *s, rp *r)
             const inst *x = &s->v[i];
             if (!x->ok || (now[i].ok && now[i].n == x->n && !memcmp(now[i].a, x->a, x->n * sizeof *x->a)))
                 continue;
-            const gt_api_setter *st = &gt_api_setters[x->setter];
-            const char *fn = st->off_fn && !x->a[1] ? st->off_fn : st->fn;
+            int n = 0;
+            const char *fn = inst_fn(x, &n);
             if (x->unit >= 0)
                 glActiveTexture(GL_TEXTURE0 + (GLenum)x->unit);
-            if (gt_api_call(fn, (void *)eglGetProcAddress(fn), x->a, x->n) == 0)
+            if (gt_api_call(fn, (void *)eglGetProcAddress(fn), x->a, n) == 0)
                 wrote++;
         }
         s->written += (uint64_t)wrote;

@@ -139,8 +139,10 @@ static int prepare(rp *r, const rp_map *rev, const rp_state_call *c, prepared *p
  * planning replay takes it (it sets what is there already). */
 static int commit(rp *r, prepared *p, rp_trim_plan *plan, int kind, int on, rp_trim_calls_note *note, void *user)
 {
-    if (gt_api_call(p->fn, (void *)eglGetProcAddress(p->fn), p->a, p->n) != 0) {
-        release(p);
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    if (gt_api_call(p->fn, (void *)eglGetProcAddress(p->fn), p->a, p->n) != 0 || glGetError() != GL_NO_ERROR) {
+        release(p); /* the driver refused it: not written */
         return 0;
     }
     int rc = note(user, r, p->m, 1) == 0 && add(plan, p->bytes, p->len, kind, on) == 0 ? 0 : -1;
@@ -200,6 +202,8 @@ static int one(rp *r, const rp_map *rev, const rp_state_call *c, selector *sel, 
     prepared p;
     drive(&sel[0], need[0]);
     drive(&sel[1], need[1]);
+    while (glGetError() != GL_NO_ERROR)
+        ; /* step 8 takes a GL error for a part the driver could not say */
     int rc = prepare(r, rev, c, &p), on = 0;
     if (rc > 0 && !force && !note(user, r, p.m, 0)) {
         release(&p);
