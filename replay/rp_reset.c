@@ -65,6 +65,8 @@ struct rp_reset {
         double top[16];
     } tops[3 * MAX_UNITS];
     int ntops;
+    GLuint used[64];     /* the programs whose uniforms the kept calls set */
+    int nused;           /* -1: more than used[] holds (all are written back) */
     uint8_t *px;         /* the draw surface's pixels */
     int w, h;
     char why[256];       /* why it cannot: "" while it can */
@@ -447,12 +449,38 @@ static int take_uniforms(rp_reset *s, rp *r)
     return 0;
 }
 
+/* Whether the kept calls set uniforms of program prog (replay's name). */
+static int uses(const rp_reset *s, GLuint prog)
+{
+    for (int i = 0; i < s->nused; i++)
+        if (s->used[i] == prog)
+            return 1;
+    return s->nused < 0;
+}
+
+static void note_uniform(rp_reset *s, rp *r, const gt_api_fn *f, const rp_msg *m)
+{
+    GLint prog = 0;
+    if (f->obj_where == GT_WHERE_CURRENT)
+        glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
+    else
+        prog = (GLint)rp_name(r, RP_PROGRAM, (uint32_t)rp_arg_u(m, f->obj_param));
+    if (uses(s, (GLuint)prog))
+        return;
+    if (s->nused == (int)(sizeof s->used / sizeof s->used[0]))
+        s->nused = -1;
+    else
+        s->used[s->nused++] = (GLuint)prog;
+}
+
 static uint64_t write_uniforms(rp_reset *s)
 {
     uint64_t n = 0;
     GLint was = 0;
     glGetIntegerv(GL_CURRENT_PROGRAM, &was);
     for (size_t i = 0; i < s->nu; i++) {
+        if (!uses(s, s->u[i].prog))
+            continue;
         unif now = s->u[i];
         read_uniform(&now);
         if (!memcmp(now.v, s->u[i].v, sizeof now.v))
@@ -751,6 +779,8 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
         return;
     int uniform = f->obj_role == GT_OBJ_CONTENTS && f->nstate &&
                   (f->obj_where == GT_WHERE_CURRENT || f->obj_class == GT_STATE_PROGRAM_NAME);
+    if (uniform)
+        note_uniform(s, r, f, m);
     GLint array = 0, fbo = 0;
     if (f->cls == GT_CLASS_ARRAYS && s->k.ver >= 30)
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &array);
