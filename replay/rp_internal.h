@@ -438,11 +438,14 @@ uint64_t rp_reset_calls(const rp_reset *s);
 const char *rp_reset_why_not(const rp_reset *s);
 void rp_reset_cannot(rp_reset *s, const char *why); /* the first why stands */
 void rp_reset_free(rp_reset *s);
-/* The same reader for a trim's setup (rp_trim_sets.c): the state of the
- * context current on tid as calls of api/state.tsv's set and toggle lines
- * (NULL: no context, or out of memory; rp_reset_free frees it). Call i:
- * -1 when the context lacks it; rp_state_differs: whether the context
- * has other values now (a unit-scope call makes its unit active). */
+/* rp_state_calls.c: the state of the context current on tid as calls of
+ * api/state.tsv's set, toggle and each lines and GLES 1's matrix stacks
+ * (NULL: no context, or out of memory). Call i: -1 when the context lacks
+ * it. rp_state_differs: whether the context has other values now (a
+ * unit-scope call makes its unit active). rp_state_restore: writes back
+ * what differs now, the calls it made (UINT64_MAX: it cannot, why says
+ * why). rp_state_refused: the GL errors cleared, 1 when there were. */
+typedef struct rp_state rp_state;
 typedef struct rp_state_call {
     const char *fn;
     const double *a;
@@ -452,10 +455,14 @@ typedef struct rp_state_call {
     int selects_unit; /* it is the call that makes a unit active */
     int selects_mode; /* it is the call that makes a matrix mode current */
 } rp_state_call;
-rp_reset *rp_state_read(rp *r, uint64_t tid);
-size_t rp_state_ncalls(const rp_reset *s);
-int rp_state_call_at(const rp_reset *s, size_t i, rp_state_call *c);
-int rp_state_differs(rp_reset *s, size_t i);
+rp_state *rp_state_read(rp *r, uint64_t tid);
+int rp_state_version(const rp_state *s);
+size_t rp_state_ncalls(const rp_state *s);
+int rp_state_call_at(const rp_state *s, size_t i, rp_state_call *c);
+int rp_state_differs(rp_state *s, size_t i);
+uint64_t rp_state_restore(rp_state *s, char *why, size_t n);
+int rp_state_refused(void);
+void rp_state_free(rp_state *s);
 
 /* The GLES major version the current context has (GL_VERSION), asked once. */
 int rp_es_major(rp *r);

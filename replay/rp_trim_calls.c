@@ -1,11 +1,10 @@
 /* rp_trim_calls.c: the calls a trim writes of its own at the end of its
  * setup, that set the state of the context current at the start (TRIM.md
- * "The state at the start written as calls"): api/state.tsv's `set` and
- * `toggle` lines, as replay/rp_reset.c reads them, written as records of
- * the trace's names. Each is also taken by the replay that plans the trim
- * (it sets what is there already) so that step 8 (rp_trim_sets.c) learns
- * its key as it learns a recorded command's, and leaves out the setup's
- * commands it replaces. */
+ * step 11): that context's state as rp_state_calls.c reads it, written as
+ * records in the trace's names. Each is also taken by the replay that
+ * plans the trim (it sets what is there already), so that step 8
+ * (rp_trim_sets.c) learns its key as it learns a recorded command's and
+ * leaves out the setup's commands it replaces. */
 #include "rp_internal.h"
 #include "rp_trim_internal.h"
 
@@ -245,7 +244,7 @@ void rp_trim_calls_needed(rp_trim_plan *plan)
 
 int rp_trim_calls_make(rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_note *note, void *user)
 {
-    rp_reset *s = rp_state_read(r, tid);
+    rp_state *s = rp_state_read(r, tid);
     if (!s)
         return 0; /* no context: the setup's commands stay */
     rp_map rev = {0};
@@ -287,6 +286,6 @@ int rp_trim_calls_make(rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_no
     while (glGetError() != GL_NO_ERROR)
         ;
     rp_map_free(&rev);
-    rp_reset_free(s);
+    rp_state_free(s);
     return rc;
 }
