@@ -572,9 +572,10 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
             r->looping = repeat; /* a repeat compares what follows as one */
             list_clear(&cur);
             list_clear(&last);
-            gltrace__glmessage__free_unpacked(m, NULL);
             if (!repeat && !opt->loop_rebuild)
-                take_reset(r, tid, start_dir, sizeof start_dir);
+                take_reset(r, tid, start_dir, sizeof start_dir); /* its dump names the marker (r->cur) */
+            gltrace__glmessage__free_unpacked(m, NULL);
+            r->cur = NULL;
         } else if (range) {
             if (r->reset && !rp_reset_why_not(r->reset)[0]) {
                 rp_reset_note(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
