@@ -311,15 +311,21 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
 }
 
 /* Whether the object a command of a bound object changes is none: a
- * pixel read with no pixel pack buffer bound writes the app's memory. */
+ * pixel read with no pixel pack buffer bound writes the app's memory.
+ * Only a buffer target binds nothing with 0 (texture 0 is the default
+ * texture, an object of its own). */
 static int unbound(const gt_api_fn *f, const rp_msg *m)
 {
     uint32_t target = f->obj_where == GT_WHERE_BOUND_TO ? f->obj_target
                       : f->obj_where == GT_WHERE_BOUND  ? (uint32_t)rp_arg_u(m, f->obj_param)
                                                         : 0;
     uint32_t binding = target ? gt_api_binding_of(target) : 0;
+    int buffer = 0;
+    for (size_t i = 0; binding && i < gt_api_nstates && !buffer; i++)
+        buffer = gt_api_states[i].pname == binding && gt_api_states[i].query == GT_STATE_GET &&
+                 gt_api_states[i].cls == GT_STATE_BUFFER_NAME;
     GLint bound = 1;
-    if (binding)
+    if (buffer)
         glGetIntegerv(binding, &bound);
     return !rp_state_refused() && bound == 0;
 }
