@@ -436,7 +436,9 @@ static int reset_checked(rp *r, uint64_t tid, const char *start_dir)
 static void run_written(rp *r, const frame_list *kept, const char *start_dir)
 {
     gt_replay_summary *sum = r->sum;
-    if (!kept->n || !start_dir[0])
+    if (!start_dir[0])
+        reset_cannot(r, "the state at the start was not dumped for the check");
+    if (!kept->n)
         reset_cannot(r, "the trim keeps no calls");
     r->looping = r->repeat = 1;
     for (unsigned k = 0; k < r->opt->loop && !sum->error[0] && !rp_reset_why_not(r->reset)[0]; k++) {
@@ -617,6 +619,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
     if (start_dir[0])
         rp_trim_state_remove(start_dir);
     rp_reset_free(r->reset);
+    r->reset = NULL;
     progress(r, 1);
     if (opt->benchmark && r->bound_ctx >= 0)
         glFinish(); /* the last frames' rendering, still queued */
