@@ -66,6 +66,11 @@ int ik_file(ik *k, const char *name, const void *data, size_t n);
  * out. Writes "NAME": value(s) members into the open object. */
 typedef int ik_getter(ik *k, const gt_api_state *s, void *arg, double *v, int n);
 void ik_rows(ik *k, gt_state_query query, gt_state_scope scope, ik_getter *get, void *arg);
+/* A `get` row's n values, plain (glGet*v; arg unused) or at an index
+ * (glGet*i_v), by its type; -1 when the driver refused it. The state
+ * writer reads with them too (rp_state_calls.c). */
+int ik_get_plain(ik *k, const gt_api_state *s, void *arg, double *v, int n);
+int ik_get_indexed(ik *k, const gt_api_state *s, GLuint index, double *v, int n);
 /* A row's values as JSON, by its type. */
 void ik_values(ik *k, const gt_api_state *s, const double *v, int n, int as_array);
 

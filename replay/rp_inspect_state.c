@@ -27,7 +27,7 @@ static int refused(void)
     return bad ? -1 : 0;
 }
 
-static int get_plain(ik *k, const gt_api_state *s, void *arg, double *v, int n)
+int ik_get_plain(ik *k, const gt_api_state *s, void *arg, double *v, int n)
 {
     (void)arg;
     union { GLboolean b[256]; GLint i[256]; GLint64 l[256]; GLfloat f[256]; } u;
@@ -88,7 +88,7 @@ static int get_gles1(ik *k, const gt_api_state *s, void *arg, double *v, int n)
     return refused();
 }
 
-static int get_indexed(ik *k, const gt_api_state *s, GLuint index, double *v, int n)
+int ik_get_indexed(ik *k, const gt_api_state *s, GLuint index, double *v, int n)
 {
     union { GLboolean b[16]; GLint i[16]; GLint64 l[16]; } u;
     memset(&u, 0, sizeof u);
@@ -130,7 +130,7 @@ static void indexed(ik *k)
         count = count < 0 ? 0 : count > 64 ? 64 : count;
         int opened = 0;
         for (GLint x = 0; x < count; x++) {
-            if (get_indexed(k, s, (GLuint)x, v, n) != 0)
+            if (ik_get_indexed(k, s, (GLuint)x, v, n) != 0)
                 break;
             if (!opened) {
                 ij_key(k->w, s->name);
@@ -168,7 +168,7 @@ static void units(ik *k)
         ij_obj(k->w);
         ij_key(k->w, "unit");
         ij_int(k->w, u);
-        ik_rows(k, GT_STATE_GET, GT_STATE_UNIT, get_plain, NULL);
+        ik_rows(k, GT_STATE_GET, GT_STATE_UNIT, ik_get_plain, NULL);
         if (k->ver < 20) {
             ik_rows(k, GT_STATE_ENABLED, GT_STATE_UNIT, get_enabled, NULL);
             ij_key(k->w, "environment");
@@ -295,7 +295,7 @@ static void gles1(ik *k)
         ij_obj(k->w);
         ij_key(k->w, "unit");
         ij_int(k->w, u);
-        ik_rows(k, GT_STATE_GET, GT_STATE_CLIENT_UNIT, get_plain, NULL);
+        ik_rows(k, GT_STATE_GET, GT_STATE_CLIENT_UNIT, ik_get_plain, NULL);
         ik_rows(k, GT_STATE_ENABLED, GT_STATE_CLIENT_UNIT, get_enabled, NULL);
         client_pointers(k, 1);
         ij_end(k->w, '}');
@@ -333,7 +333,7 @@ void ik_context_state(ik *k)
 {
     ij_key(k->w, "get");
     ij_obj(k->w);
-    ik_rows(k, GT_STATE_GET, GT_STATE_CONTEXT, get_plain, NULL);
+    ik_rows(k, GT_STATE_GET, GT_STATE_CONTEXT, ik_get_plain, NULL);
     ij_end(k->w, '}');
     indexed(k);
     ij_key(k->w, "enabled");

@@ -74,36 +74,15 @@ int rp_state_refused(void)
     return bad;
 }
 
-/* The values of a `get` row, plain or at an index (-1: plain). */
-static int get_values(const rp_state *s, const gt_api_state *st, int index, double *v, int max)
+/* The values of a `get` row, plain or at an index (-1: plain), as
+ * `gltrace inspect` reads them: how many, or -1. */
+static int get_values(rp_state *s, const gt_api_state *st, int index, double *v, int max)
 {
-    union { GLboolean b[64]; GLint i[64]; GLint64 l[64]; GLfloat f[64]; } u;
-    memset(&u, 0, sizeof u);
     int n = st->values ? st->values : 1;
-    if (n > max || n > 64)
+    if (n > max || n > 16)
         return -1;
-    int wide = st->type == GT_STATE_INT64 && s->k.ver >= 30;
-    if (index >= 0) {
-        if (wide)
-            glGetInteger64i_v(st->pname, (GLuint)index, u.l);
-        else if (st->type == GT_STATE_BOOL && s->k.ver >= 31)
-            glGetBooleani_v(st->pname, (GLuint)index, u.b);
-        else
-            glGetIntegeri_v(st->pname, (GLuint)index, u.i);
-    } else if (st->type == GT_STATE_FLOAT) {
-        glGetFloatv(st->pname, u.f);
-    } else if (st->type == GT_STATE_BOOL) {
-        glGetBooleanv(st->pname, u.b);
-    } else if (wide) {
-        glGetInteger64v(st->pname, u.l);
-    } else {
-        glGetIntegerv(st->pname, u.i);
-    }
-    int as_bool = st->type == GT_STATE_BOOL && (index < 0 || s->k.ver >= 31);
-    for (int j = 0; j < n; j++)
-        v[j] = as_bool ? u.b[j] : st->type == GT_STATE_FLOAT && index < 0 ? u.f[j] : wide ? (double)u.l[j]
-               : st->type == GT_STATE_INT ? (double)u.i[j] : (double)(GLuint)u.i[j];
-    return rp_state_refused() ? -1 : n;
+    int bad = index >= 0 ? ik_get_indexed(&s->k, st, (GLuint)index, v, n) : ik_get_plain(&s->k, st, NULL, v, n);
+    return bad ? -1 : n;
 }
 
 /* Resolves instance x's arguments from the context as it stands. */
