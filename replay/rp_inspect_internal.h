@@ -69,6 +69,8 @@ void ik_rows(ik *k, gt_state_query query, gt_state_scope scope, ik_getter *get, 
 /* A `get` row's n values, plain (glGet*v; arg unused) or at an index
  * (glGet*i_v), by its type; -1 when the driver refused it. The state
  * writer reads with them too (rp_state_calls.c). */
+/* The driver's function api/state.tsv's `function` lines name for a use. */
+void *ik_state_fn(const char *use, int is_float);
 int ik_get_plain(ik *k, const gt_api_state *s, void *arg, double *v, int n);
 int ik_get_indexed(ik *k, const gt_api_state *s, GLuint index, double *v, int n);
 /* A row's values as JSON, by its type. */

@@ -57,7 +57,7 @@ static int get_enabled(ik *k, const gt_api_state *s, void *arg, double *v, int n
 }
 
 /* The driver's function for a use of api/state.tsv's `function` lines. */
-static void *function(const char *use, int is_float)
+void *ik_state_fn(const char *use, int is_float)
 {
     for (size_t i = 0; i < gt_api_nstate_fns; i++)
         if (!strcmp(gt_api_state_fns[i].use, use))
@@ -69,7 +69,7 @@ static void *function(const char *use, int is_float)
 static int get_gles1(ik *k, const gt_api_state *s, void *arg, double *v, int n)
 {
     const char *use = s->query == GT_STATE_LIGHT ? "light" : s->query == GT_STATE_MATERIAL ? "material" : "texenv";
-    void *p = function(use, s->type == GT_STATE_FLOAT);
+    void *p = ik_state_fn(use, s->type == GT_STATE_FLOAT);
     (void)k;
     if (!p || n > 16)
         return -1;
@@ -188,7 +188,7 @@ static void units(ik *k)
  * recorded bytes sits there: its address says nothing). */
 static void client_pointer(ik *k, const gt_api_pointer *p)
 {
-    gles1_pointer get = (gles1_pointer)function("pointer", 0);
+    gles1_pointer get = (gles1_pointer)ik_state_fn("pointer", 0);
     void *ptr = NULL;
     GLint buffer = 0;
     glGetIntegerv(p->buffer, &buffer);
@@ -222,8 +222,8 @@ static void client_pointers(ik *k, int per_client_unit)
  * back. */
 static void stack_entries(ik *k, const gt_api_stack *st)
 {
-    gles1_void push = (gles1_void)function("push-matrix", 0), pop = (gles1_void)function("pop-matrix", 0);
-    gles1_load load = (gles1_load)function("load-matrix", 1);
+    gles1_void push = (gles1_void)ik_state_fn("push-matrix", 0), pop = (gles1_void)ik_state_fn("pop-matrix", 0);
+    gles1_load load = (gles1_load)ik_state_fn("load-matrix", 1);
     GLint depth = 0;
     glGetIntegerv(st->depth, &depth);
     if (!push || !pop || !load || refused() != 0 || depth < 1)
@@ -252,7 +252,7 @@ static void stack_entries(ik *k, const gt_api_stack *st)
 /* "matrix_stacks": {"GL_MODELVIEW": [entry, ...], "GL_TEXTURE": [[unit 0's], ...]}. */
 static void matrix_stacks(ik *k)
 {
-    gles1_select mode = (gles1_select)function("matrix-mode", 0);
+    gles1_select mode = (gles1_select)ik_state_fn("matrix-mode", 0);
     GLint was = 0, active = GL_TEXTURE0, units = limit(GL_MAX_TEXTURE_UNITS, 32);
     if (!mode)
         return;
@@ -285,7 +285,7 @@ static void matrix_stacks(ik *k)
  * matrix stacks, lights, materials. */
 static void gles1(ik *k)
 {
-    gles1_select client = (gles1_select)function("client-unit", 0);
+    gles1_select client = (gles1_select)ik_state_fn("client-unit", 0);
     GLint was = GL_TEXTURE0, n = limit(GL_MAX_TEXTURE_UNITS, 32);
     glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &was);
     ij_key(k->w, "client_texture_units");

@@ -462,6 +462,8 @@ int rp_state_call_at(const rp_state *s, size_t i, rp_state_call *c);
 int rp_state_differs(rp_state *s, size_t i);
 uint64_t rp_state_restore(rp_state *s, char *why, size_t n);
 int rp_state_refused(void);
+struct gt_api_state;
+const struct gt_api_state *rp_state_row(uint32_t pname, int query); /* gt_api_states' row, NULL none */
 void rp_state_free(rp_state *s);
 
 /* The GLES major version the current context has (GL_VERSION), asked once. */

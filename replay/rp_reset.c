@@ -320,10 +320,8 @@ static int unbound(const gt_api_fn *f, const rp_msg *m)
                       : f->obj_where == GT_WHERE_BOUND  ? (uint32_t)rp_arg_u(m, f->obj_param)
                                                         : 0;
     uint32_t binding = target ? gt_api_binding_of(target) : 0;
-    int buffer = 0;
-    for (size_t i = 0; binding && i < gt_api_nstates && !buffer; i++)
-        buffer = gt_api_states[i].pname == binding && gt_api_states[i].query == GT_STATE_GET &&
-                 gt_api_states[i].cls == GT_STATE_BUFFER_NAME;
+    const gt_api_state *st = binding ? rp_state_row(binding, GT_STATE_GET) : NULL;
+    int buffer = st && st->cls == GT_STATE_BUFFER_NAME;
     GLint bound = 1;
     if (buffer)
         glGetIntegerv(binding, &bound);

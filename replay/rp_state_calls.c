@@ -42,16 +42,7 @@ struct rp_state {
 
 /* ---------------------------------------------------------------- reading */
 
-/* The driver's function api/state.tsv's `function` lines name for a use. */
-static void *state_fn(const char *use, int is_float)
-{
-    for (size_t i = 0; i < gt_api_nstate_fns; i++)
-        if (!strcmp(gt_api_state_fns[i].use, use))
-            return (void *)eglGetProcAddress(is_float ? gt_api_state_fns[i].float_fn : gt_api_state_fns[i].int_fn);
-    return NULL;
-}
-
-static const gt_api_state *row(uint32_t pname, int query)
+const gt_api_state *rp_state_row(uint32_t pname, int query)
 {
     for (size_t i = 0; i < gt_api_nstates; i++)
         if (gt_api_states[i].pname == pname && gt_api_states[i].query == query)
@@ -94,7 +85,7 @@ static void read_inst(rp_state *s, inst *x)
         glActiveTexture(GL_TEXTURE0 + (GLenum)x->unit);
     if (t->when) {
         double c[64];
-        if (get_values(s, row(t->when_pname, GT_STATE_GET), x->index, c, 64) < 1 || (c[0] == 0) != (t->when == 1))
+        if (get_values(s, rp_state_row(t->when_pname, GT_STATE_GET), x->index, c, 64) < 1 || (c[0] == 0) != (t->when == 1))
             return;
     }
     for (unsigned i = 0; i < t->nargs; i++) {
@@ -106,7 +97,7 @@ static void read_inst(rp_state *s, inst *x)
         case GT_SET_UNIT: v[0] = x->unit; break;
         case GT_SET_UNIT_ENUM: v[0] = GL_TEXTURE0 + x->unit; break;
         default:
-            got = get_values(s, row(t->args[i].value, GT_STATE_GET), x->index, v, 64);
+            got = get_values(s, rp_state_row(t->args[i].value, GT_STATE_GET), x->index, v, 64);
             if (got <= t->args[i].component)
                 return;
             if (t->args[i].kind == GT_SET_PNAME)
@@ -140,14 +131,14 @@ static int plan_setter(rp_state *s, size_t i, int nunits)
     const gt_api_setter *t = &gt_api_setters[i];
     const gt_api_state *indexed = NULL;
     int per_unit = 0;
-    if (!eglGetProcAddress(t->fn) || (t->when && !row(t->when_pname, GT_STATE_GET)))
+    if (!eglGetProcAddress(t->fn) || (t->when && !rp_state_row(t->when_pname, GT_STATE_GET)))
         return 0;
     for (unsigned a = 0; a < t->nargs; a++) {
         int k = t->args[a].kind;
         per_unit |= k == GT_SET_UNIT || k == GT_SET_UNIT_ENUM;
         if (k != GT_SET_PNAME && k != GT_SET_PNAME_ALL)
             continue;
-        const gt_api_state *st = row(t->args[a].value, GT_STATE_GET);
+        const gt_api_state *st = rp_state_row(t->args[a].value, GT_STATE_GET);
         if (!st || !ik_has(&s->k, st))
             return 0;
         per_unit |= st->scope == GT_STATE_UNIT;
@@ -232,7 +223,7 @@ static void read_each(inst *x)
     const gt_api_each *e = each_of(x);
     const gt_api_state *st = &gt_api_states[x->index];
     int n = st->values ? st->values : 1, is_float = st->type == GT_STATE_FLOAT;
-    void *get = state_fn(e->query == GT_STATE_TEXENV ? "texenv" : "material", is_float);
+    void *get = ik_state_fn(e->query == GT_STATE_TEXENV ? "texenv" : "material", is_float);
     x->ok = 0, x->n = 0;
     if (!get || n > 16)
         return;
@@ -297,8 +288,8 @@ typedef void (*fn_matrix)(const GLfloat *);
  * names the stack. The active unit is left as it was. */
 static int stacks(rp_state *s, int write, uint64_t *calls, const char **why)
 {
-    fn_enum mode = (fn_enum)state_fn("matrix-mode", 0);
-    fn_matrix load = (fn_matrix)state_fn("load-matrix", 1);
+    fn_enum mode = (fn_enum)ik_state_fn("matrix-mode", 0);
+    fn_matrix load = (fn_matrix)ik_state_fn("load-matrix", 1);
     if (s->k.ver >= 20 || !mode || !load)
         return 0;
     GLint active = GL_TEXTURE0;
