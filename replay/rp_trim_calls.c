@@ -16,9 +16,8 @@
 #include "gt_api.h"
 #include "gt_api_state.h"
 
-/* f's call with arguments a (n numbers: a last pointer parameter takes
- * the rest, as floats or 32-bit integers by its C type), packed. */
-static int pack_call(const gt_api_fn *f, int32_t ctx, const double *a, int n, uint8_t **out, size_t *len)
+int rp_trim_call_pack(const gt_api_fn *f, int32_t ctx, const double *a, int n, const uint8_t *bytes, size_t nbytes,
+                      uint8_t **out, size_t *len)
 {
     Gltrace__GLMessage__DataType dt[12], *dtp[12];
     int32_t iv[12];
@@ -33,13 +32,17 @@ static int pack_call(const gt_api_fn *f, int32_t ctx, const double *a, int n, ui
         gltrace__glmessage__data_type__init(&dt[i]);
         dtp[i] = &dt[i];
         dt[i].type = gt_api_wire_type((gt_kind)f->params[i].kind);
-        if (f->params[i].kind == GT_K_POINTER) {
+        if (f->params[i].kind == GT_K_POINTER && bytes) {
+            bin = (ProtobufCBinaryData){nbytes, (uint8_t *)bytes};
+        } else if (f->params[i].kind == GT_K_POINTER) {
             int floats = strstr(f->params[i].ctype, "GLfloat") != NULL;
             if (n - (int)i > 64 || n < (int)i)
                 return -1;
             for (int j = (int)i; j < n; j++)
                 floats ? (void)(arr.f[j - (int)i] = (float)a[j]) : (void)(arr.i[j - (int)i] = (int32_t)(int64_t)a[j]);
             bin.len = (size_t)(n - (int)i) * 4;
+        }
+        if (f->params[i].kind == GT_K_POINTER) {
             dt[i].isarray = 1;
             dt[i].n_int64value = 1, dt[i].int64value = &addr;
             dt[i].n_rawbytes = 1, dt[i].rawbytes = &bin;
@@ -125,7 +128,7 @@ static int prepare(rp *r, const rp_map *rev, const rp_state_call *c, prepared *p
     *p = (prepared){0};
     if (!f || c->n > 64 || recorded_args(r, rev, f, c, a) != 0)
         return 0;
-    if (pack_call(f, r->cur_ctx, a, c->n, &p->bytes, &p->len) != 0 ||
+    if (rp_trim_call_pack(f, r->cur_ctx, a, c->n, NULL, 0, &p->bytes, &p->len) != 0 ||
         !(p->m = gltrace__glmessage__unpack(NULL, p->len, p->bytes))) {
         release(p);
         return -1;

@@ -113,6 +113,14 @@ enum { RP_TRIM_ON_UNIT = 1, RP_TRIM_ON_MODE = 2 }; /* the active texture unit, G
  * last command of the setup it left out): the picks before needed calls,
  * and the last one back, are needed too. */
 void rp_trim_calls_needed(rp_trim_plan *plan);
+/* f's call with arguments a, packed as a record of context ctx (*out
+ * malloc'd): n numbers, each scalar parameter one; a last pointer
+ * parameter gets `bytes` when given (at a made-up address, as replay
+ * takes recorded bytes wherever the app had them), else the rest of a as
+ * floats or 32-bit integers by its C type. 0, or -1. */
+struct gt_api_fn;
+int rp_trim_call_pack(const struct gt_api_fn *f, int32_t ctx, const double *a, int n, const uint8_t *bytes,
+                      size_t nbytes, uint8_t **out, size_t *len);
 typedef int rp_trim_calls_note(void *user, struct rp *r, const struct Gltrace__GLMessage *m, int commit);
 int rp_trim_calls_make(struct rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_note *note, void *user);
 

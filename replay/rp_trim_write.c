@@ -257,8 +257,7 @@ static int emit_windows(tout *o, uint64_t tid, const rp_trim_plan *plan)
 
 /* A GL call of trim's own on the context current at the start, of the
  * function api/state.tsv names for `use` (`function` lines): numbers,
- * and the bytes of its one pointer (at a made-up address, as replay
- * takes recorded bytes wherever the app had them). */
+ * and the bytes of its one pointer (rp_trim_call_pack). */
 static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const int64_t *args, const uint8_t *bytes,
                      size_t len)
 {
@@ -266,35 +265,18 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
     for (size_t i = 0; !f && i < gt_api_nstate_fns; i++)
         if (!strcmp(gt_api_state_fns[i].use, use))
             f = gt_api_find_name(gt_api_state_fns[i].int_fn);
+    double a[12];
+    uint8_t *msg = NULL;
+    size_t n = 0;
     if (!f || f->nparams > 12)
         return -1;
-    Gltrace__GLMessage__DataType dt[12], *dtp[12];
-    int32_t iv[12];
-    int64_t lv[12];
-    int64_t addr = 0x1000;
-    ProtobufCBinaryData bin = {len, (uint8_t *)bytes};
-    for (unsigned i = 0; i < f->nparams; i++) {
-        gltrace__glmessage__data_type__init(&dt[i]);
-        dtp[i] = &dt[i];
-        dt[i].type = gt_api_wire_type((gt_kind)f->params[i].kind);
-        if (f->params[i].kind == GT_K_POINTER) {
-            dt[i].isarray = 1;
-            dt[i].n_int64value = 1, dt[i].int64value = &addr;
-            dt[i].n_rawbytes = 1, dt[i].rawbytes = &bin;
-        } else if (dt[i].type == 8) { /* GLintptr, GLsizeiptr */
-            lv[i] = args[i];
-            dt[i].n_int64value = 1, dt[i].int64value = &lv[i];
-        } else {
-            iv[i] = (int32_t)args[i];
-            dt[i].n_intvalue = 1, dt[i].intvalue = &iv[i];
-        }
-    }
-    Gltrace__GLMessage m = GLTRACE__GLMESSAGE__INIT;
-    m.context_id = ctx;
-    m.function = f->number;
-    m.has_alias = f->alias != 0, m.alias = f->alias;
-    m.n_args = f->nparams, m.args = dtp;
-    return emit_message(o, tid, &m);
+    for (unsigned i = 0; i < f->nparams; i++)
+        a[i] = f->params[i].kind == GT_K_POINTER ? 0 : (double)args[i];
+    int rc = rp_trim_call_pack(f, ctx, a, f->nparams, bytes ? bytes : (const uint8_t *)"", len, &msg, &n) == 0
+                 ? emit(o, tid, msg, n)
+                 : -1;
+    free(msg);
+    return rc;
 }
 
 /* The calls of the state at the start (rp_trim_calls.c), on the thread and
