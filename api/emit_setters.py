@@ -34,12 +34,12 @@ def parse_arg(word, enums, where):
     return 'GT_SET_PNAME', int(comp), name
 
 
-EACH_QUERIES = ('texenv', 'material')
+EACH_QUERIES = ('texenv', 'material', 'light')
 
 
 def read_lines(path, enums, cmds):
     """[(fn, off_fn, [(kind, comp, enum)], when_pname, when)], {uniform type: setter}, {other functions},
-    [(query, of, float_fn, int_fn, first)]"""
+    [(query, of, float_fn, int_fn, first, eye)]"""
     setters, uniforms, others, each = [], {}, set(), []
     for where, p in emit_get_counts.data_lines(path):
         if p[0] == 'uniform' and len(p) == 5:
@@ -54,9 +54,11 @@ def read_lines(path, enums, cmds):
         elif p[0] == 'function' and p[1] in WRITTEN_USES:
             others.add(check_fn(p[2], cmds, where))
         elif p[0] == 'each':
-            if len(p) != 6 or p[1] not in EACH_QUERIES or p[2] not in enums or p[5] not in enums:
-                raise SystemExit(f'{where}: expected each {"|".join(EACH_QUERIES)} GL_OF FLOAT_SETTER INT_SETTER GL_FIRST')
-            each.append((p[1], p[2], check_fn(p[3], cmds, where), check_fn(p[4], cmds, where), p[5]))
+            if (len(p) not in (6, 7) or p[1] not in EACH_QUERIES or p[2] not in enums or p[5] not in enums or
+                    p[6:] not in ([], ['eye'])):
+                raise SystemExit(f'{where}: expected each {"|".join(EACH_QUERIES)} GL_OF FLOAT_SETTER INT_SETTER '
+                                 'GL_FIRST [eye]')
+            each.append((p[1], p[2], check_fn(p[3], cmds, where), check_fn(p[4], cmds, where), p[5], len(p) == 7))
     return setters, uniforms, others, each
 
 
@@ -132,8 +134,8 @@ def write(out, cmds, state_path, enums):
         wp = f'0x{enums[when_pname]:x}u' if when_pname else '0'
         L.append(f'    {{"{fn}", {f"{chr(34)}{off}{chr(34)}" if off else "NULL"}, {len(args)}, {{{a}}}, {wp}, {when}}},')
     L += ['};', f'const size_t gt_api_nsetters = {len(setters)};', '', 'const gt_api_each gt_api_eaches[] = {']
-    L += [f'    {{GT_STATE_{q.upper()}, 0x{enums[of]:x}u, "{fl}", "{it}", 0x{enums[first]:x}u}}, /* {of}, {first} */'
-          for q, of, fl, it, first in each]
+    L += [f'    {{GT_STATE_{q.upper()}, 0x{enums[of]:x}u, "{fl}", "{it}", 0x{enums[first]:x}u, {int(eye)}}}, '
+          f'/* {of}, {first} */' for q, of, fl, it, first, eye in each]
     L += ['};', f'const size_t gt_api_neaches = {len(each)};', '',
           'const char *gt_api_uniform_setter(uint32_t type)', '{', '    switch (type) {']
     L += [f'    case 0x{enums[t]:x}u: return "{f}"; /* {t} */' for t, f in sorted(uniforms.items()) if t != 'GL_INT']

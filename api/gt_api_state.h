@@ -147,13 +147,17 @@ extern const gt_api_setter gt_api_setters[];
 extern const size_t gt_api_nsetters;
 
 /* A GLES 1 query written back row by row (`each` lines): query (texenv
- * per texture unit, material) read of `of`, each row written as
- * float_fn or int_fn(first, pname, values). */
+ * per texture unit, material, light per light: `of` and `first` plus the
+ * light's number) read of `of`, each row written as float_fn or
+ * int_fn(first, pname, values). eye: the values are kept in eye
+ * coordinates, so they are written with the identity as the modelview
+ * matrix. */
 typedef struct gt_api_each {
     uint8_t query; /* gt_state_query */
     uint32_t of;
     const char *float_fn, *int_fn;
     uint32_t first;
+    uint8_t eye;
 } gt_api_each;
 extern const gt_api_each gt_api_eaches[];
 extern const size_t gt_api_neaches;

@@ -454,6 +454,7 @@ typedef struct rp_state_call {
     uint32_t mode;    /* the matrix mode it needs (GLES 1's stacks), 0 none */
     int selects_unit; /* it is the call that makes a unit active */
     int selects_mode; /* it is the call that makes a matrix mode current */
+    int eye;          /* it needs the identity as the modelview matrix (mode: GL_MODELVIEW) */
 } rp_state_call;
 rp_state *rp_state_read(rp *r, uint64_t tid);
 int rp_state_version(const rp_state *s);

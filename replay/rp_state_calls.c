@@ -1,8 +1,11 @@
 /* rp_state_calls.c: the state of a context as the calls that set it,
  * read through api/state.tsv: every piece its `set` lines name (the
  * resolved arguments of a line's call are that piece's state), the
- * capabilities (`toggle`), GLES 1's texture environments and material
- * (`each`) and its matrix stacks' tops. --loop's written reset (rp_reset.c)
+ * capabilities (`toggle`), GLES 1's texture environments, material and
+ * lights (`each`) and its matrix stacks' tops. A light's position and
+ * direction are kept in eye coordinates: its calls come first, written
+ * with the identity as the modelview matrix (rp_state_call.eye), before
+ * the stacks' tops load the matrix back. --loop's written reset (rp_reset.c)
  * writes back what differs from a state read at the start
  * (rp_state_restore); trim writes the start's as records
  * (rp_trim_calls.c, through rp_state_call_at). */
@@ -23,14 +26,15 @@
 typedef struct inst { /* one call of a setter: a line at one unit or index */
     uint16_t setter;
     int16_t unit, index; /* -1: none */
+    int16_t sub;         /* an `each` of lights: the light's number */
     uint8_t ok, n;       /* ok: read without a GL error, its condition met */
     double a[40];        /* its arguments */
 } inst;
 
 struct rp_state {
     ik k;          /* the context's version and extensions */
-    inst *v;       /* the calls of the set, toggle and each lines */
-    size_t n, cap;
+    inst *v;       /* the calls of the set, toggle and each lines; the eye ones first */
+    size_t n, cap, neye;
     struct stack_top { /* GLES 1: each matrix stack's depth and top (per unit: the texture stack) */
         const gt_api_stack *st;
         int unit;
@@ -111,7 +115,7 @@ static void read_inst(rp_state *s, inst *x)
     x->ok = 1;
 }
 
-static int add_inst(rp_state *s, size_t setter, int unit, int index)
+static int add_inst_of(rp_state *s, size_t setter, int unit, int index, int sub)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 256;
@@ -120,8 +124,14 @@ static int add_inst(rp_state *s, size_t setter, int unit, int index)
             return -1;
         s->v = v, s->cap = cap;
     }
-    s->v[s->n++] = (inst){.setter = (uint16_t)setter, .unit = (int16_t)unit, .index = (int16_t)index};
+    s->v[s->n++] = (inst){.setter = (uint16_t)setter, .unit = (int16_t)unit, .index = (int16_t)index,
+                          .sub = (int16_t)sub};
     return 0;
+}
+
+static int add_inst(rp_state *s, size_t setter, int unit, int index)
+{
+    return add_inst_of(s, setter, unit, index, 0);
 }
 
 /* The calls a setter line makes on this context: none when it lacks one
@@ -182,18 +192,26 @@ static int plan_toggle(rp_state *s, size_t i, int nunits)
     return 0;
 }
 
-/* The `each` lines' instances: every row of their query the context has,
- * per unit for texture environments (GLES 1 only). */
-static int plan_eaches(rp_state *s, int nunits)
+/* The `each` lines' instances (GLES 1 only) of those whose eye is `eye`:
+ * every row of their query the context has, per unit for texture
+ * environments, per light for lights. */
+static int plan_eaches(rp_state *s, int nunits, int eye)
 {
+    GLint nlights = 0;
+    if (s->k.ver < 20)
+        glGetIntegerv(GL_MAX_LIGHTS, &nlights);
+    nlights = nlights < 0 ? 0 : nlights > 32 ? 32 : nlights; /* as `gltrace inspect` reads them */
     for (size_t i = 0; s->k.ver < 20 && i < gt_api_neaches; i++) {
         const gt_api_each *e = &gt_api_eaches[i];
+        int per_unit = e->query == GT_STATE_TEXENV, count = per_unit ? nunits : e->query == GT_STATE_LIGHT ? nlights : 1;
+        if (!e->eye != !eye)
+            continue;
         for (size_t j = 0; j < gt_api_nstates; j++) {
             const gt_api_state *st = &gt_api_states[j];
             if (st->query != e->query || !ik_has(&s->k, st))
                 continue;
-            for (int u = 0; u < (e->query == GT_STATE_TEXENV ? nunits : 1); u++)
-                if (add_inst(s, gt_api_nsetters + i, e->query == GT_STATE_TEXENV ? u : -1, (int)j) != 0)
+            for (int u = 0; u < count; u++)
+                if (add_inst_of(s, gt_api_nsetters + i, per_unit ? u : -1, (int)j, per_unit ? 0 : u) != 0)
                     return -1;
         }
     }
@@ -223,7 +241,8 @@ static void read_each(inst *x)
     const gt_api_each *e = each_of(x);
     const gt_api_state *st = &gt_api_states[x->index];
     int n = st->values ? st->values : 1, is_float = st->type == GT_STATE_FLOAT;
-    void *get = ik_state_fn(e->query == GT_STATE_TEXENV ? "texenv" : "material", is_float);
+    const char *use = e->query == GT_STATE_TEXENV ? "texenv" : e->query == GT_STATE_LIGHT ? "light" : "material";
+    void *get = ik_state_fn(use, is_float);
     x->ok = 0, x->n = 0;
     if (!get || n > 16)
         return;
@@ -232,10 +251,10 @@ static void read_each(inst *x)
     GLfloat f[16] = {0};
     GLint i[16] = {0};
     if (is_float)
-        ((void (*)(GLenum, GLenum, GLfloat *))get)(e->of, st->pname, f);
+        ((void (*)(GLenum, GLenum, GLfloat *))get)(e->of + (GLenum)x->sub, st->pname, f);
     else
-        ((void (*)(GLenum, GLenum, GLint *))get)(e->of, st->pname, i);
-    x->a[0] = e->first, x->a[1] = st->pname;
+        ((void (*)(GLenum, GLenum, GLint *))get)(e->of + (GLenum)x->sub, st->pname, i);
+    x->a[0] = e->first + (double)x->sub, x->a[1] = st->pname;
     for (int j = 0; j < n; j++)
         x->a[2 + j] = is_float ? f[j] : i[j];
     x->n = (uint8_t)(2 + n);
@@ -338,10 +357,11 @@ rp_state *rp_state_read(rp *r, uint64_t tid)
     s->k.r = r;
     s->k.ver = ik_gles_version();
     s->k.exts = (const char *)glGetString(GL_EXTENSIONS);
-    int nu = units(s), rc = 0;
+    int nu = units(s), rc = plan_eaches(s, nu, 1);
+    s->neye = s->n;
     for (size_t i = 0; i < gt_api_nsetters && rc == 0; i++)
         rc = gt_api_setters[i].off_fn ? plan_toggle(s, i, nu) : plan_setter(s, i, nu);
-    if (rc != 0 || plan_eaches(s, nu) != 0) {
+    if (rc != 0 || plan_eaches(s, nu, 0) != 0) {
         rp_state_free(s);
         return NULL;
     }
@@ -369,26 +389,43 @@ size_t rp_state_ncalls(const rp_state *s)
     return (size_t)s->ntops + s->n;
 }
 
-/* Calls 0..ntops-1 load GLES 1's matrix stacks' tops (the stack's mode
- * made current first: rp_state_call.mode); the setters' calls follow. */
+/* Which call i is: an instance (*x, its index in v), or a stack top (*t). */
+static void locate(const rp_state *s, size_t i, size_t *x, const struct stack_top **t)
+{
+    *t = NULL;
+    if (i < s->neye) {
+        *x = i;
+    } else if (i < s->neye + (size_t)s->ntops) {
+        *t = &s->tops[i - s->neye];
+    } else {
+        *x = i - (size_t)s->ntops;
+    }
+}
+
+/* The calls in order: those of eye coordinates (GLES 1's lights, written
+ * with the identity as the modelview matrix: rp_state_call.eye), the
+ * loads of GLES 1's matrix stacks' tops (the stack's mode made current
+ * first: rp_state_call.mode), then the other setters' calls. */
 int rp_state_call_at(const rp_state *s, size_t i, rp_state_call *c)
 {
+    const struct stack_top *t;
     *c = (rp_state_call){0};
-    if (i < (size_t)s->ntops) {
-        const struct stack_top *t = &s->tops[i];
+    locate(s, i, &i, &t);
+    if (t) {
         for (size_t j = 0; j < gt_api_nstate_fns; j++)
             if (!strcmp(gt_api_state_fns[j].use, "load-matrix"))
                 c->fn = gt_api_state_fns[j].float_fn;
         c->a = t->top, c->n = 16, c->unit = t->unit, c->mode = t->st->mode;
         return c->fn ? 0 : -1;
     }
-    i -= (size_t)s->ntops;
     const inst *x = &s->v[i];
     if (!x->ok)
         return -1;
     c->fn = inst_fn(x, &c->n);
     c->a = x->a;
     c->unit = x->unit;
+    c->eye = i < s->neye;
+    c->mode = c->eye ? GL_MODELVIEW : 0;
     if (!each_of(x)) {
         const gt_api_setter *t = &gt_api_setters[x->setter];
         int one = t->nargs == 1 && t->args[0].kind == GT_SET_PNAME;
@@ -400,8 +437,9 @@ int rp_state_call_at(const rp_state *s, size_t i, rp_state_call *c)
 
 int rp_state_differs(rp_state *s, size_t i)
 {
-    if (i < (size_t)s->ntops) {
-        const struct stack_top *t = &s->tops[i];
+    const struct stack_top *t;
+    locate(s, i, &i, &t);
+    if (t) {
         GLfloat top[16] = {0};
         if (t->unit >= 0)
             glActiveTexture(GL_TEXTURE0 + (GLenum)t->unit);
@@ -411,16 +449,42 @@ int rp_state_differs(rp_state *s, size_t i)
                 return 1;
         return 0;
     }
-    i -= (size_t)s->ntops;
     inst now = s->v[i];
     read_one(s, &now);
     const inst *x = &s->v[i];
     return x->ok && (!now.ok || now.n != x->n || memcmp(now.a, x->a, x->n * sizeof *x->a) != 0);
 }
 
+/* Writes back the eye instances that differ (GLES 1's lights) with the
+ * identity as the modelview matrix; the stacks' tops are loaded back
+ * after. How many calls. */
+static uint64_t restore_eye(rp_state *s)
+{
+    fn_enum mode = (fn_enum)ik_state_fn("matrix-mode", 0);
+    fn_matrix load = (fn_matrix)ik_state_fn("load-matrix", 1);
+    static const GLfloat identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    uint64_t calls = 0;
+    for (size_t i = 0; i < s->neye && mode && load; i++) {
+        inst now = s->v[i];
+        read_one(s, &now);
+        const inst *x = &s->v[i];
+        if (!x->ok || (now.ok && now.n == x->n && !memcmp(now.a, x->a, x->n * sizeof *x->a)))
+            continue;
+        if (!calls) {
+            mode(GL_MODELVIEW);
+            load(identity);
+            calls += 2;
+        }
+        int k = 0;
+        const char *fn = inst_fn(x, &k);
+        calls += gt_api_call(fn, (void *)eglGetProcAddress(fn), x->a, k) == 0;
+    }
+    return calls;
+}
+
 uint64_t rp_state_restore(rp_state *s, char *why, size_t n)
 {
-    uint64_t calls = 0;
+    uint64_t calls = restore_eye(s);
     const char *stack = NULL;
     if (stacks(s, 1, &calls, &stack) != 0) {
         snprintf(why, n, "the kept calls leave the %s matrix stack deeper or shallower than they found it", stack);
@@ -437,7 +501,7 @@ uint64_t rp_state_restore(rp_state *s, char *why, size_t n)
     for (int pass = 0; pass < 4; pass++) {
         read_all(s, now);
         int wrote = 0;
-        for (size_t i = 0; i < s->n; i++) {
+        for (size_t i = s->neye; i < s->n; i++) {
             const inst *x = &s->v[i];
             if (!x->ok || (now[i].ok && now[i].n == x->n && !memcmp(now[i].a, x->a, x->n * sizeof *x->a)))
                 continue;

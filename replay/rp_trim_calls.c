@@ -15,6 +15,9 @@
 
 #include "gt_api.h"
 #include "gt_api_state.h"
+#include "gt_enums.h" /* GLES 1's names */
+
+static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
 int rp_trim_call_pack(const gt_api_fn *f, int32_t ctx, const double *a, int n, const uint8_t *bytes, size_t nbytes,
                       uint8_t **out, size_t *len)
@@ -156,20 +159,35 @@ static int commit(rp *r, prepared *p, rp_trim_plan *plan, int kind, int on, rp_t
 
 /* What the state's calls need current: the active texture unit (a
  * binding per unit, the texture matrix), GLES 1's matrix mode (a stack's
- * top). The set line that makes it current is the selector's call; the
- * block makes its own current as it goes (a pick), and the start's again
- * at its end (back). */
+ * top), the identity as the modelview matrix (a light). The set line that
+ * makes a unit or mode current is its selector's call, the load of the
+ * identity the eye's; the block makes its own current as it goes (a
+ * pick), and the start's unit and mode again at its end (back). The
+ * modelview matrix is loaded back by its stack's top, a call of the
+ * state that follows the lights. */
 typedef struct selector {
     const char *fn;  /* the set line's function, NULL: the context has none */
     uint32_t base;   /* GL_TEXTURE0 for units */
-    long cur, start; /* current in the block, at the start */
+    long cur, start; /* current in the block, at the start (eye: 1 the identity, 0 another matrix) */
     int bit;         /* RP_TRIM_ON_* */
 } selector;
 
+/* The selector's call making v current (the eye's: the identity, in its
+ * matrix mode, which the picks before it made current). */
+static rp_state_call selector_call(const selector *sel, long v, double *a)
+{
+    if (sel->bit == RP_TRIM_ON_EYE)
+        return (rp_state_call){.fn = sel->fn, .a = identity, .n = 16, .unit = -1, .mode = GL_MODELVIEW};
+    *a = sel->base + (double)v;
+    return (rp_state_call){.fn = sel->fn, .a = a, .n = 1, .unit = -1};
+}
+
+/* Makes the planning replay's unit or mode v again after a call looked
+ * at and not written (the eye's matrix changes only by its picks). */
 static void drive(const selector *sel, long v)
 {
     double a = sel->base + (double)v;
-    if (sel->fn)
+    if (sel->fn && sel->bit != RP_TRIM_ON_EYE)
         gt_api_call(sel->fn, (void *)eglGetProcAddress(sel->fn), &a, 1);
 }
 
@@ -178,8 +196,8 @@ static void drive(const selector *sel, long v)
 static int pick(rp *r, const rp_map *rev, selector *sel, long v, int back, rp_trim_plan *plan,
                 rp_trim_calls_note *note, void *user)
 {
-    double a = sel->base + (double)v;
-    rp_state_call call = {.fn = sel->fn, .a = &a, .n = 1, .unit = -1};
+    double a;
+    rp_state_call call = selector_call(sel, v, &a);
     prepared p;
     size_t had = plan->calls.n;
     int rc = prepare(r, rev, &call, &p);
@@ -200,7 +218,7 @@ static int pick(rp *r, const rp_map *rev, selector *sel, long v, int back, rp_tr
 static int one(rp *r, const rp_map *rev, const rp_state_call *c, selector *sel, int force, rp_trim_plan *plan,
                rp_trim_calls_note *note, void *user)
 {
-    long need[2] = {c->unit >= 0 ? c->unit : sel[0].cur, c->mode ? (long)c->mode : sel[1].cur};
+    long need[3] = {c->unit >= 0 ? c->unit : sel[0].cur, c->mode ? (long)c->mode : sel[1].cur, 1};
     prepared p;
     drive(&sel[0], need[0]);
     drive(&sel[1], need[1]);
@@ -211,8 +229,8 @@ static int one(rp *r, const rp_map *rev, const rp_state_call *c, selector *sel, 
         release(&p);
         rc = 0;
     }
-    for (int k = 0; k < 2 && rc > 0; k++) {
-        int needs = k == 0 ? c->unit >= 0 : c->mode != 0;
+    for (int k = 0; k < 3 && rc > 0; k++) {
+        int needs = k == 0 ? c->unit >= 0 : k == 1 ? c->mode != 0 : c->eye;
         on |= needs ? sel[k].bit : 0;
         int picked = needs && need[k] != sel[k].cur ? pick(r, rev, &sel[k], need[k], 0, plan, note, user) : 1;
         if (picked <= 0) {
@@ -220,8 +238,15 @@ static int one(rp *r, const rp_map *rev, const rp_state_call *c, selector *sel, 
             return picked;
         }
     }
-    if (rc > 0)
-        return commit(r, &p, plan, force ? RP_TRIM_CALL_FORCED : RP_TRIM_CALL_SET, on, note, user);
+    int top = c->mode == GL_MODELVIEW && !c->eye; /* the modelview stack's top */
+    if (rc > 0) {
+        size_t had = plan->calls.n;
+        on |= top && sel[2].cur != sel[2].start ? RP_TRIM_ON_EYE_BACK : 0;
+        rc = commit(r, &p, plan, force ? RP_TRIM_CALL_FORCED : RP_TRIM_CALL_SET, on, note, user);
+        if (plan->calls.n > had && top)
+            sel[2].cur = !memcmp(c->a, identity, sizeof identity);
+        return rc;
+    }
     drive(&sel[0], sel[0].cur);
     drive(&sel[1], sel[1].cur);
     return rc;
@@ -230,7 +255,10 @@ static int one(rp *r, const rp_map *rev, const rp_state_call *c, selector *sel, 
 void rp_trim_calls_needed(rp_trim_plan *plan)
 {
     struct rp_trim_calls *c = &plan->calls;
-    for (int bit = RP_TRIM_ON_UNIT; bit <= RP_TRIM_ON_MODE; bit <<= 1) {
+    /* The eye's first: what it makes needed (the matrix loaded back) may need a unit or mode picked. */
+    static const int bits[] = {RP_TRIM_ON_EYE, RP_TRIM_ON_UNIT, RP_TRIM_ON_MODE};
+    for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
+        int bit = bits[b];
         size_t at = SIZE_MAX; /* the last pick of this selector */
         int any = 0;
         for (size_t i = 0; i < c->n; i++) {
@@ -239,6 +267,8 @@ void rp_trim_calls_needed(rp_trim_plan *plan)
                 at = i;
             else if (x->kind == RP_TRIM_CALL_BACK && (x->on & bit))
                 x->needed = any;
+            else if (bit == RP_TRIM_ON_EYE && (x->on & RP_TRIM_ON_EYE_BACK))
+                x->needed |= any; /* the matrix the pick of the identity replaced */
             else if (x->needed && (x->on & bit) && at != SIZE_MAX)
                 c->v[at].needed = any = 1;
         }
@@ -252,7 +282,8 @@ int rp_trim_calls_make(rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_no
         return 0; /* no context: the setup's commands stay */
     rp_map rev = {0};
     rp_names_reverse(r, &rev);
-    selector sel[2] = {{NULL, GL_TEXTURE0, 0, 0, RP_TRIM_ON_UNIT}, {NULL, 0, 0, 0, RP_TRIM_ON_MODE}};
+    selector sel[3] = {{NULL, GL_TEXTURE0, 0, 0, RP_TRIM_ON_UNIT}, {NULL, 0, 0, 0, RP_TRIM_ON_MODE},
+                       {NULL, 0, 0, 0, RP_TRIM_ON_EYE}};
     rp_state_call c;
     size_t n = rp_state_ncalls(s);
     for (size_t i = 0; i < n; i++) {
@@ -260,6 +291,9 @@ int rp_trim_calls_make(rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_no
             selector *x = &sel[c.selects_mode];
             x->fn = c.fn;
             x->cur = x->start = (long)c.a[0] - (long)x->base;
+        } else if (rp_state_call_at(s, i, &c) == 0 && c.mode == GL_MODELVIEW && !c.eye) {
+            sel[2].fn = c.fn; /* the load of the modelview stack's top */
+            sel[2].cur = sel[2].start = !memcmp(c.a, identity, sizeof identity);
         }
     }
     plan->calls.ctx = r->cur_ctx, plan->calls.tid = tid;
@@ -270,7 +304,7 @@ int rp_trim_calls_make(rp *r, uint64_t tid, rp_trim_plan *plan, rp_trim_calls_no
         size_t before = plan->calls.n;
         for (size_t i = 0; i < n && rc >= 0; i++) {
             if (rp_state_call_at(s, i, &c) != 0 || c.selects_unit || c.selects_mode ||
-                (c.unit >= 0 && !sel[0].fn) || (c.mode && !sel[1].fn))
+                (c.unit >= 0 && !sel[0].fn) || (c.mode && !sel[1].fn) || (c.eye && !sel[2].fn))
                 continue;
             if (pass) {
                 int differs = rp_state_differs(s, i);

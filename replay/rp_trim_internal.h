@@ -108,7 +108,11 @@ enum {
     RP_TRIM_CALL_PICK,   /* makes the unit of the calls after it active */
     RP_TRIM_CALL_BACK    /* makes the start's unit active again */
 };
-enum { RP_TRIM_ON_UNIT = 1, RP_TRIM_ON_MODE = 2 }; /* the active texture unit, GLES 1's matrix mode */
+/* the active texture unit, GLES 1's matrix mode, the identity as its
+ * modelview matrix (for a light's eye coordinates); EYE_BACK marks the
+ * load of the modelview stack's top after a pick of the identity: needed
+ * when that pick is */
+enum { RP_TRIM_ON_UNIT = 1, RP_TRIM_ON_MODE = 2, RP_TRIM_ON_EYE = 4, RP_TRIM_ON_EYE_BACK = 8 };
 /* After step 8 (rp_trim_sets_finish marks the SET calls needed whose key's
  * last command of the setup it left out): the picks before needed calls,
  * and the last one back, are needed too. */

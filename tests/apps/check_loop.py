@@ -14,9 +14,13 @@ context's state and their window's pixels (which the reset writes back:
 without them its repeats would differ), and so do gles1_scene's (GLES 1
 matrices, lights, texture environments); es3_scene's frames draw into a
 framebuffer object, whose texture the reset cannot write back, so each
-repeat replays the trim's setup again, and replay says why.
+repeat replays the trim's setup again, and replay says why. lights_app
+(tests/trim) moves its lights and changes its material and texture
+environment every frame: its trim's repeats are reset by writing them
+back too.
 
-usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --gles1 GLES1_SCENE --out DIR"""
+usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --gles1 GLES1_SCENE
+                     --lights LIGHTS_APP --out DIR"""
 import argparse
 import os
 import re
@@ -37,6 +41,7 @@ def main():
     ap.add_argument('--repeats', required=True)
     ap.add_argument('--accumulates', required=True)
     ap.add_argument('--gles1', required=True)
+    ap.add_argument('--lights', required=True)
     ap.add_argument('--out', required=True)
     args = ap.parse_args()
     ck = gt.Checker('replay --loop')
@@ -84,7 +89,8 @@ def main():
                      'framebuffer object' in t.stdout, (t.stdout, lp.stderr))
         else:
             written_reset(ck, name, t, lp)
-    gles1_loop(ck, args, env)
+    gles1_loop(ck, args, env, args.gles1, '1-2', 4)
+    gles1_loop(ck, args, env, args.lights, '3-5', 6)
     ck.exit()
 
 
@@ -97,21 +103,23 @@ def written_reset(ck, name, trim, replay):
              'calls that write back the state they changed' in trim.stdout, (trim.stdout, replay.stderr))
 
 
-def gles1_loop(ck, args, env):
-    """GLES 1's fixed function (matrices built by glRotatef, lights): its
-    trim's repeats reset by calls written back, every snapshot matching."""
-    trace = os.path.join(args.out, 'gles1_scene.gltrace')
-    rec = at.record(args.gltrace, trace, [args.gles1])
-    if not ck.check('gles1_scene: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+def gles1_loop(ck, args, env, app, frames, snapshots):
+    """GLES 1's fixed function (matrices built by glRotatef, lights,
+    material, texture environments): its trim's repeats reset by calls
+    written back, every snapshot matching."""
+    name = os.path.basename(app)
+    trace = os.path.join(args.out, name + '.gltrace')
+    rec = at.record(args.gltrace, trace, [app])
+    if not ck.check(f'{name}: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
         return
-    cut = os.path.join(args.out, 'gles1_scene-frames-1-2.gltrace')
-    t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+    cut = os.path.join(args.out, f'{name}-frames-{frames}.gltrace')
+    t = gt.run([args.gltrace, 'trim', trace, '--frames', frames, '-o', cut], env=env)
     lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
     got = loop_line(lp.stderr)
-    ck.check('gles1_scene: the trim replayed with --loop 2 matches all 4 repeated snapshots, exit 0',
-             t.returncode == 0 and lp.returncode == 0 and got is not None and got[1] == got[2] == 4,
-             (t.stdout, lp.stderr))
-    written_reset(ck, 'gles1_scene', t, lp)
+    ck.check(f'{name}: the trim of frames {frames} replayed with --loop 2 matches all {snapshots} repeated '
+             'snapshots, exit 0', t.returncode == 0 and lp.returncode == 0 and got is not None and
+             got[1] == got[2] == snapshots, (t.stdout, lp.stderr))
+    written_reset(ck, name, t, lp)
 
 
 if __name__ == '__main__':

@@ -13,8 +13,11 @@ trim's own check finds the last two and keeps what they need, while the
 same trims made without the check (--no-verify) do not replay exactly.
 Bad ranges and files exit 2 naming them. --loop replays a trim. `gltrace
 record --start-frame N --frames K` leaves a trace of those frames.
+lights_app's GLES 1 lights, material and texture environment, changed
+every frame, are written at the start as calls (the lights through the
+identity matrix).
 
-usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP"""
+usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP"""
 import os
 import re
 import subprocess
@@ -22,7 +25,7 @@ import sys
 
 import gltest as gt
 
-gltrace, apps, trim_app, work, held_app, video_app = sys.argv[1:7]
+gltrace, apps, trim_app, work, held_app, video_app, lights_app = sys.argv[1:8]
 ENV = gt.gl_env(headless=True)
 ck = gt.Checker('trim.apps')
 APPS = ['es2_triangle', 'es3_scene', 'gles1_scene', 'two_threads', 'shared_contexts', 'arrays_maps', 'uploads',
@@ -161,6 +164,57 @@ def gles1_matrices():
     ck.check('gles1_scene --calls --keep-state-commands: the three stay, no matrix is written',
              r.returncode == 0 and 'glLoadMatrixf' not in setup and
              all(f in tail for f in ('glLoadIdentity', 'glTranslatef', 'glRotatef')), (r.stdout, tail))
+
+
+def setup_records(out):
+    """A trim's setup as dump --json records: those before the start marker."""
+    setup = []
+    for rec in gt.dump(gltrace, out).objects():
+        if rec.get('fn') == 'gltraceMetadata' and \
+                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
+            break
+        setup.append(rec)
+    return setup
+
+
+IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+
+
+def lights():
+    """lights_app sets, every frame, a view matrix, two lights' positions
+    and a spot direction through it, the material and the texture
+    environment, and draws inside glPushMatrix/glPopMatrix. Its trims
+    replay exactly; the state at the start is written as calls: every
+    light's parameters after a load of the identity (GL keeps positions in
+    eye coordinates, as they are read back), then the modelview matrix;
+    none of the frames' own glLightfv, glMaterialf and glTexEnvi stay.
+    With --keep-state-commands they do."""
+    trace = record('lights_app', [lights_app])
+    if not trace:
+        return
+    for k in (1, 3, 5):
+        out = check_trim('lights_app', trace, '--frames', k, k + 2)
+    if not out:
+        return
+    setup = setup_records(out)
+    fns = [r.get('fn') for r in setup]
+    loads = [i for i, r in enumerate(setup) if r.get('fn') == 'glLoadMatrixf']
+    eye = next((i for i in loads if setup[i].get('args', {}).get('m', {}).get('data') == IDENTITY), None)
+    lit = [i for i, f in enumerate(fns) if f in ('glLightfv', 'glLightf')]
+    positions = {setup[i]['args'].get('light') for i in lit if setup[i].get('args', {}).get('pname') == 'GL_POSITION'}
+    ck.check('lights_app frames 5-7: the lights are written after a load of the identity, then the modelview '
+             'matrix is loaded', eye is not None and lit and min(lit) > eye and positions == {'GL_LIGHT0', 'GL_LIGHT1'}
+             and any(i > max(lit) for i in loads), (fns[-30:], eye, lit, positions))
+    ck.check('lights_app frames 5-7: none of the frames\' own glLightf, glMaterialf or glTexEnvi stays in the setup '
+             '(written as glLightfv, glMaterialfv, glTexEnviv)',
+             not any(f in ('glLightf', 'glMaterialf', 'glTexEnvi') for f in fns) and 'glTexEnviv' in fns and
+             'glMaterialfv' in fns, fns)
+    kept = os.path.join(work, 'lights_app-keep-state.gltrace')
+    r = run([gltrace, 'trim', trace, '--frames', '5-7', '--keep-state-commands', '-o', kept])
+    kfns = [x.get('fn') for x in setup_records(kept)] if r.returncode == 0 else []
+    ck.check('lights_app frames 5-7 --keep-state-commands: the frames\' own calls stay, and the setup is longer',
+             r.returncode == 0 and kfns.count('glLightfv') >= 15 and 'glTexEnvi' in kfns and len(kfns) > len(fns),
+             (r.stdout, len(kfns), len(fns)))
 
 
 def hard_starts():
@@ -784,6 +838,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
     gles1_matrices()
+    lights()
     hard_starts()
     deleted_objects()
     superseded_writes()
