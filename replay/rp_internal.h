@@ -197,6 +197,7 @@ struct rp {
     int looping;               /* replaying the last frame again (--loop) */
     int repeat;                /* a trim's repeat for --loop: replayed whole, from a reset */
     struct rp_reset *reset;    /* a trim's state at its start, for --loop's written reset (rp_reset.c) */
+    rp_map *made_since;        /* while set: every name and handle made (rp_name_made_since) */
     double frame_start, last_progress; /* seconds, CLOCK_MONOTONIC */
     /* Work after a call (--snapshot, gltrace diverge's probe): one flag, so
      * that a plain replay tests nothing more per record. */
@@ -339,6 +340,9 @@ void rp_attachment_size(GLenum target, GLenum att, int level_query, GLint *w, GL
 /* ---------------------------------------------------------------- names */
 
 uint32_t rp_name(rp *r, int cls, uint32_t recorded);
+/* Whether the object of class cls replay named `replayed`, or the handle
+ * recorded as `recorded` (cls -1), was made since r->made_since was set. */
+int rp_name_made_since(rp *r, int cls, uint64_t name);
 /* The RP_ class of an api/state.tsv class (gt_state_class), -1 for none. */
 int rp_class_of_state(int state_cls);
 void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);
@@ -432,12 +436,24 @@ int rp_draw_side_effects(rp *r, GLuint prog);
  * when it cannot); rp_reset_why_not says why it cannot ("" while it can). */
 typedef struct rp_reset rp_reset;
 rp_reset *rp_reset_take(rp *r, uint64_t tid);
+void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq);
 void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq);
 int rp_reset_write(rp_reset *s, rp *r);
 uint64_t rp_reset_calls(const rp_reset *s);
 const char *rp_reset_why_not(const rp_reset *s);
 void rp_reset_cannot(rp_reset *s, const char *why); /* the first why stands */
 void rp_reset_free(rp_reset *s);
+/* rp_reset_objects.c: textures (target), buffers and renderbuffers
+ * (RP_* classes, the replay's names) copied whole into objects of
+ * replay's own before their first change, and copied back
+ * (GLES 3.2). rp_shadows_save: 0 saved now or before, -1 and *why when
+ * it cannot be. rp_shadows_restore adds the copies and writes to *calls. */
+typedef struct rp_shadows rp_shadows;
+rp_shadows *rp_shadows_new(void);
+int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *why, size_t n);
+int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n);
+size_t rp_shadows_count(const rp_shadows *sh);
+void rp_shadows_free(rp_shadows *sh);
 /* rp_state_calls.c: the state of the context current on tid as calls of
  * api/state.tsv's set, toggle and each lines and GLES 1's matrix stacks
  * (NULL: no context, or out of memory). Call i: -1 when the context lacks

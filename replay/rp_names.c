@@ -115,6 +115,15 @@ void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed)
 {
     if (recorded)
         rp_map_put(&r->names, name_key(r, cls, recorded), replayed);
+    if (recorded && replayed && r->made_since)
+        rp_map_put(r->made_since, name_key(r, cls, replayed), 1);
+}
+
+int rp_name_made_since(rp *r, int cls, uint64_t name)
+{
+    uint64_t v;
+    uint64_t key = cls < 0 ? (name | 1ull << 62) : name_key(r, cls, (uint32_t)name);
+    return name && r->made_since && rp_map_get(r->made_since, key, &v);
 }
 
 int rp_class_of_state(int state_cls)
@@ -200,6 +209,8 @@ void rp_handle_set(rp *r, uint64_t recorded, uint64_t replayed)
 {
     if (recorded)
         rp_map_put(&r->handles, recorded | 1ull << 63, replayed);
+    if (recorded && r->made_since)
+        rp_map_put(r->made_since, recorded | 1ull << 62, 1);
 }
 
 /* ---------------------------------------------------------------- locations */

@@ -5,10 +5,13 @@
  * `toggle` and `each` lines, GLES 1's matrix stacks), the uniforms of
  * every program of its share group, the vertex attributes of vertex array
  * 0, and the pixels of its window. Before each
- * repeat, what differs is written back with those calls. What this cannot
- * write back (an object's contents, another context, an EGL object) is
- * found in the kept records as they are first replayed (rp_reset_note),
- * and those repeats rebuild instead. */
+ * repeat, what differs is written back with those calls. The textures,
+ * buffers and renderbuffers the kept calls change (GLES 3.2) are copied
+ * before their first change and copied back (rp_reset_objects.c:
+ * rp_reset_before saves what a kept record is about to change). What
+ * this cannot write back (other objects, another context, an EGL object)
+ * is found in the kept records as they are first replayed
+ * (rp_reset_note), and those repeats rebuild instead. */
 #include "rp_internal.h"
 
 #include <GLES3/gl32.h>
@@ -53,6 +56,10 @@ struct rp_reset {
     int w, h;
     char why[256];       /* why it cannot: "" while it can */
     uint64_t written;    /* calls written by the last rp_reset_write */
+    rp_shadows *sh;      /* the objects the kept calls change, copied before their first change */
+    int saved;           /* rp_reset_before saved what the record about to be replayed changes */
+    int mapped;          /* a buffer the kept calls mapped is saved and still mapped */
+    rp_map made;         /* the objects made since the start (r->made_since) */
 };
 
 const char *rp_reset_why_not(const rp_reset *s)
@@ -286,14 +293,16 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
     if (!s)
         return NULL;
     s->tid = tid;
+    s->sh = rp_shadows_new();
     s->st = rp_state_read(r, tid);
     if (!s->st) {
         cannot(s, "no context is current on the start's thread");
         return s;
     }
     s->ctx = r->cur_ctx, s->draw = r->mc_draw, s->read = r->mc_read;
+    r->made_since = &s->made;
     s->ver = rp_state_version(s->st);
-    if (take_uniforms(s, r) != 0)
+    if (take_uniforms(s, r) != 0 || !s->sh)
         cannot(s, "out of memory");
     if (s->ver >= 20) {
         GLint n = 0, was;
@@ -328,11 +337,151 @@ static int unbound(const gt_api_fn *f, const rp_msg *m)
     return !rp_state_refused() && bound == 0;
 }
 
+/* ---------------------------------------------------------------- objects saved */
+
+static int is_uniform(const gt_api_fn *f)
+{
+    return f->obj_role == GT_OBJ_CONTENTS && f->nstate &&
+           (f->obj_where == GT_WHERE_CURRENT || f->obj_class == GT_STATE_PROGRAM_NAME);
+}
+
+/* The object a command changes through a binding: its class (RP_*), the
+ * texture's target (a cube map's for a face) and the replay's name; -1
+ * for none this can save. */
+static int bound_object(const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *target, GLuint *obj)
+{
+    uint32_t t = f->obj_where == GT_WHERE_BOUND_TO ? f->obj_target
+                 : f->obj_where == GT_WHERE_BOUND  ? (uint32_t)rp_arg_u(m, f->obj_param)
+                                                   : 0;
+    if (t >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && t <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
+        t = GL_TEXTURE_CUBE_MAP;
+    uint32_t binding = t ? gt_api_binding_of(t) : 0;
+    const gt_api_state *st = binding ? rp_state_row(binding, GT_STATE_GET) : NULL;
+    if (!st)
+        return -1;
+    *cls = st->cls == GT_STATE_TEXTURE_NAME ? RP_TEXTURE : st->cls == GT_STATE_BUFFER_NAME ? RP_BUFFER
+           : st->cls == GT_STATE_RENDERBUFFER_NAME ? RP_RENDERBUFFER : -1;
+    GLint name = 0;
+    glGetIntegerv(binding, &name);
+    *target = t, *obj = (GLuint)name;
+    return *cls < 0 || rp_state_refused() ? -1 : 0;
+}
+
+/* A texture's target, found by binding it (a texture binds to its own only). */
+static GLenum texture_target(GLuint tex)
+{
+    static const GLenum targets[] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_3D,
+                                     GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_2D_MULTISAMPLE};
+    rp_state_refused();
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        GLint was = 0;
+        glGetIntegerv((GLenum)gt_api_binding_of(targets[i]), &was);
+        if (rp_state_refused())
+            continue;
+        glBindTexture(targets[i], tex);
+        int ok = !rp_state_refused();
+        glBindTexture(targets[i], (GLuint)was);
+        if (ok)
+            return targets[i];
+    }
+    return 0;
+}
+
+/* What the framebuffer bound for drawing holds: every attachment saved. */
+static int save_attachments(rp_reset *s, char *why, size_t n)
+{
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max);
+    for (GLint i = -2; i < max && i < 32; i++) {
+        GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
+        GLint type = GL_NONE, name = 0;
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_NONE)
+            glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+        int rc = rp_state_refused() || type == GL_NONE ? 0
+                 : type == GL_RENDERBUFFER ? rp_shadows_save(s->sh, RP_RENDERBUFFER, 0, (GLuint)name, why, n)
+                 : type == GL_TEXTURE      ? rp_shadows_save(s->sh, RP_TEXTURE, texture_target((GLuint)name), (GLuint)name, why, n)
+                                           : 0;
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether every object a deletion names was made by the kept calls (a
+ * repeat makes it again): nothing of the start's goes. */
+static int deletes_made(rp *r, const gt_api_fn *f, const rp_msg *m)
+{
+    if (f->obj_class == GT_STATE_SYNC_NAME) {
+        for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
+            if (f->params[i].obj_class == GT_STATE_SYNC_NAME && !rp_name_made_since(r, -1, rp_arg_u(m, i)))
+                return 0;
+        return 1;
+    }
+    int cls = rp_class_of_state(f->obj_class);
+    if (cls < 0 || f->obj_param >= f->nparams)
+        return 0;
+    size_t len = 0, n = 1;
+    const uint8_t *bytes = NULL;
+    if (f->params[f->obj_param].kind == GT_K_POINTER) {
+        bytes = rp_arg_bytes(m, f->obj_param, &len);
+        n = bytes ? len / 4 : 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t rec = 0;
+        if (bytes)
+            memcpy(&rec, bytes + 4 * i, 4);
+        else
+            rec = (uint32_t)rp_arg_i(m, f->obj_param);
+        if (rec && !rp_name_made_since(r, cls, rp_name(r, cls, rec)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Before a kept record's first replay: the texture, buffer or renderbuffer
+ * it changes is saved (on a GLES 3.2 context: the copies need it), and
+ * every attachment of the framebuffer object a draw, clear or blit draws
+ * into. rp_reset_note then takes the record as one the reset writes back. */
+void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq)
+{
+    s->saved = 0;
+    if (s->why[0] || !e || e->how == RP_EGL || tid != s->tid || r->cur_ctx != s->ctx || s->ver < 32 ||
+        GT_FN_IS_SYNTHETIC(m->function))
+        return;
+    const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
+    if (!f)
+        return;
+    char why[200] = "";
+    int cls, rc = 1;
+    GLenum target;
+    GLuint obj;
+    int role = f->obj_role;
+    if (role == GT_OBJ_DELETES)
+        rc = deletes_made(r, f, m) ? 0 : 1;
+    else if ((role == GT_OBJ_CONTENTS || role == GT_OBJ_MAPS || role == GT_OBJ_UNMAPS || role == GT_OBJ_FLUSHES) &&
+             !is_uniform(f) && bound_object(f, m, &cls, &target, &obj) == 0 && obj)
+        rc = rp_name_made_since(r, cls, obj) ? 0 : rp_shadows_save(s->sh, cls, target, obj, why, sizeof why);
+    GLint fbo = 0;
+    if (rc != -1 && (f->cls == GT_CLASS_DRAW || e->pixels != RP_PIXELS_NONE)) {
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+        if (fbo)
+            rc = save_attachments(s, why, sizeof why);
+    }
+    rp_state_refused();
+    if (rc == -1)
+        cannot(s, "%s (%s, call %llu)", why, e->name, (unsigned long long)seq);
+    s->saved = rc == 0;
+}
+
 /* What a kept record does, after the first replay of it: anything but
- * the context's own state, a program's uniforms and draws into the
- * start's window makes a written reset impossible. */
+ * the context's own state, a program's uniforms, draws into the start's
+ * window and the objects rp_reset_before saved makes a written reset
+ * impossible. */
 void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq)
 {
+    int saved = s->saved;
+    s->saved = 0;
     if (s->why[0] || !e)
         return;
     const char *name = e->name;
@@ -340,6 +489,8 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
         cannot(s, "the kept calls run on more than one thread (%s, call %llu)", name, (unsigned long long)seq);
         return;
     }
+    if (m->function == GT_FN_MAPPED_DATA && s->mapped)
+        return; /* into a buffer saved when the kept calls mapped it */
     if (m->function == GT_FN_MAPPED_DATA || m->function == GT_FN_CONTEXT) {
         cannot(s, "the kept calls write an object (%s, call %llu)", name, (unsigned long long)seq);
         return;
@@ -354,15 +505,16 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f)
         return;
-    int uniform = f->obj_role == GT_OBJ_CONTENTS && f->nstate &&
-                  (f->obj_where == GT_WHERE_CURRENT || f->obj_class == GT_STATE_PROGRAM_NAME);
+    int uniform = is_uniform(f);
+    if (saved && (f->obj_role == GT_OBJ_MAPS || f->obj_role == GT_OBJ_UNMAPS))
+        s->mapped = f->obj_role == GT_OBJ_MAPS;
     if (uniform)
         note_uniform(s, r, f, m);
     GLint array = 0, fbo = 0;
     if (f->cls == GT_CLASS_ARRAYS && s->ver >= 30)
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &array);
     int arrays0 = f->cls == GT_CLASS_ARRAYS && array == 0;
-    if (f->obj_role != GT_OBJ_NONE && f->obj_role != GT_OBJ_ASKS && !uniform && !arrays0 && !unbound(f, m)) {
+    if (f->obj_role != GT_OBJ_NONE && f->obj_role != GT_OBJ_ASKS && !uniform && !arrays0 && !saved && !unbound(f, m)) {
         cannot(s, "the kept calls change an object (%s, call %llu)", name, (unsigned long long)seq);
         return;
     }
@@ -370,7 +522,7 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
         GLint prog = 0;
         glGetIntegerv(GL_FRAMEBUFFER_BINDING, &fbo);
         glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
-        if (fbo)
+        if (fbo && !saved)
             cannot(s, "the kept calls draw into a framebuffer object (%s, call %llu)", name, (unsigned long long)seq);
         else if (f->cls == GT_CLASS_DRAW && rp_draw_side_effects(r, (GLuint)prog))
             cannot(s, "the kept calls draw into buffers or images (%s, call %llu)", name, (unsigned long long)seq);
@@ -394,6 +546,11 @@ int rp_reset_write(rp_reset *s, rp *r)
         return -1;
     }
     rp_hold_errors(r);
+    char copied[256] = "";
+    if (rp_shadows_restore(s->sh, &s->written, copied, sizeof copied) != 0) {
+        cannot(s, "%s", copied);
+        return -1;
+    }
     if (s->px && rp_initial_hold(r, s->draw, s->px, s->w, s->h) == 0)
         s->written++;
     s->written += write_uniforms(s);
@@ -418,6 +575,8 @@ void rp_reset_free(rp_reset *s)
     if (!s)
         return;
     rp_state_free(s->st);
+    rp_shadows_free(s->sh);
+    rp_map_free(&s->made);
     free(s->u);
     free(s->px);
     free(s);

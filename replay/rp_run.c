@@ -562,6 +562,8 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         r->seq = rec.seq;
         r->cur = m;
         uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
+        if (range && r->reset && !rp_reset_why_not(r->reset)[0])
+            rp_reset_before(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
         replay_record(r, m, tid);
         int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
         if (opt->progress)
@@ -618,6 +620,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "--loop-rebuild");
     if (start_dir[0])
         rp_trim_state_remove(start_dir);
+    r->made_since = NULL;
     rp_reset_free(r->reset);
     r->reset = NULL;
     progress(r, 1);
