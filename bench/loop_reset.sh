@@ -7,7 +7,9 @@
 #
 # Workloads, recorded here as a user would: glmark2-es2 scenes (build,
 # texture, shading, jellyfish, terrain: trims 3 frames from each scene's
-# middle) and es2gears_x11, under Xvfb. Neither was written for this.
+# middle; and the scenes drawing into framebuffer objects, desktop,
+# shadow, refract, bloom, whose textures the written reset copies back)
+# and es2gears_x11, under Xvfb. None was written for this.
 # Per trim ROUNDS rounds, three runs interleaved: no --loop, --loop N
 # written, --loop N rebuilt; a repeat's time is (run - the run without
 # --loop) / N. Reports per trim the ms per repeat each way and the ratio
@@ -27,11 +29,14 @@ xrun() { xvfb-run -a -s "-screen 0 1024x768x24" "$@"; }
 # The recordings and their trims: NAME TRACE FIRST_FRAME
 xrun "$g" record -o "$tmp/gm.gltrace" -- glmark2-es2 -s 320x240 -b build:duration=1 -b texture:duration=1 \
   -b shading:shading=phong:duration=1 -b jellyfish:duration=1 -b terrain:duration=1 >/dev/null 2>&1
+xrun "$g" record -o "$tmp/fbo.gltrace" -- glmark2-es2 -s 320x240 -b desktop:duration=1 -b shadow:duration=1 \
+  -b refract:duration=1 -b bloom:duration=1 >/dev/null 2>&1
 xrun "$g" record -o "$tmp/gears.gltrace" -- timeout 3 es2gears_x11 >/dev/null 2>&1 || true
 frames() { "$g" replay "$1" --benchmark --no-progress 2>&1 | sed -n 's/.*: \([0-9]*\) frames in.*/\1/p'; }
-gm=$(frames "$tmp/gm.gltrace"); gears=$(frames "$tmp/gears.gltrace")
+gm=$(frames "$tmp/gm.gltrace"); fbo=$(frames "$tmp/fbo.gltrace"); gears=$(frames "$tmp/gears.gltrace")
 trims=()
 for part in 1 3 5 7 9; do trims+=("glmark2-$part $tmp/gm.gltrace $((gm * part / 10))"); done
+for part in 1 3 5 7; do trims+=("glmark2-fbo-$part $tmp/fbo.gltrace $((fbo * (2 * part + 1) / 16))"); done
 trims+=("es2gears $tmp/gears.gltrace $((gears / 2))")
 
 secs() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }

@@ -446,13 +446,15 @@ void rp_reset_free(rp_reset *s);
 /* rp_reset_objects.c: textures (target), buffers and renderbuffers
  * (RP_* classes, the replay's names) copied whole into objects of
  * replay's own before their first change, and copied back
- * (GLES 3.2). rp_shadows_save: 0 saved now or before, -1 and *why when
+ * (GLES 3.2); a framebuffer object's attachments read and attached again. rp_shadows_save: 0 saved now or before, -1 and *why when
  * it cannot be. rp_shadows_restore adds the copies and writes to *calls. */
 typedef struct rp_shadows rp_shadows;
 rp_shadows *rp_shadows_new(void);
 int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *why, size_t n);
 int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n);
 size_t rp_shadows_count(const rp_shadows *sh);
+/* A texture's target, found by binding it (0: none of GLES's). */
+GLenum rp_texture_target(GLuint tex);
 void rp_shadows_free(rp_shadows *sh);
 /* rp_state_calls.c: the state of the context current on tid as calls of
  * api/state.tsv's set, toggle and each lines and GLES 1's matrix stacks

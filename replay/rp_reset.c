@@ -60,6 +60,15 @@ struct rp_reset {
     int saved;           /* rp_reset_before saved what the record about to be replayed changes */
     int mapped;          /* a buffer the kept calls mapped is saved and still mapped */
     rp_map made;         /* the objects made since the start (r->made_since) */
+    struct vao_saved {   /* named vertex arrays the kept calls change */
+        GLuint vao;
+        attr at[32];
+        GLint element;
+    } vaos[16];
+    size_t nvaos;
+    uint64_t fences[16]; /* recorded fences made before the start that the kept calls delete */
+    size_t nfences;
+    int queries;         /* queries the kept calls began */
 };
 
 const char *rp_reset_why_not(const rp_reset *s)
@@ -244,26 +253,27 @@ static void read_attribs(const rp_reset *s, attr *at, int n)
     rp_state_refused();
 }
 
-static int bind_array0(const rp_reset *s)
+static GLint bind_array(const rp_reset *s, GLuint vao)
 {
     GLint was = 0;
     if (s->ver >= 30) {
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &was);
-        glBindVertexArray(0);
+        glBindVertexArray(vao);
     }
     return was;
 }
 
-static uint64_t write_attribs(rp_reset *s)
+/* Writes back the arrays of vertex array `vao` that differ from at[]
+ * and, for a named one, its element buffer; cur: the attributes' current
+ * values too (the context's, written with vertex array 0's). */
+static uint64_t write_arrays(rp_reset *s, GLuint vao, const attr *at, GLint element, int cur)
 {
-    if (s->ver < 20)
-        return 0;
     attr now[32];
     uint64_t n = 0;
-    GLint was = bind_array0(s);
+    GLint was = bind_array(s, vao), el = 0;
     read_attribs(s, now, s->nattr);
     for (int i = 0; i < s->nattr; i++) {
-        const attr *a = &s->at[i];
+        const attr *a = &at[i];
         GLuint x = (GLuint)i;
         if (memcmp(&now[i].size, &a->size, offsetof(attr, cur) - offsetof(attr, size))) {
             glBindBuffer(GL_ARRAY_BUFFER, (GLuint)a->buffer);
@@ -277,12 +287,41 @@ static uint64_t write_attribs(rp_reset *s)
         }
         if (now[i].on != a->on)
             (a->on ? glEnableVertexAttribArray : glDisableVertexAttribArray)(x), n++;
-        if (memcmp(now[i].cur, a->cur, sizeof a->cur))
+        if (cur && memcmp(now[i].cur, a->cur, sizeof a->cur))
             glVertexAttrib4fv(x, a->cur), n++;
+    }
+    if (vao) {
+        glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &el);
+        if (el != element)
+            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, (GLuint)element), n++;
     }
     if (s->ver >= 30)
         glBindVertexArray((GLuint)was);
     return n;
+}
+
+static uint64_t write_attribs(rp_reset *s)
+{
+    uint64_t n = s->ver >= 20 ? write_arrays(s, 0, s->at, 0, 1) : 0;
+    for (size_t i = 0; i < s->nvaos; i++)
+        n += write_arrays(s, s->vaos[i].vao, s->vaos[i].at, s->vaos[i].element, 0);
+    return n;
+}
+
+/* A named vertex array the kept calls change: its arrays and element
+ * buffer as they were, read before the first change (bound for it). */
+static int save_vao(rp_reset *s, GLuint vao)
+{
+    for (size_t i = 0; i < s->nvaos; i++)
+        if (s->vaos[i].vao == vao)
+            return 0;
+    if (s->nvaos == sizeof s->vaos / sizeof s->vaos[0])
+        return -1;
+    struct vao_saved *v = &s->vaos[s->nvaos++];
+    v->vao = vao;
+    read_attribs(s, v->at, s->nattr);
+    glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &v->element);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- the reset */
@@ -308,7 +347,7 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
         GLint n = 0, was;
         glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &n);
         s->nattr = n < 0 ? 0 : n > 32 ? 32 : n;
-        was = bind_array0(s);
+        was = bind_array(s, 0);
         read_attribs(s, s->at, s->nattr);
         if (s->ver >= 30)
             glBindVertexArray((GLuint)was);
@@ -367,26 +406,6 @@ static int bound_object(const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *t
     return *cls < 0 || rp_state_refused() ? -1 : 0;
 }
 
-/* A texture's target, found by binding it (a texture binds to its own only). */
-static GLenum texture_target(GLuint tex)
-{
-    static const GLenum targets[] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_3D,
-                                     GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_2D_MULTISAMPLE};
-    rp_state_refused();
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-        GLint was = 0;
-        glGetIntegerv((GLenum)gt_api_binding_of(targets[i]), &was);
-        if (rp_state_refused())
-            continue;
-        glBindTexture(targets[i], tex);
-        int ok = !rp_state_refused();
-        glBindTexture(targets[i], (GLuint)was);
-        if (ok)
-            return targets[i];
-    }
-    return 0;
-}
-
 /* What the framebuffer bound for drawing holds: every attachment saved. */
 static int save_attachments(rp_reset *s, char *why, size_t n)
 {
@@ -400,7 +419,7 @@ static int save_attachments(rp_reset *s, char *why, size_t n)
             glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
         int rc = rp_state_refused() || type == GL_NONE ? 0
                  : type == GL_RENDERBUFFER ? rp_shadows_save(s->sh, RP_RENDERBUFFER, 0, (GLuint)name, why, n)
-                 : type == GL_TEXTURE      ? rp_shadows_save(s->sh, RP_TEXTURE, texture_target((GLuint)name), (GLuint)name, why, n)
+                 : type == GL_TEXTURE      ? rp_shadows_save(s->sh, RP_TEXTURE, rp_texture_target((GLuint)name), (GLuint)name, why, n)
                                            : 0;
         if (rc != 0)
             return -1;
@@ -408,13 +427,28 @@ static int save_attachments(rp_reset *s, char *why, size_t n)
     return 0;
 }
 
-/* Whether every object a deletion names was made by the kept calls (a
- * repeat makes it again): nothing of the start's goes. */
-static int deletes_made(rp *r, const gt_api_fn *f, const rp_msg *m)
+/* A fence made before the start that the kept calls delete: made again
+ * before each repeat (rp_reset_write), under its recorded handle. */
+static int refence(rp_reset *s, uint64_t recorded)
+{
+    for (size_t i = 0; i < s->nfences; i++)
+        if (s->fences[i] == recorded)
+            return 1;
+    if (s->nfences == sizeof s->fences / sizeof s->fences[0])
+        return 0;
+    s->fences[s->nfences++] = recorded;
+    return 1;
+}
+
+/* Whether a deletion leaves the start's objects be: every object it
+ * names was made by the kept calls (a repeat makes it again), or is a
+ * fence, made again before each repeat. */
+static int deletes_made(rp_reset *s, rp *r, const gt_api_fn *f, const rp_msg *m)
 {
     if (f->obj_class == GT_STATE_SYNC_NAME) {
         for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
-            if (f->params[i].obj_class == GT_STATE_SYNC_NAME && !rp_name_made_since(r, -1, rp_arg_u(m, i)))
+            if (f->params[i].obj_class == GT_STATE_SYNC_NAME && !rp_name_made_since(r, -1, rp_arg_u(m, i)) &&
+                !refence(s, rp_arg_u(m, i)))
                 return 0;
         return 1;
     }
@@ -439,6 +473,65 @@ static int deletes_made(rp *r, const gt_api_fn *f, const rp_msg *m)
     return 1;
 }
 
+/* The framebuffer object a command that pins something changes: the one
+ * bound to its framebuffer target parameter (glFramebufferTexture2D); 0
+ * none (a shader attached to a program, a buffer to a vertex array). */
+static GLuint pinning_framebuffer(const gt_api_fn *f, const rp_msg *m)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        if (f->params[i].kind != GT_K_ENUM)
+            continue;
+        uint32_t target = (uint32_t)rp_arg_u(m, i);
+        uint32_t binding = gt_api_binding_of(target == GL_FRAMEBUFFER ? GL_DRAW_FRAMEBUFFER : target);
+        const gt_api_state *st = binding ? rp_state_row(binding, GT_STATE_GET) : NULL;
+        if (st && st->cls == GT_STATE_FRAMEBUFFER_NAME) {
+            GLint fbo = 0;
+            glGetIntegerv(binding, &fbo);
+            return rp_state_refused() ? 0 : (GLuint)fbo;
+        }
+    }
+    return 0;
+}
+
+/* Whether every object a command names by a parameter (a program, a
+ * shader, a query) was made by the kept calls: a repeat makes it again. */
+static int params_made(rp *r, const gt_api_fn *f, const rp_msg *m)
+{
+    int any = 0;
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        int cls = rp_class_of_state(f->params[i].obj_class);
+        if (cls < 0 || f->params[i].kind == GT_K_POINTER)
+            continue;
+        uint32_t rec = (uint32_t)rp_arg_u(m, i);
+        if (!rec || !rp_name_made_since(r, cls, rp_name(r, cls, rec)))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* A query the kept calls begin and end: what it holds after is what they
+ * measured, each repeat anew (its end is the end of one they began). */
+static int query_measured(rp_reset *s, const gt_api_fn *f)
+{
+    if (f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_PARAM && f->obj_class == GT_STATE_QUERY_NAME)
+        return ++s->queries;
+    return f->obj_where == GT_WHERE_ACTIVE && s->queries > 0;
+}
+
+/* Whether a command sets the state of the vertex array bound (an array
+ * setter, an enable, a divisor, the element buffer): its `state` key
+ * names the vertex array bound as a part. */
+static int vertex_array_state(const gt_api_fn *f)
+{
+    if (f->cls == GT_CLASS_ARRAYS)
+        return 1;
+    for (unsigned i = 0; f->nstate && i < f->state[0].nparts && i < 3; i++)
+        if (f->state[0].part[i].kind == GT_PART_GET && f->state[0].part[i].value == GL_VERTEX_ARRAY_BINDING)
+            return 1;
+    return 0;
+}
+
 /* Before a kept record's first replay: the texture, buffer or renderbuffer
  * it changes is saved (on a GLES 3.2 context: the copies need it), and
  * every attachment of the framebuffer object a draw, clear or blit draws
@@ -457,11 +550,28 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
     GLenum target;
     GLuint obj;
     int role = f->obj_role;
+    GLuint holder = role == GT_OBJ_PINS ? pinning_framebuffer(f, m) : 0;
     if (role == GT_OBJ_DELETES)
-        rc = deletes_made(r, f, m) ? 0 : 1;
+        rc = deletes_made(s, r, f, m) ? 0 : 1;
+    else if (role != GT_OBJ_NONE && ((f->obj_where == GT_WHERE_PARAM && params_made(r, f, m)) || query_measured(s, f)))
+        rc = 0;
+    else if (holder)
+        rc = rp_name_made_since(r, RP_FRAMEBUFFER, holder) ? 0
+             : rp_shadows_save(s->sh, RP_FRAMEBUFFER, 0, holder, why, sizeof why);
     else if ((role == GT_OBJ_CONTENTS || role == GT_OBJ_MAPS || role == GT_OBJ_UNMAPS || role == GT_OBJ_FLUSHES) &&
              !is_uniform(f) && bound_object(f, m, &cls, &target, &obj) == 0 && obj)
         rc = rp_name_made_since(r, cls, obj) ? 0 : rp_shadows_save(s->sh, cls, target, obj, why, sizeof why);
+    GLint vao = 0;
+    if (s->ver >= 30 && vertex_array_state(f))
+        glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+    if (vao && !rp_name_made_since(r, RP_VERTEX_ARRAY, (GLuint)vao)) {
+        if (save_vao(s, (GLuint)vao) == 0)
+            rc = rc == 1 || rc == 0 ? 0 : rc;
+        else
+            snprintf(why, sizeof why, "the kept calls change more vertex arrays than are written back"), rc = -1;
+    } else if (vao && rc == 1) {
+        rc = 0; /* a vertex array the kept calls made */
+    }
     GLint fbo = 0;
     if (rc != -1 && (f->cls == GT_CLASS_DRAW || e->pixels != RP_PIXELS_NONE)) {
         glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
@@ -551,6 +661,8 @@ int rp_reset_write(rp_reset *s, rp *r)
         cannot(s, "%s", copied);
         return -1;
     }
+    for (size_t i = 0; i < s->nfences; i++, s->written++)
+        rp_handle_set(r, s->fences[i], (uint64_t)(uintptr_t)glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
     if (s->px && rp_initial_hold(r, s->draw, s->px, s->w, s->h) == 0)
         s->written++;
     s->written += write_uniforms(s);

@@ -3,7 +3,8 @@
  * about to change (an upload, a parameter, a mapping, a draw into a
  * framebuffer object it is attached to) is copied whole, before its first
  * change, into an object of replay's own; before each repeat it is copied
- * back. The copies are the GPU's (glCopyImageSubData, glCopyBufferSubData:
+ * back. A framebuffer object whose attachments a kept command changes has
+ * them read, and attached again. The copies are the GPU's (glCopyImageSubData, glCopyBufferSubData:
  * GLES 3.2), exact for every format, compressed ones too. A texture's
  * parameters are read and written back with the texture query's rows of
  * api/state.tsv.
@@ -24,6 +25,7 @@
 
 #define MAX_LEVELS 16
 #define MAX_PARAMS 32
+#define MAX_ATTS 10 /* depth, stencil, 8 colour */
 
 typedef struct level {
     GLint w, h, d, fmt;
@@ -44,6 +46,10 @@ typedef struct saved {
         GLfloat f[4];
     } par[MAX_PARAMS];
     int npar;
+    struct att { /* a framebuffer's: what each attachment point holds */
+        GLint type, name, level, face, layer;
+        GLenum target; /* a texture's */
+    } att[MAX_ATTS];
 } saved;
 
 struct rp_shadows {
@@ -379,6 +385,103 @@ static int restore_renderbuffer(const saved *x, uint64_t *calls, char *why, size
     return refused() ? failed(why, n, "the driver refused to copy a renderbuffer back") : 0;
 }
 
+/* ---------------------------------------------------------------- framebuffers */
+
+GLenum rp_texture_target(GLuint tex)
+{
+    static const GLenum targets[] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_3D,
+                                     GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_2D_MULTISAMPLE};
+    refused();
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        GLint was = 0;
+        glGetIntegerv((GLenum)gt_api_binding_of(targets[i]), &was);
+        if (refused())
+            continue;
+        glBindTexture(targets[i], tex);
+        int ok = !refused();
+        glBindTexture(targets[i], (GLuint)was);
+        if (ok)
+            return targets[i];
+    }
+    return 0;
+}
+
+static GLenum attachment(int i)
+{
+    return i == 0 ? GL_DEPTH_ATTACHMENT : i == 1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)(i - 2);
+}
+
+/* The attachments of the framebuffer bound to GL_DRAW_FRAMEBUFFER. */
+static void read_attachments(struct att *a, int with_targets)
+{
+    for (int i = 0; i < MAX_ATTS; i++) {
+        GLenum at = attachment(i);
+        a[i] = (struct att){0};
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                              &a[i].type);
+        if (refused() || a[i].type == GL_NONE) {
+            a[i].type = GL_NONE;
+            continue;
+        }
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &a[i].name);
+        if (a[i].type != GL_TEXTURE)
+            continue;
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
+                                              &a[i].level);
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE,
+                                              &a[i].face);
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER,
+                                              &a[i].layer);
+        refused();
+        if (with_targets)
+            a[i].target = rp_texture_target((GLuint)a[i].name);
+    }
+}
+
+static GLint bind_draw_framebuffer(GLuint fbo)
+{
+    GLint was = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &was);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+    return was;
+}
+
+static int save_framebuffer(saved *x, char *why, size_t n)
+{
+    GLint was = bind_draw_framebuffer(x->obj);
+    read_attachments(x->att, 1);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)was);
+    return refused() ? failed(why, n, "the driver refused to read a framebuffer's attachments") : 0;
+}
+
+static void attach(GLenum at, const struct att *a)
+{
+    if (a->type == GL_RENDERBUFFER || a->type == GL_NONE)
+        glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, at, GL_RENDERBUFFER, a->type == GL_NONE ? 0 : (GLuint)a->name);
+    else if (a->target == GL_TEXTURE_3D || a->target == GL_TEXTURE_2D_ARRAY || a->target == GL_TEXTURE_CUBE_MAP_ARRAY)
+        glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, at, (GLuint)a->name, a->level, a->layer);
+    else
+        glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, at, a->target == GL_TEXTURE_CUBE_MAP ? (GLenum)a->face : a->target,
+                               (GLuint)a->name, a->level);
+}
+
+static int restore_framebuffer(const saved *x, uint64_t *calls, char *why, size_t n)
+{
+    struct att now[MAX_ATTS];
+    GLint was = bind_draw_framebuffer(x->obj);
+    read_attachments(now, 0);
+    for (int i = 0; i < MAX_ATTS; i++) {
+        const struct att *a = &x->att[i];
+        if (now[i].type == a->type && now[i].name == a->name && now[i].level == a->level && now[i].face == a->face &&
+            now[i].layer == a->layer)
+            continue;
+        attach(attachment(i), a);
+        ++*calls;
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)was);
+    return refused() ? failed(why, n, "the driver refused to attach a framebuffer's attachments again") : 0;
+}
+
 /* ---------------------------------------------------------------- the set */
 
 int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *why, size_t n)
@@ -398,6 +501,7 @@ int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *wh
     int rc = cls == RP_TEXTURE ? save_texture(x, why, n)
              : cls == RP_BUFFER ? save_buffer(x, why, n)
              : cls == RP_RENDERBUFFER ? save_renderbuffer(x, why, n)
+             : cls == RP_FRAMEBUFFER  ? save_framebuffer(x, why, n)
                                       : failed(why, n, "the kept calls change an object that is not copied back");
     if (rc == 0)
         sh->n++;
@@ -411,6 +515,7 @@ int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n)
         const saved *x = &sh->v[i];
         int rc = x->cls == RP_TEXTURE ? restore_texture(x, calls, why, n)
                  : x->cls == RP_BUFFER ? restore_buffer(x, calls, why, n)
+                 : x->cls == RP_FRAMEBUFFER ? restore_framebuffer(x, calls, why, n)
                                        : restore_renderbuffer(x, calls, why, n);
         if (rc != 0)
             return -1;
