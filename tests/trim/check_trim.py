@@ -15,7 +15,10 @@ Bad ranges and files exit 2 naming them. --loop replays a trim. `gltrace
 record --start-frame N --frames K` leaves a trace of those frames.
 lights_app's GLES 1 lights, material and texture environment, changed
 every frame, are written at the start as calls (the lights through the
-identity matrix).
+identity matrix). trim_app's trims repeat with --loop from a reset that
+writes back what their frames change: a framebuffer texture drawn into
+(passes), attachments changed (download), a vertex array's pointers
+(perframe); a buffer mapped across the start rebuilds, saying so (map).
 
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP"""
 import os
@@ -834,6 +837,34 @@ def texture_draws():
                  kept[0] > 0 and kept[1] > kept[0] + 20, kept)
 
 
+def loops_written():
+    """`gltrace replay TRIM --loop 2` of trim_app's trims: the reset writes
+    back the textures drawn into, the attachments and vertex arrays the
+    kept frames change, and every repeated snapshot matches; a buffer
+    mapped before the kept frames and unmapped in them makes each repeat
+    replay the setup again, and replay says why."""
+    for mode, how in (('passes', 'a texture drawn into'), ('download', 'attachments changed'),
+                      ('perframe', 'vertex array pointers set')):
+        trace = os.path.join(work, f'trim_app_{mode}.gltrace')
+        cut = os.path.join(work, f'{mode}-loop.gltrace')
+        t = run([gltrace, 'trim', trace, '--frames', '3-5', '-o', cut]) if os.path.exists(trace) else None
+        lp = run([gltrace, 'replay', cut, '--loop', '2', '--no-progress']) if t and t.returncode == 0 else None
+        m = re.search(r'2 of 2 repeats reset by writing back the state the kept calls changed \((\d+) calls\)',
+                      lp.stderr) if lp else None
+        ck.check(f'{mode} frames 3-5 --loop 2 ({how}): both repeats reset by writing back, all 6 repeated '
+                 'snapshots match', m is not None and int(m.group(1)) > 0 and lp.returncode == 0 and
+                 'each from a reset: 6 of their 6 snapshots' in lp.stderr, (t and t.stdout, lp and lp.stderr))
+    trace = os.path.join(work, 'trim_app_map.gltrace')
+    cut = os.path.join(work, 'map-loop.gltrace')
+    t = run([gltrace, 'trim', trace, '--frames', '3-5', '-o', cut]) if os.path.exists(trace) else None
+    lp = run([gltrace, 'replay', cut, '--loop', '2', '--no-progress']) if t and t.returncode == 0 else None
+    ck.check('map frames 3-5 --loop 2: a buffer mapped before the kept frames: each repeat replays the setup again, '
+             'saying why, and matches', lp is not None and lp.returncode == 0 and
+             '2 of 2 repeats reset by replaying its setup again into new contexts: the kept calls change a buffer '
+             'mapped before them (glUnmapBuffer' in lp.stderr and 'each from a reset: 6 of their 6' in lp.stderr,
+             lp and lp.stderr)
+
+
 def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
@@ -848,6 +879,7 @@ def main():
     pack_reads()
     queries_and_scissored_clears()
     objects_per_frame()
+    loops_written()
 
 
 main()
