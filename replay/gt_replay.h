@@ -120,6 +120,7 @@ typedef struct gt_replay_summary {
      * repeated frame, each repeat compared (by hash) with the recorded
      * ones; a difference makes the status 1. */
     uint64_t loop_compared, loop_matched;
+    unsigned loop;         /* the repeats --loop asked for (0: no --loop) */
     int loop_range;        /* what repeated was a trimmed trace's kept records, not the last frame */
     /* A trim's repeats: those reset by calls written back (the state the
      * kept calls changed, replay/rp_reset.c) and the calls written for

@@ -56,6 +56,24 @@ static void json_check(FILE *f, const gt_replay_summary *s)
     fputs("]}", f);
 }
 
+/* --loop: the repeats, what they compared, and for a trim how each was
+ * reset (written back, or its setup replayed again and why). */
+static void json_loop(FILE *f, const gt_replay_summary *s)
+{
+    if (!s->loop) {
+        fputs(", \"loop\": null", f);
+        return;
+    }
+    fprintf(f, ", \"loop\": {\"repeats\": %u, \"of\": \"%s\", \"compared\": %" PRIu64 ", \"matched\": %" PRIu64, s->loop,
+            s->loop_range ? "trim" : "last frame", s->loop_compared, s->loop_matched);
+    if (s->loop_range) {
+        fprintf(f, ", \"written_back\": %u, \"reset_calls\": %" PRIu64 ", \"rebuilt\": %u, \"rebuilt_why\": ",
+                s->loop_written, s->loop_reset_calls, s->loop - s->loop_written);
+        gt_diff_json_str(f, s->loop_written < s->loop ? s->loop_rebuilt_why : NULL);
+    }
+    fputc('}', f);
+}
+
 static void json_metrics(FILE *f, const gt_replay_snapshot *p)
 {
     if (p->has_metrics) {
@@ -99,6 +117,7 @@ static void write_json(FILE *f, const char *trace, int rc, const gt_replay_summa
 {
     json_counts(f, trace, rc, s);
     json_check(f, s);
+    json_loop(f, s);
     fputs(", \"results\": [", f);
     for (size_t i = 0; i < s->nsnaps; i++)
         json_snapshot(f, &s->snaps[i], i == 0);
@@ -177,6 +196,29 @@ static void junit_check(FILE *f, const gt_replay_summary *s)
     fputs("\"/>\n  </testcase>\n", f);
 }
 
+/* --loop's repeats as one test case, failed when a repeated snapshot or
+ * read differed; its name says how a trim's repeats were reset. */
+static void junit_loop(FILE *f, const gt_replay_summary *s)
+{
+    char name[512], msg[128];
+    int n = snprintf(name, sizeof name, "--loop %u (the %s)", s->loop, s->loop_range ? "trim's kept calls" : "last frame");
+    if (s->loop_range && n > 0 && (size_t)n < sizeof name)
+        snprintf(name + n, sizeof name - (size_t)n, ": %u reset by writing back, %u by replaying the setup again%s%s",
+                 s->loop_written, s->loop - s->loop_written, s->loop_written < s->loop ? ": " : "",
+                 s->loop_written < s->loop ? s->loop_rebuilt_why : "");
+    fputs("  <testcase classname=\"replay\" name=\"", f);
+    gt_diff_xml_str(f, name);
+    if (s->loop_matched == s->loop_compared) {
+        fputs("\"/>\n", f);
+        return;
+    }
+    snprintf(msg, sizeof msg, "%" PRIu64 " of %" PRIu64 " repeated snapshots and reads differ",
+             s->loop_compared - s->loop_matched, s->loop_compared);
+    fputs("\">\n    <failure message=\"", f);
+    gt_diff_xml_str(f, msg);
+    fputs("\"/>\n  </testcase>\n", f);
+}
+
 static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
 {
     size_t failures = 0, skipped = 0;
@@ -186,13 +228,17 @@ static void write_junit(FILE *f, const char *trace, const gt_replay_summary *s)
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"gltrace replay ", f);
     gt_diff_xml_str(f, trace);
+    int loop = s->loop && s->loop_compared; /* repeats compared (not --benchmark) */
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"%zu\" time=\"%.3f\">\n",
-            s->nsnaps + (s->error[0] ? 1 : 0) + (s->checked ? 1 : 0), failures + (s->check_mismatches ? 1 : 0),
+            s->nsnaps + (s->error[0] ? 1 : 0) + (s->checked ? 1 : 0) + (size_t)loop,
+            failures + (s->check_mismatches ? 1 : 0) + (size_t)(loop && s->loop_matched != s->loop_compared),
             s->error[0] ? 1 : 0, skipped, s->seconds);
     for (size_t i = 0; i < s->nsnaps; i++)
         junit_snapshot(f, &s->snaps[i]);
     if (s->checked)
         junit_check(f, s);
+    if (loop)
+        junit_loop(f, s);
     if (s->error[0]) {
         fputs("  <testcase classname=\"replay\" name=\"the whole trace\">\n    <error message=\"", f);
         gt_diff_xml_str(f, s->error);

@@ -489,6 +489,7 @@ static void progress(rp *r, int done)
 static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay_summary *sum, int repeat)
 {
     memset(sum, 0, sizeof *sum);
+    sum->loop = opt->loop;
     frame_list cur = {0}, last = {0};
     double start = now();
     rp *r = calloc(1, sizeof *r);

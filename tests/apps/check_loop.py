@@ -24,6 +24,7 @@ back too.
 usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --gles1 GLES1_SCENE
                      --lights LIGHTS_APP --rebuilds FBO_SNAPSHOTS --out DIR"""
 import argparse
+import json
 import os
 import re
 
@@ -110,7 +111,9 @@ def rebuilt(ck, args, env):
         return
     cut = os.path.join(args.out, 'fbo_snapshots-frames-1-2.gltrace')
     t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
-    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
+    report, junit = os.path.join(args.out, 'fbo_snapshots-loop.json'), os.path.join(args.out, 'fbo_snapshots-loop.xml')
+    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress', '--json', report, '--junit', junit],
+                env=env)
     got = loop_line(lp.stderr)
     why = 'the kept calls change an object (glDeleteFramebuffers'
     ck.check('fbo_snapshots: its kept frames delete a framebuffer object made before them: each repeat replays the '
@@ -118,6 +121,25 @@ def rebuilt(ck, args, env):
              lp.returncode == 0 and got is not None and got[1] == got[2] > 0 and
              f'2 of 2 repeats reset by replaying its setup again into new contexts: {why}' in lp.stderr and
              f'setup replayed again ({why}' in t.stdout, (t.stdout, lp.stderr))
+    loop = report_loop(report)
+    ck.check('fbo_snapshots: the JSON report says the loop: 2 repeats of the trim, none written back, 2 rebuilt '
+             'and why, their snapshots compared and matched', loop and loop.get('repeats') == 2 and
+             loop.get('of') == 'trim' and loop.get('written_back') == 0 and loop.get('rebuilt') == 2 and
+             why in (loop.get('rebuilt_why') or '') and loop.get('compared') == loop.get('matched') > 0, loop)
+    xml = open(junit).read() if os.path.exists(junit) else ''
+    ck.check('fbo_snapshots: the JUnit report has the loop as a passed test case naming how it was reset',
+             re.search(r'<testcase classname="replay" name="--loop 2 \(the trim&#39;s kept calls\): 0 reset by '
+                       r'writing back, 2 by replaying the setup again: [^"]*glDeleteFramebuffers[^"]*"/>', xml),
+             xml[-800:])
+
+
+def report_loop(path):
+    """The `loop` object of a replay's JSON report, or None."""
+    try:
+        with open(path) as f:
+            return json.load(f).get('loop')
+    except (OSError, ValueError):
+        return None
 
 
 def gles1_loop(ck, args, env, app, frames, snapshots):
@@ -131,12 +153,17 @@ def gles1_loop(ck, args, env, app, frames, snapshots):
         return
     cut = os.path.join(args.out, f'{name}-frames-{frames}.gltrace')
     t = gt.run([args.gltrace, 'trim', trace, '--frames', frames, '-o', cut], env=env)
-    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
+    report = os.path.join(args.out, f'{name}-loop.json')
+    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress', '--json', report], env=env)
     got = loop_line(lp.stderr)
     ck.check(f'{name}: the trim of frames {frames} replayed with --loop 2 matches all {snapshots} repeated '
              'snapshots, exit 0', t.returncode == 0 and lp.returncode == 0 and got is not None and
              got[1] == got[2] == snapshots, (t.stdout, lp.stderr))
     written_reset(ck, name, t, lp)
+    loop = report_loop(report)
+    ck.check(f'{name}: the JSON report says both repeats were written back, with the calls, none rebuilt',
+             loop and loop.get('written_back') == 2 and loop.get('rebuilt') == 0 and loop.get('reset_calls', 0) > 0
+             and loop.get('rebuilt_why') is None and loop.get('matched') == loop.get('compared') == snapshots, loop)
 
 
 if __name__ == '__main__':
