@@ -451,6 +451,8 @@ void rp_reset_free(rp_reset *s);
 typedef struct rp_shadows rp_shadows;
 rp_shadows *rp_shadows_new(void);
 int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *why, size_t n);
+/* Every texture and renderbuffer attached to the framebuffer bound for drawing, saved. */
+int rp_shadows_save_attachments(rp_shadows *sh, char *why, size_t n);
 int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n);
 size_t rp_shadows_count(const rp_shadows *sh);
 /* A texture's target, found by binding it (0: none of GLES's). */

@@ -64,8 +64,8 @@ static void json_loop(FILE *f, const gt_replay_summary *s)
         fputs(", \"loop\": null", f);
         return;
     }
-    fprintf(f, ", \"loop\": {\"repeats\": %u, \"of\": \"%s\", \"compared\": %" PRIu64 ", \"matched\": %" PRIu64, s->loop,
-            s->loop_range ? "trim" : "last frame", s->loop_compared, s->loop_matched);
+    fprintf(f, ", \"loop\": {\"repeats\": %u, \"of\": \"%s\", \"compared\": %" PRIu64 ", \"matched\": %" PRIu64,
+            s->loop, s->loop_range ? "trim" : "last frame", s->loop_compared, s->loop_matched);
     if (s->loop_range) {
         fprintf(f, ", \"written_back\": %u, \"reset_calls\": %" PRIu64 ", \"rebuilt\": %u, \"rebuilt_why\": ",
                 s->loop_written, s->loop_reset_calls, s->loop - s->loop_written);
@@ -201,7 +201,8 @@ static void junit_check(FILE *f, const gt_replay_summary *s)
 static void junit_loop(FILE *f, const gt_replay_summary *s)
 {
     char name[512], msg[128];
-    int n = snprintf(name, sizeof name, "--loop %u (the %s)", s->loop, s->loop_range ? "trim's kept calls" : "last frame");
+    const char *what = s->loop_range ? "trim's kept calls" : "last frame";
+    int n = snprintf(name, sizeof name, "--loop %u (the %s)", s->loop, what);
     if (s->loop_range && n > 0 && (size_t)n < sizeof name)
         snprintf(name + n, sizeof name - (size_t)n, ": %u reset by writing back, %u by replaying the setup again%s%s",
                  s->loop_written, s->loop - s->loop_written, s->loop_written < s->loop ? ": " : "",

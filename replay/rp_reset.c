@@ -406,27 +406,6 @@ static int bound_object(const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *t
     return *cls < 0 || rp_state_refused() ? -1 : 0;
 }
 
-/* What the framebuffer bound for drawing holds: every attachment saved. */
-static int save_attachments(rp_reset *s, char *why, size_t n)
-{
-    GLint max = 0;
-    glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max);
-    for (GLint i = -2; i < max && i < 32; i++) {
-        GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
-        GLint type = GL_NONE, name = 0;
-        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type != GL_NONE)
-            glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
-        int rc = rp_state_refused() || type == GL_NONE ? 0
-                 : type == GL_RENDERBUFFER ? rp_shadows_save(s->sh, RP_RENDERBUFFER, 0, (GLuint)name, why, n)
-                 : type == GL_TEXTURE      ? rp_shadows_save(s->sh, RP_TEXTURE, rp_texture_target((GLuint)name), (GLuint)name, why, n)
-                                           : 0;
-        if (rc != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* A fence made before the start that the kept calls delete: made again
  * before each repeat (rp_reset_write), under its recorded handle. */
 static int refence(rp_reset *s, uint64_t recorded)
@@ -539,9 +518,10 @@ static int vertex_array_state(const gt_api_fn *f)
 void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_entry *e, uint64_t seq)
 {
     s->saved = 0;
-    if (s->why[0] || !e || e->how == RP_EGL || tid != s->tid || r->cur_ctx != s->ctx || s->ver < 32 ||
+    if (s->why[0] || !e || e->how == RP_EGL || tid != s->tid || r->cur_ctx != s->ctx || s->ver < 30 ||
         GT_FN_IS_SYNTHETIC(m->function))
         return;
+    int copies = s->ver >= 32; /* glCopyImageSubData: GLES 3.2 */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f)
         return;
@@ -560,7 +540,9 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
              : rp_shadows_save(s->sh, RP_FRAMEBUFFER, 0, holder, why, sizeof why);
     else if ((role == GT_OBJ_CONTENTS || role == GT_OBJ_MAPS || role == GT_OBJ_UNMAPS || role == GT_OBJ_FLUSHES) &&
              !is_uniform(f) && bound_object(f, m, &cls, &target, &obj) == 0 && obj)
-        rc = rp_name_made_since(r, cls, obj) ? 0 : rp_shadows_save(s->sh, cls, target, obj, why, sizeof why);
+        rc = rp_name_made_since(r, cls, obj) ? 0
+             : copies                        ? rp_shadows_save(s->sh, cls, target, obj, why, sizeof why)
+                                             : 1;
     GLint vao = 0;
     if (s->ver >= 30 && vertex_array_state(f))
         glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
@@ -573,10 +555,11 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
         rc = 0; /* a vertex array the kept calls made */
     }
     GLint fbo = 0;
-    if (rc != -1 && (f->cls == GT_CLASS_DRAW || e->pixels != RP_PIXELS_NONE)) {
+    if (rc != -1 && copies && (f->cls == GT_CLASS_DRAW || e->pixels != RP_PIXELS_NONE)) {
         glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+        int unhandled = rc == 1 && role != GT_OBJ_NONE && role != GT_OBJ_ASKS; /* an object change not written back */
         if (fbo)
-            rc = save_attachments(s, why, sizeof why);
+            rc = rp_shadows_save_attachments(s->sh, why, sizeof why) != 0 ? -1 : unhandled;
     }
     rp_state_refused();
     if (rc == -1)

@@ -286,7 +286,8 @@ static int restore_texture(const saved *x, uint64_t *calls, char *why, size_t n)
     }
     glBindTexture(x->target, (GLuint)was);
     if (!same || imm != x->immutable)
-        return failed(why, n, "the kept calls give a texture's levels another size or format, or make its storage immutable");
+        return failed(why, n, "the kept calls give a texture's levels another size or format, or make its storage "
+                      "immutable");
     return refused() ? failed(why, n, "the driver refused to copy a texture back") : 0;
 }
 
@@ -423,7 +424,8 @@ static void read_attachments(struct att *a, int with_targets)
             a[i].type = GL_NONE;
             continue;
         }
-        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &a[i].name);
+        glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+                                              &a[i].name);
         if (a[i].type != GL_TEXTURE)
             continue;
         glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, at, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
@@ -483,6 +485,18 @@ static int restore_framebuffer(const saved *x, uint64_t *calls, char *why, size_
 }
 
 /* ---------------------------------------------------------------- the set */
+
+int rp_shadows_save_attachments(rp_shadows *sh, char *why, size_t n)
+{
+    struct att a[MAX_ATTS];
+    read_attachments(a, 1);
+    for (int i = 0; i < MAX_ATTS; i++) {
+        int cls = a[i].type == GL_RENDERBUFFER ? RP_RENDERBUFFER : a[i].type == GL_TEXTURE ? RP_TEXTURE : -1;
+        if (cls >= 0 && rp_shadows_save(sh, cls, a[i].target, (GLuint)a[i].name, why, n) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *why, size_t n)
 {

@@ -89,7 +89,8 @@ static void read_inst(rp_state *s, inst *x)
         glActiveTexture(GL_TEXTURE0 + (GLenum)x->unit);
     if (t->when) {
         double c[64];
-        if (get_values(s, rp_state_row(t->when_pname, GT_STATE_GET), x->index, c, 64) < 1 || (c[0] == 0) != (t->when == 1))
+        const gt_api_state *cond = rp_state_row(t->when_pname, GT_STATE_GET);
+        if (get_values(s, cond, x->index, c, 64) < 1 || (c[0] == 0) != (t->when == 1))
             return;
     }
     for (unsigned i = 0; i < t->nargs; i++) {
@@ -203,7 +204,8 @@ static int plan_eaches(rp_state *s, int nunits, int eye)
     nlights = nlights < 0 ? 0 : nlights > 32 ? 32 : nlights; /* as `gltrace inspect` reads them */
     for (size_t i = 0; s->k.ver < 20 && i < gt_api_neaches; i++) {
         const gt_api_each *e = &gt_api_eaches[i];
-        int per_unit = e->query == GT_STATE_TEXENV, count = per_unit ? nunits : e->query == GT_STATE_LIGHT ? nlights : 1;
+        int per_unit = e->query == GT_STATE_TEXENV;
+        int count = per_unit ? nunits : e->query == GT_STATE_LIGHT ? nlights : 1;
         if (!e->eye != !eye)
             continue;
         for (size_t j = 0; j < gt_api_nstates; j++) {
