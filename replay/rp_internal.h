@@ -343,6 +343,10 @@ uint32_t rp_name(rp *r, int cls, uint32_t recorded);
 /* Whether the object of class cls replay named `replayed`, or the handle
  * recorded as `recorded` (cls -1), was made since r->made_since was set. */
 int rp_name_made_since(rp *r, int cls, uint64_t name);
+/* The k-th recorded name a command names by its object parameter (one
+ * name, or an array of them: glDeleteTextures); *n how many there are. */
+struct gt_api_fn;
+uint32_t rp_obj_param_name(const struct gt_api_fn *f, const rp_msg *m, size_t k, size_t *n);
 /* The RP_ class of an api/state.tsv class (gt_state_class), -1 for none. */
 int rp_class_of_state(int state_cls);
 void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed);

@@ -10,6 +10,7 @@
 
 #include <GLES3/gl31.h>
 
+#include "gt_api.h"
 #include "gt_api_state.h"
 
 /* ---------------------------------------------------------------- hash map */
@@ -117,6 +118,24 @@ void rp_name_set(rp *r, int cls, uint32_t recorded, uint32_t replayed)
         rp_map_put(&r->names, name_key(r, cls, recorded), replayed);
     if (recorded && replayed && r->made_since)
         rp_map_put(r->made_since, name_key(r, cls, replayed), 1);
+}
+
+uint32_t rp_obj_param_name(const struct gt_api_fn *f, const rp_msg *m, size_t k, size_t *n)
+{
+    size_t len = 0;
+    *n = 0;
+    if (f->obj_param >= f->nparams || f->obj_param >= m->n_args)
+        return 0;
+    if (f->params[f->obj_param].kind != GT_K_POINTER) {
+        *n = 1;
+        return k == 0 ? (uint32_t)rp_arg_i(m, f->obj_param) : 0;
+    }
+    const uint8_t *bytes = rp_arg_bytes(m, f->obj_param, &len);
+    uint32_t rec = 0;
+    *n = bytes ? len / 4 : 0;
+    if (k < *n)
+        memcpy(&rec, bytes + 4 * k, 4);
+    return rec;
 }
 
 int rp_name_made_since(rp *r, int cls, uint64_t name)

@@ -432,24 +432,14 @@ static int deletes_made(rp_reset *s, rp *r, const gt_api_fn *f, const rp_msg *m)
         return 1;
     }
     int cls = rp_class_of_state(f->obj_class);
-    if (cls < 0 || f->obj_param >= f->nparams)
-        return 0;
-    size_t len = 0, n = 1;
-    const uint8_t *bytes = NULL;
-    if (f->params[f->obj_param].kind == GT_K_POINTER) {
-        bytes = rp_arg_bytes(m, f->obj_param, &len);
-        n = bytes ? len / 4 : 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint32_t rec = 0;
-        if (bytes)
-            memcpy(&rec, bytes + 4 * i, 4);
-        else
-            rec = (uint32_t)rp_arg_i(m, f->obj_param);
+    size_t n = 0;
+    rp_obj_param_name(f, m, 0, &n);
+    for (size_t i = 0; i < n && cls >= 0; i++) {
+        uint32_t rec = rp_obj_param_name(f, m, i, &n);
         if (rec && !rp_name_made_since(r, cls, rp_name(r, cls, rec)))
             return 0;
     }
-    return 1;
+    return cls >= 0;
 }
 
 /* The framebuffer object a command that pins something changes: the one

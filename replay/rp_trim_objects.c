@@ -395,18 +395,10 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
     GLint in_use = 0;
     if (f->obj_class == GT_STATE_PROGRAM_NAME)
         glGetIntegerv(GL_CURRENT_PROGRAM, &in_use); /* a program in use outlives its deletion */
-    size_t len = 0, n = 1;
-    const uint8_t *bytes = NULL;
-    if (f->params[f->obj_param].kind == GT_K_POINTER) {
-        bytes = rp_arg_bytes(m, f->obj_param, &len);
-        n = bytes ? len / 4 : 0;
-    }
+    size_t n = 0;
+    rp_obj_param_name(f, m, 0, &n);
     for (size_t i = 0; i < n; i++) {
-        uint32_t rec = 0;
-        if (bytes)
-            memcpy(&rec, bytes + 4 * i, 4);
-        else
-            rec = (uint32_t)rp_arg_i(m, f->obj_param);
+        uint32_t rec = rp_obj_param_name(f, m, i, &n);
         uint64_t key = key_of(r, f->obj_class, rp_name(r, cls, rec)), v;
         if (rec && rp_map_get(&o->live, key, &v) && v) {
             if (in_use && (uint32_t)in_use == (uint32_t)key) {
