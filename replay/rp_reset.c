@@ -511,7 +511,7 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
     if (s->why[0] || !e || e->how == RP_EGL || tid != s->tid || r->cur_ctx != s->ctx || s->ver < 30 ||
         GT_FN_IS_SYNTHETIC(m->function))
         return;
-    int copies = s->ver >= 32; /* glCopyImageSubData: GLES 3.2 */
+    int copies = s->ver >= 32; /* glCopyImageSubData: GLES 3.2 (glCopyBufferSubData: 3.0) */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f)
         return;
@@ -531,7 +531,7 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
     else if ((role == GT_OBJ_CONTENTS || role == GT_OBJ_MAPS || role == GT_OBJ_UNMAPS || role == GT_OBJ_FLUSHES) &&
              !is_uniform(f) && bound_object(f, m, &cls, &target, &obj) == 0 && obj)
         rc = rp_name_made_since(r, cls, obj) ? 0
-             : copies                        ? rp_shadows_save(s->sh, cls, target, obj, why, sizeof why)
+             : copies || cls == RP_BUFFER    ? rp_shadows_save(s->sh, cls, target, obj, why, sizeof why)
                                              : 1;
     GLint vao = 0;
     if (s->ver >= 30 && vertex_array_state(f))
