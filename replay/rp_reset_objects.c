@@ -4,10 +4,10 @@
  * framebuffer object it is attached to) is copied whole, before its first
  * change, into an object of replay's own; before each repeat it is copied
  * back. A framebuffer object whose attachments a kept command changes has
- * them read, and attached again. The copies are the GPU's (glCopyImageSubData, glCopyBufferSubData:
- * GLES 3.2), exact for every format, compressed ones too. A texture's
- * parameters are read and written back with the texture query's rows of
- * api/state.tsv.
+ * them read, and attached again. The copies are the GPU's
+ * (glCopyImageSubData: GLES 3.2, glCopyBufferSubData: 3.0), exact for
+ * every format, compressed ones too. A texture's parameters are read and
+ * written back with the texture query's rows of api/state.tsv.
  *
  * What cannot be copied back makes the reset fail with a reason, and the
  * repeats rebuild: a texture whose levels are no mipmap chain from level
