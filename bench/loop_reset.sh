@@ -8,8 +8,11 @@
 # Workloads, recorded here as a user would: glmark2-es2 scenes (build,
 # texture, shading, jellyfish, terrain: trims 3 frames from each scene's
 # middle; and the scenes drawing into framebuffer objects, desktop,
-# shadow, refract, bloom, whose textures the written reset copies back)
-# and es2gears_x11, under Xvfb. None was written for this.
+# shadow, refract, bloom, whose textures the written reset copies back),
+# es2gears_x11, mpv playing a test pattern (uploads each frame, timer
+# queries, fences) and GStreamer's glvideomixer (uploads through its own
+# vertex arrays), under Xvfb; mpv and gst-launch-1.0 are left out when
+# missing. None was written for this.
 # Per trim ROUNDS rounds, three runs interleaved: no --loop, --loop N
 # written, --loop N rebuilt; a repeat's time is (run - the run without
 # --loop) / N. Reports per trim the ms per repeat each way and the ratio
@@ -32,12 +35,28 @@ xrun "$g" record -o "$tmp/gm.gltrace" -- glmark2-es2 -s 320x240 -b build:duratio
 xrun "$g" record -o "$tmp/fbo.gltrace" -- glmark2-es2 -s 320x240 -b desktop:duration=1 -b shadow:duration=1 \
   -b refract:duration=1 -b bloom:duration=1 >/dev/null 2>&1
 xrun "$g" record -o "$tmp/gears.gltrace" -- timeout 3 es2gears_x11 >/dev/null 2>&1 || true
+if command -v mpv >/dev/null; then
+  xrun "$g" record -o "$tmp/rec-mpv.gltrace" -- mpv --no-config --vo=gpu --gpu-context=x11egl --opengl-es=yes \
+    --hwdec=no --frames=90 --no-audio --geometry=320x240 --really-quiet av://lavfi:testsrc=size=320x240:rate=30 \
+    >/dev/null 2>&1 || true
+fi
+if command -v gst-launch-1.0 >/dev/null; then
+  GST_GL_PLATFORM=egl GST_GL_API=gles2 GST_GL_WINDOW=x11 xrun "$g" record -o "$tmp/rec-mix.gltrace" -- \
+    gst-launch-1.0 -q glvideomixer name=m sink_1::xpos=40 sink_1::ypos=20 sink_1::alpha=0.7 ! glimagesink sync=false \
+    videotestsrc num-buffers=80 pattern=ball ! video/x-raw,width=160,height=120 ! glupload ! glcolorconvert ! m. \
+    videotestsrc num-buffers=80 pattern=smpte ! video/x-raw,width=80,height=60 ! glupload ! \
+    gltransformation rotation-z=30 ! m. >/dev/null 2>&1 || true
+fi
 frames() { "$g" replay "$1" --benchmark --no-progress 2>&1 | sed -n 's/.*: \([0-9]*\) frames in.*/\1/p'; }
 gm=$(frames "$tmp/gm.gltrace"); fbo=$(frames "$tmp/fbo.gltrace"); gears=$(frames "$tmp/gears.gltrace")
 trims=()
 for part in 1 3 5 7 9; do trims+=("glmark2-$part $tmp/gm.gltrace $((gm * part / 10))"); done
 for part in 1 3 5 7; do trims+=("glmark2-fbo-$part $tmp/fbo.gltrace $((fbo * (2 * part + 1) / 16))"); done
 trims+=("es2gears $tmp/gears.gltrace $((gears / 2))")
+for app in mpv mix; do
+  rec=$tmp/rec-$app.gltrace # not $tmp/$app.gltrace: that is where its trim goes
+  if [ -f "$rec" ]; then trims+=("$app $rec $(( $(frames "$rec") / 2 ))"); fi
+done
 
 secs() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }
 for t in "${trims[@]}"; do

@@ -486,6 +486,8 @@ size_t rp_state_ncalls(const rp_state *s);
 int rp_state_call_at(const rp_state *s, size_t i, rp_state_call *c);
 int rp_state_differs(rp_state *s, size_t i);
 uint64_t rp_state_restore(rp_state *s, char *why, size_t n);
+void rp_state_units_used(rp_state *s);             /* read again only the units bound at the start... */
+void rp_state_unit_touched(rp_state *s, int unit); /* ... and those made active since */
 int rp_state_refused(void);
 struct gt_api_state;
 const struct gt_api_state *rp_state_row(uint32_t pname, int query); /* gt_api_states' row, NULL none */

@@ -341,6 +341,7 @@ rp_reset *rp_reset_take(rp *r, uint64_t tid)
     s->ctx = r->cur_ctx, s->draw = r->mc_draw, s->read = r->mc_read;
     r->made_since = &s->made;
     s->ver = rp_state_version(s->st);
+    rp_state_units_used(s->st);
     if (take_uniforms(s, r) != 0 || !s->sh)
         cannot(s, "out of memory");
     if (s->ver >= 20) {
@@ -557,6 +558,23 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
     s->saved = rc == 0;
 }
 
+/* The texture units the kept calls use are read again by each reset: the
+ * one active after a record, and the one a state key names by a
+ * parameter `unit` (glBindSampler). */
+static void touch_units(rp_reset *s, const gt_api_fn *f, const rp_msg *m)
+{
+    GLint active = GL_TEXTURE0;
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    rp_state_unit_touched(s->st, active - GL_TEXTURE0);
+    for (unsigned i = 0; f->nstate && i < f->state[0].nparts && i < 3; i++) {
+        unsigned p = f->state[0].part[i].value;
+        if (f->state[0].part[i].kind == GT_PART_PARAM && p < f->nparams && p < m->n_args &&
+            !strcmp(f->params[p].name, "unit"))
+            rp_state_unit_touched(s->st, (int)rp_arg_i(m, p));
+    }
+    rp_state_refused();
+}
+
 /* What a kept record does, after the first replay of it: anything but
  * the context's own state, a program's uniforms, draws into the start's
  * window and the objects rp_reset_before saved makes a written reset
@@ -588,6 +606,7 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     if (!f)
         return;
+    touch_units(s, f, m);
     int uniform = is_uniform(f);
     if (saved && (f->obj_role == GT_OBJ_MAPS || f->obj_role == GT_OBJ_UNMAPS))
         s->mapped = f->obj_role == GT_OBJ_MAPS;

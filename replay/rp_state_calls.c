@@ -21,7 +21,8 @@
 #include "gt_api_state.h"
 #include "gt_enums.h" /* GLES 1's names */
 
-#define MAX_UNITS 32
+#define MAX_UNITS 256      /* texture units read (llvmpipe has 192 combined) */
+#define MAX_STACK_UNITS 32 /* GLES 1 texture matrix stacks read */
 
 typedef struct inst { /* one call of a setter: a line at one unit or index */
     uint16_t setter;
@@ -40,8 +41,9 @@ struct rp_state {
         int unit;
         GLint depth;
         double top[16];
-    } tops[3 * MAX_UNITS];
+    } tops[3 * MAX_STACK_UNITS];
     int ntops;
+    int nunits, live; /* units read at the start; those read again (rp_state_units_used) */
 };
 
 /* ---------------------------------------------------------------- reading */
@@ -286,12 +288,36 @@ static const char *inst_fn(const inst *x, int *n)
     return t->off_fn && !x->a[1] ? t->off_fn : t->fn;
 }
 
+/* Whether the values instance x read from pnames are all 0: a unit's
+ * bindings as a context starts. GLES 1's per-unit state (texture
+ * environments, coordinates, capabilities) counts as set. */
+static int is_default(const inst *x)
+{
+    if (!x->ok)
+        return 1;
+    if (each_of(x) || gt_api_setters[x->setter].off_fn)
+        return 0;
+    const gt_api_setter *t = &gt_api_setters[x->setter];
+    int at = 0, fixed = 0;
+    for (unsigned i = 0; i < t->nargs; i++)
+        fixed += t->args[i].kind != GT_SET_PNAME_ALL;
+    for (unsigned i = 0; i < t->nargs; i++) {
+        int k = t->args[i].kind, got = k == GT_SET_PNAME_ALL ? x->n - fixed : 1;
+        for (int j = 0; j < got && at < x->n; j++, at++)
+            if ((k == GT_SET_PNAME || k == GT_SET_PNAME_ALL) && x->a[at] != 0)
+                return 0;
+    }
+    return 1;
+}
+
 static void read_all(rp_state *s, inst *v)
 {
     GLint active = GL_TEXTURE0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     for (size_t i = 0; i < s->n; i++) {
         v[i] = s->v[i];
+        if (v[i].unit >= s->live)
+            continue; /* a unit nothing has bound anything at since the start: as it was */
         if (v[i].unit < 0 && i && s->v[i - 1].unit >= 0)
             glActiveTexture((GLenum)active); /* what is not per unit is read with the context's unit active */
         read_one(s, &v[i]);
@@ -316,9 +342,10 @@ static int stacks(rp_state *s, int write, uint64_t *calls, const char **why)
     GLint active = GL_TEXTURE0;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     int nu = units(s), rc = 0, at = 0;
+    nu = nu > MAX_STACK_UNITS ? MAX_STACK_UNITS : nu;
     for (size_t i = 0; i < gt_api_nstacks && rc == 0; i++) {
         const gt_api_stack *st = &gt_api_stacks[i];
-        for (int u = 0; u < (st->per_unit ? nu : 1) && at < 3 * MAX_UNITS && rc == 0; u++, at++) {
+        for (int u = 0; u < (st->per_unit ? nu : 1) && at < 3 * MAX_STACK_UNITS && rc == 0; u++, at++) {
             struct stack_top now = {st, st->per_unit ? u : -1, 0, {0}};
             GLfloat top[16] = {0};
             glActiveTexture(GL_TEXTURE0 + (GLenum)u);
@@ -367,11 +394,30 @@ rp_state *rp_state_read(rp *r, uint64_t tid)
         rp_state_free(s);
         return NULL;
     }
+    s->nunits = s->live = nu;
     read_all(s, s->v);
     uint64_t none = 0;
     const char *why = NULL;
     stacks(s, 0, &none, &why);
     return s;
+}
+
+/* The units read again from now on: those with anything bound at the
+ * start (a context has 192 on llvmpipe; an app uses a few), and those
+ * rp_state_unit_touched adds. */
+void rp_state_units_used(rp_state *s)
+{
+    s->live = 1;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].unit >= s->live && !is_default(&s->v[i]))
+            s->live = s->v[i].unit + 1;
+}
+
+/* A unit the kept calls made active: read again from now on. */
+void rp_state_unit_touched(rp_state *s, int unit)
+{
+    if (unit >= s->live)
+        s->live = unit < s->nunits ? unit + 1 : s->nunits;
 }
 
 int rp_state_version(const rp_state *s)

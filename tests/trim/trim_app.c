@@ -62,6 +62,12 @@
  *   perframe    each frame makes a vertex array and a buffer of vertices,
  *               sets the array up, draws with it into the window and
  *               deletes both while still bound, as GTK 4 does.
+ *   units       each frame draws a quad into the framebuffer object's
+ *               texture, then shows the texture through unit 40 or 41
+ *               (the one the frame before bound it to), then binds it to
+ *               the other for the next frame and unbinds the first:
+ *               units past 32 whose bindings a frame reads from the one
+ *               before.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -542,14 +548,32 @@ static void frame_passes(passes *p, const app *a, int f)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
 }
 
+/* Unit 40 + f % 2 holds the texture when frame f starts (see the top). */
+static void frame_units(app *a, int f)
+{
+    int now = 40 + f % 2, next = 40 + (f + 1) % 2;
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 1.0f, 0.5f, 0.1f * (float)f, 1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glUniform1i(a->u_tex, now);
+    show_texture(a);
+    glActiveTexture(GL_TEXTURE0 + (GLenum)next);
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    glActiveTexture(GL_TEXTURE0 + (GLenum)now);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
-        strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn")) {
-        fprintf(stderr, "usage: " APP
-                " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|download|queries|perframe|churn\n");
+        strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
+        strcmp(mode, "units")) {
+        fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
+                        "download|queries|perframe|churn|units\n");
         return 2;
     }
     sample_egl e;
@@ -599,6 +623,11 @@ int main(int argc, char **argv)
         download_setup(&dl);
     if (!strcmp(mode, "queries"))
         glGenQueries(2, queries);
+    if (!strcmp(mode, "units")) {
+        glActiveTexture(GL_TEXTURE0 + 40);
+        glBindTexture(GL_TEXTURE_2D, a.tex);
+        glActiveTexture(GL_TEXTURE0);
+    }
     if (!strcmp(mode, "stream"))
         stream_setup(&st, &a);
     else if (!strcmp(mode, "reupload"))
@@ -626,6 +655,8 @@ int main(int argc, char **argv)
             frame_perframe(&a, f);
         else if (!strcmp(mode, "churn"))
             frame_churn(&a, f);
+        else if (!strcmp(mode, "units"))
+            frame_units(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
