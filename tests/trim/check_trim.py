@@ -18,7 +18,8 @@ every frame, are written at the start as calls (the lights through the
 identity matrix). trim_app's trims repeat with --loop from a reset that
 writes back what their frames change: a framebuffer texture drawn into
 (passes), attachments changed (download), a vertex array's pointers
-(perframe), bindings at units past 32 (units); a buffer mapped across the
+(perframe), bindings at units past 32 and a buffer's contents (units); a
+buffer mapped across the
 start rebuilds, saying so (map).
 
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP"""
@@ -846,7 +847,7 @@ def loops_written():
     replay the setup again, and replay says why."""
     record('trim_app_units', [trim_app, 'units'])
     for mode, how in (('passes', 'a texture drawn into'), ('download', 'attachments changed'),
-                      ('perframe', 'vertex array pointers set'), ('units', 'bindings at texture units 40 and 41')):
+                      ('perframe', 'vertex array pointers set'), ('units', 'bindings at texture units 40 and 41, a buffer rewritten')):
         trace = os.path.join(work, f'trim_app_{mode}.gltrace')
         cut = os.path.join(work, f'{mode}-loop.gltrace')
         t = run([gltrace, 'trim', trace, '--frames', '3-5', '-o', cut]) if os.path.exists(trace) else None

@@ -63,11 +63,13 @@
  *               sets the array up, draws with it into the window and
  *               deletes both while still bound, as GTK 4 does.
  *   units       each frame draws a quad into the framebuffer object's
- *               texture, then shows the texture through unit 40 or 41
- *               (the one the frame before bound it to), then binds it to
- *               the other for the next frame and unbinds the first:
- *               units past 32 whose bindings a frame reads from the one
- *               before.
+ *               texture (its corners from the quad buffer, as the frame
+ *               before wrote them), then shows the texture through unit
+ *               40 or 41 (the one the frame before bound it to), then
+ *               binds it to the other for the next frame, unbinds the
+ *               first and writes the next frame's corners into the
+ *               buffer (glBufferSubData): units past 32 and a buffer's
+ *               contents a frame reads from the one before.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -563,6 +565,10 @@ static void frame_units(app *a, int f)
     glActiveTexture(GL_TEXTURE0 + (GLenum)now);
     glBindTexture(GL_TEXTURE_2D, 0);
     glActiveTexture(GL_TEXTURE0);
+    GLfloat v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = quad[i] * (1.0f + 0.15f * (float)((f + 1) % 4));
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
 }
 
 int main(int argc, char **argv)
