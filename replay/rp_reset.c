@@ -13,6 +13,7 @@
  * is found in the kept records as they are first replayed
  * (rp_reset_note), and those repeats rebuild instead. */
 #include "rp_internal.h"
+#include "rp_trim_internal.h" /* rp_trim_bound */
 
 #include <GLES3/gl32.h>
 #include <stdarg.h>
@@ -393,18 +394,11 @@ static int bound_object(const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *t
     uint32_t t = f->obj_where == GT_WHERE_BOUND_TO ? f->obj_target
                  : f->obj_where == GT_WHERE_BOUND  ? (uint32_t)rp_arg_u(m, f->obj_param)
                                                    : 0;
-    if (t >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && t <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
-        t = GL_TEXTURE_CUBE_MAP;
-    uint32_t binding = t ? gt_api_binding_of(t) : 0;
-    const gt_api_state *st = binding ? rp_state_row(binding, GT_STATE_GET) : NULL;
-    if (!st)
-        return -1;
-    *cls = st->cls == GT_STATE_TEXTURE_NAME ? RP_TEXTURE : st->cls == GT_STATE_BUFFER_NAME ? RP_BUFFER
-           : st->cls == GT_STATE_RENDERBUFFER_NAME ? RP_RENDERBUFFER : -1;
-    GLint name = 0;
-    glGetIntegerv(binding, &name);
-    *target = t, *obj = (GLuint)name;
-    return *cls < 0 || rp_state_refused() ? -1 : 0;
+    int state_cls = 0;
+    *obj = t ? rp_trim_bound(t, &state_cls) : 0;
+    *cls = rp_class_of_state(state_cls);
+    *target = t >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && t <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z ? GL_TEXTURE_CUBE_MAP : t;
+    return (*cls != RP_TEXTURE && *cls != RP_BUFFER && *cls != RP_RENDERBUFFER) || rp_state_refused() ? -1 : 0;
 }
 
 /* A fence made before the start that the kept calls delete: made again
@@ -449,16 +443,10 @@ static int deletes_made(rp_reset *s, rp *r, const gt_api_fn *f, const rp_msg *m)
 static GLuint pinning_framebuffer(const gt_api_fn *f, const rp_msg *m)
 {
     for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
-        if (f->params[i].kind != GT_K_ENUM)
-            continue;
-        uint32_t target = (uint32_t)rp_arg_u(m, i);
-        uint32_t binding = gt_api_binding_of(target == GL_FRAMEBUFFER ? GL_DRAW_FRAMEBUFFER : target);
-        const gt_api_state *st = binding ? rp_state_row(binding, GT_STATE_GET) : NULL;
-        if (st && st->cls == GT_STATE_FRAMEBUFFER_NAME) {
-            GLint fbo = 0;
-            glGetIntegerv(binding, &fbo);
-            return rp_state_refused() ? 0 : (GLuint)fbo;
-        }
+        int cls = 0;
+        uint32_t fbo = f->params[i].kind == GT_K_ENUM ? rp_trim_bound((uint32_t)rp_arg_u(m, i), &cls) : 0;
+        if (cls == GT_STATE_FRAMEBUFFER_NAME)
+            return rp_state_refused() ? 0 : fbo;
     }
     return 0;
 }
