@@ -152,9 +152,13 @@ static void read_params(GLenum target, saved *x)
 
 /* GLES copies only between complete textures: the one bound to target
  * made complete over its levels whatever its filter (what it had is
- * written back after). */
-static void make_complete(const saved *x)
+ * written back after). Not a texture of immutable storage: complete over
+ * its levels already, and GL clamps what is set of its levels for good
+ * (a GL_TEXTURE_MAX_LEVEL of 1000 set to 0 comes back as 0). */
+static void make_complete(const saved *x, int immutable)
 {
+    if (immutable)
+        return;
     glTexParameteri(x->target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(x->target, GL_TEXTURE_BASE_LEVEL, 0);
     glTexParameteri(x->target, GL_TEXTURE_MAX_LEVEL, x->nlevels - 1);
@@ -203,7 +207,6 @@ static int make_texture_copy(saved *x)
     else
         glTexStorage2D(x->target, x->nlevels, (GLenum)b->fmt, b->w, b->h);
     if (!refused()) {
-        make_complete(x);
         copy_levels(x, x->obj, x->copy);
         return refused() ? -1 : 0;
     }
@@ -211,7 +214,7 @@ static int make_texture_copy(saved *x)
         define_levels(x, types[i]);
         if (refused())
             continue;
-        make_complete(x);
+        make_complete(x, 0);
         copy_levels(x, x->obj, x->copy);
         if (!refused())
             return 0;
@@ -234,7 +237,7 @@ static int save_texture(saved *x, char *why, size_t n)
     x->immutable = imm;
     read_params(x->target, x);
     if (chain && x->nlevels) {
-        make_complete(x);
+        make_complete(x, x->immutable);
         copied = make_texture_copy(x) == 0;
         glBindTexture(x->target, x->obj);
         write_params(x);
@@ -279,7 +282,7 @@ static int restore_texture(const saved *x, uint64_t *calls, char *why, size_t n)
     glGetTexParameteriv(x->target, GL_TEXTURE_IMMUTABLE_FORMAT, &imm);
     if (same && imm == x->immutable) {
         if (x->nlevels) {
-            make_complete(x);
+            make_complete(x, x->immutable);
             copy_levels(x, x->copy, x->obj);
         }
         *calls += (uint64_t)x->nlevels + write_params(x);
