@@ -528,6 +528,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
     r->frame_start = now();
     uint64_t stop_frame = opt->frame_last, stop_call = opt->call_last;
     int looped = 0, range = 0; /* range: past a trim's start marker (trim_start) */
+    int written = 0;           /* a trim's written repeats ran (run_written) */
     char start_dir[4096] = ""; /* the state at the start, for the written reset's check */
     uint64_t loop_after = opt->loop && !repeat ? count_frames(r, path) : 0;
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
@@ -563,7 +564,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         r->seq = rec.seq;
         r->cur = m;
         uint64_t tid = m->has_thread_id ? m->thread_id : rec.thread_id, frame = r->frame;
-        if (range && r->reset && !rp_reset_why_not(r->reset)[0])
+        if (range && r->reset && !written && !rp_reset_why_not(r->reset)[0])
             rp_reset_before(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
         replay_record(r, m, tid);
         int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
@@ -582,11 +583,18 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
             gltrace__glmessage__free_unpacked(m, NULL);
             r->cur = NULL;
         } else if (range) {
-            if (r->reset && !rp_reset_why_not(r->reset)[0]) {
+            if (r->reset && !written && !rp_reset_why_not(r->reset)[0]) {
                 rp_reset_note(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
                 if (list_add(&cur, m, tid, rec.seq) != 0) {
                     reset_cannot(r, "out of memory");
                     gltrace__glmessage__free_unpacked(m, NULL);
+                }
+                /* The trace's last frame ended: its repeats run now, before
+                 * the app tears down (deletes, destroys its context), as the
+                 * last frame's loop does; what follows is replayed once. */
+                if (r->frame != frame && r->frame == loop_after && !sum->error[0]) {
+                    run_written(r, &cur, start_dir);
+                    written = 1;
                 }
             } else if (!fast) {
                 gltrace__glmessage__free_unpacked(m, NULL);
@@ -613,7 +621,7 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
      * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
     if (opt->loop && !looped && last.n && !sum->error[0])
         run_loop(r, &last);
-    if (r->reset && !sum->error[0])
+    if (r->reset && !written && !sum->error[0])
         run_written(r, &cur, start_dir);
     if (r->reset && rp_reset_why_not(r->reset)[0])
         snprintf(sum->loop_rebuilt_why, sizeof sum->loop_rebuilt_why, "%s", rp_reset_why_not(r->reset));

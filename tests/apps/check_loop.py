@@ -14,15 +14,19 @@ context's state and their window's pixels (which the reset writes back:
 without them its repeats would differ), and so do gles1_scene's (GLES 1
 matrices, lights, texture environments); es3_scene's frames draw into a
 framebuffer object: its texture is copied before the first draw and
-copied back before each repeat. fbo_snapshots' kept frames delete a
-framebuffer object made before them, which no reset can write back, so
-each repeat replays the trim's setup again, and replay says why. lights_app
+copied back before each repeat. fbo_snapshots' trim ends with the app's
+last frame, after which it deletes everything it made: the repeats run
+before that teardown, as the last frame's loop does, and are written back
+(its textures have immutable storage). arrays_maps' trim keeps only what
+follows its one frame, where it deletes buffers the setup made, which no
+reset can write back: each repeat replays the trim's setup again, and
+replay says why, in its reports too. lights_app
 (tests/trim) moves its lights and changes its material and texture
 environment every frame: its trim's repeats are reset by writing them
 back too.
 
 usage: check_loop.py --gltrace GLTRACE --repeats ES3_SCENE --accumulates ACCUMULATE --gles1 GLES1_SCENE
-                     --lights LIGHTS_APP --rebuilds FBO_SNAPSHOTS --out DIR"""
+                     --lights LIGHTS_APP --teardown FBO_SNAPSHOTS --rebuilds ARRAYS_MAPS --out DIR"""
 import argparse
 import json
 import os
@@ -45,6 +49,7 @@ def main():
     ap.add_argument('--accumulates', required=True)
     ap.add_argument('--gles1', required=True)
     ap.add_argument('--lights', required=True)
+    ap.add_argument('--teardown', required=True)
     ap.add_argument('--rebuilds', required=True)
     ap.add_argument('--out', required=True)
     args = ap.parse_args()
@@ -86,6 +91,7 @@ def main():
         ck.check(f'{name}: the trim with --benchmark --loop 2 times all 6 kept frames (2 and 2 repeats of 2)',
                  bl.returncode == 0 and re.search(r': 6 frames in ', bl.stderr), bl.stderr.strip())
         written_reset(ck, name, t, lp)
+    before_teardown(ck, args, env)
     rebuilt(ck, args, env)
     gles1_loop(ck, args, env, args.gles1, '1-2', 4)
     gles1_loop(ck, args, env, args.lights, '3-5', 6)
@@ -101,35 +107,53 @@ def written_reset(ck, name, trim, replay):
              'calls that write back the state they changed' in trim.stdout, (trim.stdout, replay.stderr))
 
 
-def rebuilt(ck, args, env):
-    """fbo_snapshots' frames 1-2 delete a framebuffer object the setup
-    made: every repeat replays the setup again, and replay and trim say
-    why; the repeats still match."""
+def before_teardown(ck, args, env):
+    """fbo_snapshots' frames 1-2 end the trace; after the last one the app
+    deletes its framebuffer, textures and buffers and its context: the
+    repeats run before that, written back, all matching."""
     trace = os.path.join(args.out, 'fbo_snapshots.gltrace')
-    rec = at.record(args.gltrace, trace, [args.rebuilds])
+    rec = at.record(args.gltrace, trace, [args.teardown])
     if not ck.check('fbo_snapshots: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
         return
     cut = os.path.join(args.out, 'fbo_snapshots-frames-1-2.gltrace')
     t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
-    report, junit = os.path.join(args.out, 'fbo_snapshots-loop.json'), os.path.join(args.out, 'fbo_snapshots-loop.xml')
+    lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
+    got = loop_line(lp.stderr)
+    ck.check('fbo_snapshots: the trim of its last frames repeats before the app\'s teardown, all repeated snapshots '
+             'matching, exit 0', t.returncode == 0 and lp.returncode == 0 and got is not None and
+             got[1] == got[2] > 0, (t.stdout, lp.stderr))
+    written_reset(ck, 'fbo_snapshots', t, lp)
+
+
+def rebuilt(ck, args, env):
+    """arrays_maps has one frame: its trim of frames 1-2 keeps what follows
+    it, which deletes buffers the setup made: every repeat replays the
+    setup again, and replay and trim say why, in the reports too."""
+    trace = os.path.join(args.out, 'arrays_maps.gltrace')
+    rec = at.record(args.gltrace, trace, [args.rebuilds])
+    if not ck.check('arrays_maps: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+        return
+    cut = os.path.join(args.out, 'arrays_maps-frames-1-2.gltrace')
+    t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+    report, junit = os.path.join(args.out, 'arrays_maps-loop.json'), os.path.join(args.out, 'arrays_maps-loop.xml')
     lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress', '--json', report, '--junit', junit],
                 env=env)
     got = loop_line(lp.stderr)
-    why = 'the kept calls change an object (glDeleteFramebuffers'
-    ck.check('fbo_snapshots: its kept frames delete a framebuffer object made before them: each repeat replays the '
+    why = 'the kept calls change an object (glDeleteBuffers'
+    ck.check('arrays_maps: its kept calls delete buffers made before them: each repeat replays the '
              'setup again, replay and trim say why, and the repeats match',
              lp.returncode == 0 and got is not None and got[1] == got[2] > 0 and
              f'2 of 2 repeats reset by replaying its setup again into new contexts: {why}' in lp.stderr and
              f'setup replayed again ({why}' in t.stdout, (t.stdout, lp.stderr))
     loop = report_loop(report)
-    ck.check('fbo_snapshots: the JSON report says the loop: 2 repeats of the trim, none written back, 2 rebuilt '
+    ck.check('arrays_maps: the JSON report says the loop: 2 repeats of the trim, none written back, 2 rebuilt '
              'and why, their snapshots compared and matched', loop and loop.get('repeats') == 2 and
              loop.get('of') == 'trim' and loop.get('written_back') == 0 and loop.get('rebuilt') == 2 and
              why in (loop.get('rebuilt_why') or '') and loop.get('compared') == loop.get('matched') > 0, loop)
     xml = open(junit).read() if os.path.exists(junit) else ''
-    ck.check('fbo_snapshots: the JUnit report has the loop as a passed test case naming how it was reset',
+    ck.check('arrays_maps: the JUnit report has the loop as a passed test case naming how it was reset',
              re.search(r'<testcase classname="replay" name="--loop 2 \(the trim&#39;s kept calls\): 0 reset by '
-                       r'writing back, 2 by replaying the setup again: [^"]*glDeleteFramebuffers[^"]*"/>', xml),
+                       r'writing back, 2 by replaying the setup again: [^"]*glDeleteBuffers[^"]*"/>', xml),
              xml[-800:])
 
 
