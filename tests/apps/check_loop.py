@@ -107,16 +107,26 @@ def written_reset(ck, name, trim, replay):
              'calls that write back the state they changed' in trim.stdout, (trim.stdout, replay.stderr))
 
 
+def trimmed(ck, args, env, app, frames):
+    """app recorded and trimmed to frames: (its name, the trim's result,
+    the trim's path), or None when it could not be recorded."""
+    name = os.path.basename(app)
+    trace = os.path.join(args.out, name + '.gltrace')
+    rec = at.record(args.gltrace, trace, [app])
+    if not ck.check(f'{name}: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+        return None
+    cut = os.path.join(args.out, f'{name}-frames-{frames}.gltrace')
+    return name, gt.run([args.gltrace, 'trim', trace, '--frames', frames, '-o', cut], env=env), cut
+
+
 def before_teardown(ck, args, env):
     """fbo_snapshots' frames 1-2 end the trace; after the last one the app
     deletes its framebuffer, textures and buffers and its context: the
     repeats run before that, written back, all matching."""
-    trace = os.path.join(args.out, 'fbo_snapshots.gltrace')
-    rec = at.record(args.gltrace, trace, [args.teardown])
-    if not ck.check('fbo_snapshots: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+    got = trimmed(ck, args, env, args.teardown, '1-2')
+    if not got:
         return
-    cut = os.path.join(args.out, 'fbo_snapshots-frames-1-2.gltrace')
-    t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+    _, t, cut = got
     lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress'], env=env)
     got = loop_line(lp.stderr)
     ck.check('fbo_snapshots: the trim of its last frames repeats before the app\'s teardown, all repeated snapshots '
@@ -129,12 +139,10 @@ def rebuilt(ck, args, env):
     """arrays_maps has one frame: its trim of frames 1-2 keeps what follows
     it, which deletes buffers the setup made: every repeat replays the
     setup again, and replay and trim say why, in the reports too."""
-    trace = os.path.join(args.out, 'arrays_maps.gltrace')
-    rec = at.record(args.gltrace, trace, [args.rebuilds])
-    if not ck.check('arrays_maps: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+    got = trimmed(ck, args, env, args.rebuilds, '1-2')
+    if not got:
         return
-    cut = os.path.join(args.out, 'arrays_maps-frames-1-2.gltrace')
-    t = gt.run([args.gltrace, 'trim', trace, '--frames', '1-2', '-o', cut], env=env)
+    _, t, cut = got
     report, junit = os.path.join(args.out, 'arrays_maps-loop.json'), os.path.join(args.out, 'arrays_maps-loop.xml')
     lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress', '--json', report, '--junit', junit],
                 env=env)
@@ -170,13 +178,10 @@ def gles1_loop(ck, args, env, app, frames, snapshots):
     """GLES 1's fixed function (matrices built by glRotatef, lights,
     material, texture environments): its trim's repeats reset by calls
     written back, every snapshot matching."""
-    name = os.path.basename(app)
-    trace = os.path.join(args.out, name + '.gltrace')
-    rec = at.record(args.gltrace, trace, [app])
-    if not ck.check(f'{name}: recorded', rec.returncode == 0 and os.path.isfile(trace), rec.stderr):
+    got = trimmed(ck, args, env, app, frames)
+    if not got:
         return
-    cut = os.path.join(args.out, f'{name}-frames-{frames}.gltrace')
-    t = gt.run([args.gltrace, 'trim', trace, '--frames', frames, '-o', cut], env=env)
+    name, t, cut = got
     report = os.path.join(args.out, f'{name}-loop.json')
     lp = gt.run([args.gltrace, 'replay', cut, '--loop', '2', '--no-progress', '--json', report], env=env)
     got = loop_line(lp.stderr)

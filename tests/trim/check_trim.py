@@ -72,13 +72,7 @@ def snapshots(trace, frames=None, calls=None):
 
 def setup_fns(out):
     """The functions of a trim's setup: its records before the start marker."""
-    setup = []
-    for rec in gt.dump(gltrace, out).objects():
-        if rec.get('fn') == 'gltraceMetadata' and \
-                rec.get('metadata', {}).get('options', {}).get('trim', '').startswith('start'):
-            break
-        setup.append(rec.get('fn'))
-    return setup
+    return [rec.get('fn') for rec in setup_records(out)]
 
 
 def check_trim(name, trace, how, first, last, *extra, expect_note=None):
