@@ -458,9 +458,6 @@ int rp_shadows_save(rp_shadows *sh, int cls, GLenum target, GLuint obj, char *wh
 /* Every texture and renderbuffer attached to the framebuffer bound for drawing, saved. */
 int rp_shadows_save_attachments(rp_shadows *sh, char *why, size_t n);
 int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n);
-size_t rp_shadows_count(const rp_shadows *sh);
-/* A texture's target, found by binding it (0: none of GLES's). */
-GLenum rp_texture_target(GLuint tex);
 void rp_shadows_free(rp_shadows *sh);
 /* rp_state_calls.c: the state of the context current on tid as calls of
  * api/state.tsv's set, toggle and each lines and GLES 1's matrix stacks

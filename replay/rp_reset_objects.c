@@ -391,7 +391,8 @@ static int restore_renderbuffer(const saved *x, uint64_t *calls, char *why, size
 
 /* ---------------------------------------------------------------- framebuffers */
 
-GLenum rp_texture_target(GLuint tex)
+/* A texture's target, found by binding it (0: none of GLES's). */
+static GLenum texture_target(GLuint tex)
 {
     static const GLenum targets[] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_3D,
                                      GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_2D_MULTISAMPLE};
@@ -439,7 +440,7 @@ static void read_attachments(struct att *a, int with_targets)
                                               &a[i].layer);
         refused();
         if (with_targets)
-            a[i].target = rp_texture_target((GLuint)a[i].name);
+            a[i].target = texture_target((GLuint)a[i].name);
     }
 }
 
@@ -538,9 +539,4 @@ int rp_shadows_restore(rp_shadows *sh, uint64_t *calls, char *why, size_t n)
             return -1;
     }
     return 0;
-}
-
-size_t rp_shadows_count(const rp_shadows *sh)
-{
-    return sh ? sh->n : 0;
 }
