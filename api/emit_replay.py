@@ -74,7 +74,14 @@ def decode(c, i, p):
     cls = CLASSES.get(p.klass) if p.klass else None
     if cls:
         expr = f'({t.text})rp_name(r, {cls}, (uint32_t)rp_arg_i(m, {i}))'
-    if p.name in c.maps:
+    if p.name in c.maps and ':' in c.maps[p.name]:
+        # KIND:PARAM: the name's class follows another parameter's enum.
+        kind, by = c.maps[p.name].split(':')
+        j = next((k for k, q in enumerate(c.params) if q.name == by), None)
+        if j is None:
+            raise SystemExit(f'gen_api.py: map {c.name} {p.name}: no parameter {by}')
+        expr = f'({t.text})rp_map_{kind}(r, (uint32_t)rp_arg_i(m, {i}), (uint32_t)rp_arg_i(m, {j}))'
+    elif p.name in c.maps:
         expr = f'({t.text})rp_map_{c.maps[p.name]}(r, m, rp_arg_i(m, {i}))'
     return f'    {t.decl(pn(p))} = {expr};'
 

@@ -157,7 +157,9 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
             d = DIRS.index(p.ann.dir) if p.ann else 0
             g = groups.get(p.group, GROUP_ANY_EGL if c.api == 'egl' else GROUP_ANY_GL)
             oc = OBJ_CLASS.get(p.klass, 'GT_STATE_NO_CLASS') if p.klass else 'GT_STATE_NO_CLASS'
-            L.append(f'    {{{cstr(p.name)}, {cstr(p.type.text)}, GT_K_{k}, {d}, {g}, {oc}}},')
+            by = c.maps.get(p.name, '').partition('named:')[2]  # the class another parameter's enum gives
+            by = next((j + 1 for j, q in enumerate(c.params) if q.name == by), 0) if by else 0
+            L.append(f'    {{{cstr(p.name)}, {cstr(p.type.text)}, GT_K_{k}, {d}, {g}, {oc}, {by}}},')
         L.append('};')
     L.append('')
     keys, state_fields = state_keys(cmds, values)

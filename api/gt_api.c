@@ -1,5 +1,7 @@
 /* gt_api.c: look-ups over the generated API tables (gt_api_data.c). */
 #include "gt_api.h"
+#include "gt_api_state.h"
+#include "gt_enums.h"
 
 #include <string.h>
 
@@ -83,4 +85,31 @@ int gt_api_wire_type(gt_kind kind)
     case GT_K_ENUM: return 7;
     default: return 8;
     }
+}
+
+int gt_api_class_named(uint32_t what)
+{
+    static const struct { uint32_t what; uint8_t cls; } by[] = {
+        {GL_RENDERBUFFER, GT_STATE_RENDERBUFFER_NAME}, {GL_FRAMEBUFFER, GT_STATE_FRAMEBUFFER_NAME},
+        {GL_BUFFER, GT_STATE_BUFFER_NAME}, {GL_BUFFER_OBJECT_EXT, GT_STATE_BUFFER_NAME},
+        {GL_SHADER, GT_STATE_PROGRAM_NAME}, {GL_PROGRAM, GT_STATE_PROGRAM_NAME},
+        {GL_SHADER_OBJECT_EXT, GT_STATE_PROGRAM_NAME}, {GL_PROGRAM_OBJECT_EXT, GT_STATE_PROGRAM_NAME},
+        {GL_VERTEX_ARRAY, GT_STATE_VERTEX_ARRAY_NAME}, {GL_VERTEX_ARRAY_OBJECT_EXT, GT_STATE_VERTEX_ARRAY_NAME},
+        {GL_QUERY, GT_STATE_QUERY_NAME}, {GL_QUERY_OBJECT_EXT, GT_STATE_QUERY_NAME},
+        {GL_PROGRAM_PIPELINE, GT_STATE_PIPELINE_NAME}, {GL_PROGRAM_PIPELINE_OBJECT_EXT, GT_STATE_PIPELINE_NAME},
+        {GL_SAMPLER, GT_STATE_SAMPLER_NAME}, {GL_TRANSFORM_FEEDBACK, GT_STATE_XFB_NAME},
+    };
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+        if (by[i].what == what)
+            return by[i].cls;
+    return GT_STATE_TEXTURE_NAME;
+}
+
+int gt_api_param_class(const gt_api_fn *f, unsigned i, int64_t (*arg)(const void *ctx, unsigned index),
+                       const void *ctx)
+{
+    const gt_api_param *p = &f->params[i];
+    if (p->obj_class || !p->class_by || p->class_by > f->nparams)
+        return p->obj_class;
+    return gt_api_class_named((uint32_t)arg(ctx, p->class_by - 1u));
 }

@@ -93,6 +93,8 @@ typedef struct gt_api_param {
     uint8_t dir;        /* gt_dir (pointers) */
     uint16_t group;     /* enum group for gt_api_enum_name() */
     uint8_t obj_class;  /* gt_state_class of the objects it names (registry class), 0 none */
+    uint8_t class_by;   /* 1 + the index of the parameter whose enum says what this one names
+                           (api/annotations.txt `map ... named:PARAM`: gt_api_class_named), 0 none */
 } gt_api_param;
 
 typedef struct gt_api_fn {
@@ -143,6 +145,19 @@ const char *gt_api_enum_name(uint32_t value, uint16_t group, int is_egl);
 
 /* GLMessage.DataType.Type used for a kind on the wire. */
 int gt_api_wire_type(gt_kind kind);
+
+/* The gt_state_class of a name that an enum beside it says the class of
+ * (gt_api_param.class_by): a texture target or GL_RENDERBUFFER
+ * (glCopyImageSubData), an object identifier (glObjectLabel, GL_BUFFER;
+ * EXT_debug_label's GL_BUFFER_OBJECT_EXT). A value it does not know is
+ * taken as a texture target. */
+int gt_api_class_named(uint32_t what);
+
+/* The gt_state_class of what parameter i names, given the call's integer
+ * arguments through arg(ctx, index): its registry class, or the one the
+ * enum of its class_by parameter gives; 0 for none. */
+int gt_api_param_class(const gt_api_fn *f, unsigned i, int64_t (*arg)(const void *ctx, unsigned index),
+                       const void *ctx);
 
 #ifdef __cplusplus
 }

@@ -368,6 +368,10 @@ int64_t rp_map_program_uniform(rp *r, const rp_msg *m, int64_t loc);
 /* A vertex attribute index, through the recorded glGetAttribLocation
  * answers of the program in use (or the last one asked). */
 int64_t rp_map_attrib(rp *r, const rp_msg *m, int64_t index);
+/* A name of the class the enum `what` gives (api/annotations.txt `map ... named:PARAM`). */
+int64_t rp_map_named(rp *r, uint32_t name, uint32_t what);
+/* The gt_state_class of what parameter i of record m names (gt_api_param_class). */
+int rp_param_class(const struct gt_api_fn *f, const rp_msg *m, unsigned i);
 
 /* ---------------------------------------------------------------- EGL, records */
 

@@ -12,6 +12,7 @@
 
 #include "gt_api.h"
 #include "gt_api_state.h"
+#include "gt_enums.h"
 
 /* ---------------------------------------------------------------- hash map */
 
@@ -440,4 +441,20 @@ const char *const *rp_arg_strings(rp *r, const rp_msg *m, unsigned i)
         v[k] = s;
     }
     return v;
+}
+
+/* A name whose class an enum beside it gives (gt_api_class_named). */
+int64_t rp_map_named(rp *r, uint32_t name, uint32_t what)
+{
+    return rp_name(r, rp_class_of_state(gt_api_class_named(what)), name);
+}
+
+static int64_t msg_arg(const void *m, unsigned i)
+{
+    return rp_arg_i(m, i);
+}
+
+int rp_param_class(const gt_api_fn *f, const rp_msg *m, unsigned i)
+{
+    return gt_api_param_class(f, i, msg_arg, m);
 }

@@ -457,7 +457,7 @@ static int params_made(rp *r, const gt_api_fn *f, const rp_msg *m)
 {
     int any = 0;
     for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
-        int cls = rp_class_of_state(f->params[i].obj_class);
+        int cls = rp_class_of_state(rp_param_class(f, m, i));
         if (cls < 0 || f->params[i].kind == GT_K_POINTER)
             continue;
         uint32_t rec = (uint32_t)rp_arg_u(m, i);

@@ -928,7 +928,7 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++) {
-        int cls = f->params[i].obj_class;
+        int cls = rp_param_class(f, m, i);
         if (!lives_class(cls))
             continue;
         size_t len = 0;

@@ -20,7 +20,9 @@ writes back what their frames change: a framebuffer texture drawn into
 (passes), attachments changed (download), a vertex array's pointers
 (perframe), bindings at units past 32 and a buffer's contents (units); a
 buffer mapped across the
-start rebuilds, saying so (map).
+start rebuilds, saying so (map). Names a command gives with a target or an
+identifier (glCopyImageSubData, glObjectLabel) are mapped on replay, and
+the objects they name kept (copies).
 
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP"""
 import os
@@ -862,6 +864,26 @@ def loops_written():
              lp and lp.stderr)
 
 
+def named_by_target():
+    """trim_app copies: its frames fill a texture of their own with
+    glCopyImageSubData (names given with a target: a texture's, then a
+    renderbuffer's) and label it (glObjectLabel). A trim leaves the
+    textures made first and never used out, so the frames' names differ
+    on replay: a trim exact on the first try (mapping those names as
+    any other), with the renderbuffer and the copies' two sources kept."""
+    trace = record('trim_app_copies', [trim_app, 'copies'])
+    for k in (2, 5):
+        out = os.path.join(work, f'copies-{k}.gltrace')
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out]) if trace else None
+        setup = setup_records(out) if r and r.returncode == 0 else []
+        sizes = [x.get('args', {}).get('width') for x in setup if x.get('fn') == 'glTexStorage2D']
+        ck.check(f'copies {k}-{k + 2}: exact on the first try; the setup keeps the copies\' two sources and the '
+                 f'renderbuffer, and leaves the three textures never used out',
+                 r is not None and r.returncode == 0 and 'note: without' not in r.stdout and
+                 f'checked: its replay matches 3 of 3' in r.stdout and sizes.count(32) == 2 and 8 not in sizes and
+                 any(x.get('fn') == 'glRenderbufferStorage' for x in setup), (r and r.stdout, sizes))
+
+
 def main():
     os.makedirs(work, exist_ok=True)
     sample_apps()
@@ -877,6 +899,7 @@ def main():
     queries_and_scissored_clears()
     objects_per_frame()
     loops_written()
+    named_by_target()
 
 
 main()

@@ -70,6 +70,14 @@
  *               first and writes the next frame's corners into the
  *               buffer (glBufferSubData): units past 32 and a buffer's
  *               contents a frame reads from the one before.
+ *   copies      each frame makes a texture, fills it with
+ *               glCopyImageSubData from one of two textures of noise
+ *               (named only there, never bound) and a corner from a
+ *               colour renderbuffer, labels it (glObjectLabel), shows it
+ *               and deletes it. Textures made first and never used
+ *               again, which a trim leaves out, so the frames' names
+ *               differ on replay: names given with a target or an
+ *               identifier must be mapped like any other.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -571,15 +579,63 @@ static void frame_units(app *a, int f)
     glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
 }
 
+typedef struct copies {
+    GLuint src[2], rb;
+} copies;
+
+static void copies_setup(copies *c)
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    GLuint unused[3], fbo;
+    glGenTextures(3, unused);
+    for (int i = 0; i < 3; i++) { /* never used again: a trim leaves them out */
+        glBindTexture(GL_TEXTURE_2D, unused[i]);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 8, 8);
+    }
+    glGenTextures(2, c->src);
+    for (int i = 0; i < 2; i++) {
+        noise(px, 20u + (unsigned)i);
+        glBindTexture(GL_TEXTURE_2D, c->src[i]);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenRenderbuffers(1, &c->rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, c->rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, c->rb);
+    glClearColor(0.9f, 0.8f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+}
+
+static void frame_copies(const copies *c, const app *a, int f)
+{
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glCopyImageSubData(c->src[f % 2], GL_TEXTURE_2D, 0, 0, 0, 0, t, GL_TEXTURE_2D, 0, 0, 0, 0, 32, 32, 1);
+    glCopyImageSubData(c->rb, GL_RENDERBUFFER, 0, 0, 0, 0, t, GL_TEXTURE_2D, 0, 2 * f, 3 * f, 0, 8, 8, 1);
+    glObjectLabel(GL_TEXTURE, t, -1, "frame copy");
+    show_texture(a);
+    glDeleteTextures(1, &t);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
-        strcmp(mode, "units")) {
+        strcmp(mode, "units") && strcmp(mode, "copies")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units\n");
+                        "download|queries|perframe|churn|units|copies\n");
         return 2;
     }
     sample_egl e;
@@ -619,6 +675,9 @@ int main(int argc, char **argv)
     passes ps;
     download dl;
     GLuint queries[2];
+    copies cp;
+    if (!strcmp(mode, "copies"))
+        copies_setup(&cp);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -663,6 +722,8 @@ int main(int argc, char **argv)
             frame_churn(&a, f);
         else if (!strcmp(mode, "units"))
             frame_units(&a, f);
+        else if (!strcmp(mode, "copies"))
+            frame_copies(&cp, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
