@@ -152,14 +152,15 @@ def window_draw(c, sel):
 
 
 # ---------------------------------------------------------------- texture levels written off
-# Before the start, capture/cap_texhold.c keeps out uploads into 2D and
-# cube map texture levels it can read back, and writes the level read back
-# instead. Which commands those are comes from their `object` line (the
-# contents of the texture bound to `target`) and their registry
-# parameters: a 2D image (a level, a width and a height; no depth, no
-# compressed size, no storage's level count) defines a level when it has
-# an internal format, and changes part of one when it has an x offset.
-_NOT_2D = {'depth', 'zoffset', 'imageSize', 'levels'}
+# Before the start, capture/cap_texhold.c keeps out uploads into 2D, cube
+# map, 3D and array texture levels it can read back, and writes the level
+# read back instead. Which commands those are comes from their `object`
+# line (the contents of the texture bound to `target`) and their registry
+# parameters: an image (a level, a width and a height, and a depth for a
+# 3D one; no compressed size, no storage's level count) defines a level
+# when it has an internal format, and changes part of one when it has an x
+# offset.
+_NOT_IMAGE = {'imageSize', 'levels'}
 
 
 def _bound_target(c):
@@ -170,7 +171,7 @@ def _bound_target(c):
 def texture_upload(c):
     """The C condition under which upload c is not written, or None."""
     names = {p.name for p in c.params}
-    if not _bound_target(c) or not {'level', 'width', 'height'} <= names or names & _NOT_2D:
+    if not _bound_target(c) or not {'level', 'width', 'height'} <= names or names & _NOT_IMAGE:
         return None
     if 'internalformat' in names:
         define, ifmt = 1, '(uint32_t)x_internalformat'
@@ -180,8 +181,10 @@ def texture_upload(c):
         return None
     fmt = '(uint32_t)x_format' if 'format' in names else '0'  # a copy's: from its internal format
     typ = '(uint32_t)x_type' if 'type' in names else '0'
+    depth = 'x_depth' if define and 'depth' in names else '1'
     return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
-            f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {fmt}, {typ})')
+            f'cap_texhold_upload(t, {define}, (uint32_t)x_target, x_level, {ifmt}, x_width, x_height, {depth}, '
+            f'{fmt}, {typ})')
 
 
 def texture_clear(c):
@@ -226,16 +229,33 @@ def pixel_read(c):
 
 
 def texture_storage(c):
-    """C noting the levels a storage command (a 2D image's level count, no
-    depth) makes, or []: its record is written (it makes the levels
-    immutable), their uploads and passes are then left out like any
-    level's and written back with `texture-level`."""
+    """C noting the levels a storage command (a level count, an internal
+    format, a size) makes, or []: its record is written (it makes the
+    levels immutable), their uploads and passes are then left out like any
+    level's and written back with `texture-level` (`texture-level-3d`)."""
     names = {p.name for p in c.params}
-    if not _bound_target(c) or not {'levels', 'internalformat', 'width', 'height'} <= names or 'depth' in names:
+    if not _bound_target(c) or not {'levels', 'internalformat', 'width', 'height'} <= names:
         return []
+    depth = 'x_depth' if 'depth' in names else '1'
     return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
             '        cap_texhold_storage(t, (uint32_t)x_target, x_levels, (uint32_t)x_internalformat, x_width, '
-            'x_height);']
+            f'x_height, {depth});']
+
+
+def renderbuffer_storage(c):
+    """C noting the renderbuffer a storage command of the renderbuffer
+    bound (its target's registry group) makes, or []: its record is
+    written; draws into it are then left out, and it is written back by a
+    copy from a texture (capture/cap_texhold.c)."""
+    names = {p.name for p in c.params}
+    target = next((p for p in c.params if p.name == 'target'), None)
+    if not _bound_target(c) or target is None or target.group != 'RenderbufferTarget' or \
+            not {'internalformat', 'width', 'height'} <= names:
+        return []
+    samples = 'x_samples' if 'samples' in names else '0'
+    return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
+            f'        cap_texhold_renderbuffer(t, (uint32_t)x_target, {samples}, (uint32_t)x_internalformat, '
+            'x_width, x_height);']
 
 
 def texture_before(c):
@@ -257,6 +277,8 @@ def texture_before(c):
         return ['    if (CAP_UNLIKELY(t->bh_changed))', '        cap_bufhold_unpacking(t);']
     if texture_storage(c):
         return texture_storage(c)
+    if renderbuffer_storage(c):
+        return renderbuffer_storage(c)
     if _bound_target(c) and {'size', 'flags', 'data'} <= {p.name for p in c.params}:
         # A buffer's storage (written): followed from there.
         return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
@@ -277,9 +299,10 @@ def texture_before(c):
         return ['    if (CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now())',
                 f'        cap_texhold_pinned(t, x_{c.params[o[2]].name});']
     if o and o[0] == 'deletes':
-        for klass, held in (('texture', 'th_levels'), ('buffer', 'bh_buffers')):
+        for klass, held, fn in (('texture', 'th_levels', 'cap_texhold_deleted'),
+                                ('renderbuffer', 'th_levels', 'cap_texhold_rb_deleted'),
+                                ('buffer', 'bh_buffers', 'cap_bufhold_deleted')):
             named = [p for p in c.params if p.klass == klass and p.type.pointer]
             if len(named) == 1 and any(p.name == 'n' for p in c.params):
-                short = 'tex' if klass == 'texture' else 'buf'
-                return [f'    if (CAP_UNLIKELY(t->{held}))', f'        cap_{short}hold_deleted(t, x_n, x_{named[0].name});']
+                return [f'    if (CAP_UNLIKELY(t->{held}))', f'        {fn}(t, x_n, x_{named[0].name});']
     return []

@@ -20,7 +20,8 @@ CLASSES = ['texture', 'buffer', 'framebuffer', 'renderbuffer', 'program', 'verte
 SCOPES = ['-', 'unit', 'client-unit']
 FUNCTION_USES = QUERIES + ['client-unit', 'matrix-mode', 'push-matrix', 'pop-matrix', 'load-matrix', 'pointer',
                            'bind-buffer', 'pixel-store', 'bind-texture', 'texture-level',
-                           'texture-image', 'buffer-range', 'buffer-data']
+                           'texture-image', 'buffer-range', 'buffer-data', 'texture-level-3d', 'texture-image-3d',
+                           'texture-storage', 'gen-textures', 'delete-textures', 'copy-image']
 EGL_QUERIES = ['config', 'context', 'surface']
 EGL_TYPES = ['int', 'bool', 'enum', 'bits']
 UNIFORM_BASES = {'float': 'f', 'int': 'i', 'uint': 'u', 'bool': 'b'}

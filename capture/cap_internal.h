@@ -268,13 +268,17 @@ CAP_INLINE int cap_defer_now(void)
 
 int cap_defer_writes_elsewhere(void); /* transform feedback, storage blocks, atomic counters */
 
-/* cap_texhold.c: texture levels written off before the start, written as
- * read back before anything reads them and where writing comes on. */
+/* cap_texhold.c: texture levels and renderbuffers written off before the
+ * start, written as read back before anything reads them and where
+ * writing comes on. */
 #define CAP_DRAW_ALL UINT32_MAX /* a draw's "mask": it may write every buffer its tests allow */
 int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t level, uint32_t ifmt, int32_t w, int32_t h,
-                       uint32_t fmt, uint32_t type); /* 1: not to be written */
+                       int32_t d, uint32_t fmt, uint32_t type); /* 1: not to be written */
 int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask); /* 1: a draw or clear (mask) into written-off levels only */
-void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h);
+void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h,
+                         int32_t d);
+void cap_texhold_renderbuffer(cap_tls *t, uint32_t target, int32_t samples, uint32_t ifmt, int32_t w, int32_t h);
+void cap_texhold_rb_deleted(cap_tls *t, int32_t n, const uint32_t *names);
 void cap_texhold_reading(cap_tls *t);                /* every changed level written */
 int cap_texhold_named(cap_tls *t, uint32_t tex, int32_t level); /* 1: a change of a followed level, not written */
 void cap_texhold_touch(cap_tls *t, uint32_t target); /* the texture bound to target written and forgotten */
@@ -307,9 +311,11 @@ void cap_hold_touch(cap_tls *t, uint32_t target);
  * (`function` lines), written as the thread's next record: integer
  * arguments, and `len` bytes behind its one pointer. */
 void cap_write_call(cap_tls *t, const char *use, const int64_t *args, const void *bytes, size_t len);
-/* cap_snapshot.c: a level of a 2D texture or cube face as RGBA8; -1: not readable. */
-int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t w, int32_t h,
-                            uint8_t *px);
+/* cap_snapshot.c: a layer of a texture level (a 2D texture's, a cube
+ * face's, a 3D or array texture's), or a renderbuffer (face
+ * GL_RENDERBUFFER), as RGBA8; -1: not readable. */
+int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t layer, int32_t w,
+                            int32_t h, uint8_t *px);
 
 /* A draw not to write: into the window its thread swapped, with no
  * framebuffer object bound for drawing (the selector slot `fb`), and

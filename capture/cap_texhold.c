@@ -1,16 +1,20 @@
-/* cap_texhold.c: texture levels written off before the start of a
- * mid-run capture, written as read back.
+/* cap_texhold.c: texture levels and renderbuffers written off before the
+ * start of a mid-run capture, written as read back.
  *
  * Before GLTRACE_START_FRAME's frame, or a trace server host's start
  * (cap_defer.c), an upload that defines or changes a level of a 2D
- * texture or a cube map face, in a format a framebuffer reads back
- * exactly (8-bit unsigned normalized RGBA, RGB, RG, red or BGRA), is not
+ * texture or a cube map face, or on GLES 3 of a 3D or 2D array texture
+ * (read a layer at a time), in a format a framebuffer reads back exactly
+ * (8-bit unsigned normalized RGBA, RGB, RG, red or BGRA), is not
  * written: the level is noted here with its size and format, and marked
  * changed. Nor is a draw or clear into a framebuffer object whose one
- * colour buffer is such a level and that writes no depth or stencil
+ * colour buffer is such a level, or a single-sampled renderbuffer of
+ * such a format on GLES 3.2 (its storage command, written, makes it
+ * followed), and that writes no depth or stencil
  * (cap_defer_window_draw), nor a clear of such a level by name
  * (glClearTexImageEXT). Which commands upload comes from the API
- * description (api/emit_defer.py texture_upload, texture_clear).
+ * description (api/emit_defer.py texture_upload, texture_clear,
+ * renderbuffer_storage).
  *
  * A changed level is written, read through a framebuffer of ours, as one
  * upload that defines it (api/state.tsv `function texture-image`), with
@@ -26,11 +30,17 @@
  * is written first (the framebuffer keeps it, and draws through it are
  * written from then).
  *
- * Levels made by glTexStorage2D (its record written) are followed the same
- * way from there, and written back with glTexSubImage2D (`texture-level`).
+ * Levels made by glTexStorage2D or glTexStorage3D (its record written)
+ * are followed the same way from there, and written back with
+ * glTexSubImage2D (`texture-level`) or glTexSubImage3D (`texture-level-3d`).
+ * A renderbuffer has no upload: it is written back as a texture of its
+ * format, made, filled and copied into it (glCopyImageSubData: GLES 3.2),
+ * then deleted, under a name capture takes from the driver for it
+ * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
+ * `delete-textures`).
  * What GLES cannot read back this way (compressed, depth and luminance
- * textures, 3D and array textures, levels above 0 on GLES 2) is written
- * as before.
+ * textures, multisampled renderbuffers, levels above 0 on GLES 2) is
+ * written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
  * lock. Levels beyond its room are written as before. */
@@ -46,10 +56,12 @@
 #include <string.h>
 
 #define TH_LEVELS 1024
+#define TH_TARGETS 4 /* the binding targets written through: 2D, cube map, 3D, 2D array */
 
 typedef struct level {
-    uint32_t tex, face;        /* name; GL_TEXTURE_2D or the cube face */
-    int32_t level, w, h;
+    uint32_t tex, face;        /* name; GL_TEXTURE_2D, the cube face, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY,
+                                  or GL_RENDERBUFFER (a renderbuffer's name) */
+    int32_t level, w, h, d;    /* d: depth or layers (1 for 2D) */
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
     uint8_t n;                 /* components a pixel has in fmt */
     uint8_t changed;           /* since last written */
@@ -64,20 +76,45 @@ struct cap_texhold {
     int busy; /* writing: a record it writes reads nothing back */
 };
 
+static const uint32_t targets[TH_TARGETS] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY};
+
 /* The binding target of a level's target: 0 for one not held. */
 static uint32_t bind_target(uint32_t target)
 {
-    if (target == GL_TEXTURE_2D)
-        return GL_TEXTURE_2D;
+    if (target == GL_TEXTURE_2D || target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY)
+        return target;
     if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
         return GL_TEXTURE_CUBE_MAP;
     return 0;
+}
+
+static int layered(uint32_t target)
+{
+    return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY;
+}
+
+static int is_rb(const level *l)
+{
+    return l->face == GL_RENDERBUFFER;
+}
+
+/* Whether l is of object `name` (0: any) in the renderbuffers' name space
+ * (rb) or the textures'. */
+static int of(const level *l, uint32_t name, int rb)
+{
+    return !name || (l->tex == name && is_rb(l) == rb);
 }
 
 static uint32_t bound(uint32_t bind)
 {
     uint32_t q = gt_api_binding_of(bind);
     return q ? (uint32_t)cap_get_int(q) : 0;
+}
+
+/* GLES 3.2 (or a later 3): glCopyImageSubData, which writes a renderbuffer back. */
+static int copies_images(const cap_tls *t)
+{
+    return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
 }
 
 /* Components of a format glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
@@ -137,10 +174,10 @@ static level *add(cap_tls *t)
 }
 
 int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint32_t ifmt, int32_t w, int32_t h,
-                       uint32_t fmt, uint32_t type)
+                       int32_t d, uint32_t fmt, uint32_t type)
 {
     uint32_t bind = bind_target(target);
-    if (!bind || t->es_major < 2 || !t->cs || (t->th && t->th->busy))
+    if (!bind || t->es_major < 2 || !t->cs || (t->th && t->th->busy) || (layered(bind) && t->es_major < 3))
         return 0;
     uint32_t tex = bound(bind);
     level *l = tex ? find(t, tex, target, lv) : NULL;
@@ -149,7 +186,7 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
             changed(t, l);
         return l != NULL && !define; /* a level whose definition was written is written as it changes */
     }
-    int n = tex && w > 0 && h > 0 && (lv == 0 || t->es_major >= 3) ? components(t, ifmt, &fmt, &type) : 0;
+    int n = tex && w > 0 && h > 0 && d > 0 && (lv == 0 || t->es_major >= 3) ? components(t, ifmt, &fmt, &type) : 0;
     if (!n) {
         if (l)
             forget(t, l); /* written whole from here */
@@ -157,31 +194,76 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
     }
     if (!l && !(l = add(t)))
         return 0;
-    *l = (level){.tex = tex, .face = target, .level = lv, .w = w, .h = h, .ifmt = ifmt, .fmt = fmt, .type = type,
-                 .n = (uint8_t)n, .changed = l->changed};
+    *l = (level){.tex = tex, .face = target, .level = lv, .w = w, .h = h, .d = d, .ifmt = ifmt, .fmt = fmt,
+                 .type = type, .n = (uint8_t)n, .changed = l->changed};
     changed(t, l);
     return 1;
 }
 
-/* glTexStorage2D (written): its levels, each face's of a cube map, are
- * followed from now as if defined by uploads, their contents unchanged. */
-void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h)
+/* glTexStorage2D or glTexStorage3D (written): its levels, each face's of
+ * a cube map, are followed from now as if defined by uploads, their
+ * contents unchanged. A 3D texture's depth halves with each level; an
+ * array's layers do not. */
+void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h, int32_t d)
 {
     uint32_t fmt = 0, type = 0;
     int n = t->es_major >= 3 && t->cs && !(t->th && t->th->busy) ? components(t, ifmt, &fmt, &type) : 0;
     int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
     if (t->th_levels)
         cap_texhold_touch(t, target); /* what it had goes */
-    uint32_t tex = n && (target == GL_TEXTURE_2D || faces == 6) ? bound(target) : 0;
+    uint32_t tex = n && (bind_target(target) == target || faces == 6) ? bound(target) : 0;
     for (int32_t lv = 0; tex && lv < levels && lv < 16; lv++)
         for (int f = 0; f < faces; f++) {
             level *l = add(t);
             if (!l)
                 return;
+            int32_t ld = target == GL_TEXTURE_3D ? (d >> lv > 0 ? d >> lv : 1) : d;
             *l = (level){.tex = tex, .face = faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (uint32_t)f : target,
-                         .level = lv, .w = w >> lv > 0 ? w >> lv : 1, .h = h >> lv > 0 ? h >> lv : 1, .ifmt = ifmt,
-                         .fmt = fmt, .type = type, .n = (uint8_t)n, .immutable = 1};
+                         .level = lv, .w = w >> lv > 0 ? w >> lv : 1, .h = h >> lv > 0 ? h >> lv : 1, .d = ld,
+                         .ifmt = ifmt, .fmt = fmt, .type = type, .n = (uint8_t)n, .immutable = 1};
         }
+}
+
+/* glRenderbufferStorage* (written): the renderbuffer bound, when it has
+ * one sample and a format read back exactly, is followed from now, its
+ * contents unchanged; what it had goes either way. */
+void cap_texhold_renderbuffer(cap_tls *t, uint32_t target, int32_t samples, uint32_t ifmt, int32_t w, int32_t h)
+{
+    if (t->es_major < 3 || !t->cs || (t->th && t->th->busy))
+        return;
+    uint32_t rb = bound(target);
+    level *l = rb ? find(t, rb, GL_RENDERBUFFER, 0) : NULL;
+    if (l)
+        forget(t, l);
+    uint32_t fmt = 0, type = 0;
+    int n = rb && samples == 0 && w > 0 && h > 0 && copies_images(t) ? components(t, ifmt, &fmt, &type) : 0;
+    if (n && ifmt != fmt && (l = add(t)) != NULL) /* a sized format: a texture of it is made to write it back */
+        *l = (level){.tex = rb, .face = GL_RENDERBUFFER, .w = w, .h = h, .d = 1, .ifmt = ifmt, .fmt = fmt,
+                     .type = type, .n = (uint8_t)n};
+}
+
+/* The level followed here that the framebuffer's colour attachment 0 is. */
+static level *attached(cap_tls *t, GLenum fb)
+{
+    GLint type = GL_NONE, name = 0, lv = 0, face = 0;
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                                     &type);
+    if (type != GL_TEXTURE && type != GL_RENDERBUFFER)
+        return NULL;
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+                                                     &name);
+    if (type == GL_RENDERBUFFER)
+        return find(t, (uint32_t)name, GL_RENDERBUFFER, 0);
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
+                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &lv);
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
+                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
+    if (face)
+        return find(t, (uint32_t)name, (uint32_t)face, lv);
+    level *l = find(t, (uint32_t)name, GL_TEXTURE_2D, lv);
+    if (!l && t->es_major >= 3) /* a layer (or all, layered) of a 3D or array texture's level */
+        l = find(t, (uint32_t)name, GL_TEXTURE_3D, lv), l = l ? l : find(t, (uint32_t)name, GL_TEXTURE_2D_ARRAY, lv);
+    return l;
 }
 
 /* The framebuffer bound for drawing: its colour buffer a level held here,
@@ -205,18 +287,7 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
         if (type != GL_NONE && (draw ? cap_real.f.glIsEnabled(test[i]) != GL_FALSE : (mask & bit[i]) != 0))
             return 0;
     }
-    GLint type = GL_NONE, name = 0, lv = 0, face = 0;
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
-                                                     &type);
-    if (type != GL_TEXTURE)
-        return 0;
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
-                                                     &name);
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
-                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &lv);
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
-                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
-    level *l = find(t, (uint32_t)name, face ? (uint32_t)face : GL_TEXTURE_2D, lv);
+    level *l = attached(t, fb);
     if (!l)
         return 0;
     if (draw || (mask & GL_COLOR_BUFFER_BIT))
@@ -229,7 +300,7 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
 /* The unpack state the writing needs, and the app's, set and set back. */
 typedef struct unpack {
     int n;
-    GLint pname[4], app[4], buffer;
+    GLint pname[6], app[6], buffer;
 } unpack;
 
 static void unpack_set(cap_tls *t, unpack *u)
@@ -240,6 +311,10 @@ static void unpack_set(cap_tls *t, unpack *u)
         u->pname[u->n++] = GL_UNPACK_ROW_LENGTH;
         u->pname[u->n++] = GL_UNPACK_SKIP_ROWS;
         u->pname[u->n++] = GL_UNPACK_SKIP_PIXELS;
+    }
+    if (t->es_major >= 3) { /* a 3D upload's */
+        u->pname[u->n++] = GL_UNPACK_IMAGE_HEIGHT;
+        u->pname[u->n++] = GL_UNPACK_SKIP_IMAGES;
     }
     if (t->es_major >= 3 && (u->buffer = cap_get_int(GL_PIXEL_UNPACK_BUFFER_BINDING)) != 0)
         cap_write_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, 0}, NULL, 0);
@@ -259,53 +334,109 @@ static void unpack_back(cap_tls *t, const unpack *u)
         cap_write_call(t, "bind-buffer", (int64_t[]){GL_PIXEL_UNPACK_BUFFER, u->buffer}, NULL, 0);
 }
 
+/* The textures bound to each of `targets` on the active unit: the app's,
+ * and those the writing left there. */
+typedef struct binds {
+    uint32_t app[TH_TARGETS], on[TH_TARGETS];
+} binds;
+
+static void bind(cap_tls *t, binds *b, uint32_t target, uint32_t tex)
+{
+    for (int i = 0; i < TH_TARGETS; i++)
+        if (targets[i] == target && b->on[i] != tex) {
+            cap_write_call(t, "bind-texture", (int64_t[]){target, tex}, NULL, 0);
+            b->on[i] = tex;
+        }
+}
+
+/* Every layer of a level read back into px (RGBA8, layer after layer). */
+static int read_layers(cap_tls *t, const level *l, uint8_t *px)
+{
+    size_t layer = (size_t)l->w * (size_t)l->h * 4;
+    for (int32_t z = 0; z < l->d; z++)
+        if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, px + layer * (size_t)z) != 0)
+            return -1;
+    return 0;
+}
+
+/* A renderbuffer written back: a texture of its format made under a name
+ * the driver gives capture (so no name of the app's), filled, copied into
+ * the renderbuffer, deleted. */
+static void write_renderbuffer(cap_tls *t, const level *l, const uint8_t *px, size_t len, binds *b)
+{
+    GLuint tex = 0;
+    cap_real.f.glGenTextures(1, &tex);
+    if (!tex)
+        return;
+    cap_write_call(t, "gen-textures", (int64_t[]){1, 0}, &tex, sizeof tex);
+    bind(t, b, GL_TEXTURE_2D, tex);
+    cap_write_call(t, "texture-storage", (int64_t[]){GL_TEXTURE_2D, 1, l->ifmt, l->w, l->h}, NULL, 0);
+    cap_write_call(t, "texture-level", (int64_t[]){GL_TEXTURE_2D, 0, 0, 0, l->w, l->h, l->fmt, l->type, 0}, px, len);
+    cap_write_call(t, "copy-image",
+                   (int64_t[]){tex, GL_TEXTURE_2D, 0, 0, 0, 0, l->tex, GL_RENDERBUFFER, 0, 0, 0, 0, l->w, l->h, 1},
+                   NULL, 0);
+    cap_write_call(t, "delete-textures", (int64_t[]){1, 0}, &tex, sizeof tex);
+    b->on[0] = 0; /* a deleted texture's bindings go back to 0 */
+    cap_real.f.glDeleteTextures(1, &tex);
+}
+
 /* One level, read back, as one upload that defines it, or for an
  * immutable one, fills it (RGBA8 packed down to its components, rows
  * unpadded: unpack alignment 1). */
-static void write_level(cap_tls *t, level *l, uint8_t *px, uint32_t *on_2d, uint32_t *on_cube)
+static void write_level(cap_tls *t, level *l, uint8_t *px, binds *b)
 {
     static _Atomic int told;
-    if (cap_snapshot_read_level(t, l->tex, l->face, l->level, l->w, l->h, px) != 0) {
+    if (read_layers(t, l, px) != 0) {
         if (!atomic_exchange(&told, 1))
-            cap_log("texture %u level %d could not be read back: its uploads before the start are missing",
-                    l->tex, l->level);
+            cap_log("%s %u level %d could not be read back: its writes before the start are missing",
+                    is_rb(l) ? "renderbuffer" : "texture", l->tex, l->level);
         return;
     }
-    size_t npx = (size_t)l->w * (size_t)l->h;
+    size_t npx = (size_t)l->w * (size_t)l->h * (size_t)l->d;
     if (l->fmt == GL_BGRA_EXT)
         gt_texel_swap_red_blue(px, npx);
     for (size_t i = 0; i < npx && l->n < 4; i++)
         memmove(px + i * l->n, px + i * 4, l->n);
-    uint32_t bind = bind_target(l->face), *on = bind == GL_TEXTURE_2D ? on_2d : on_cube;
-    if (*on != l->tex)
-        cap_write_call(t, "bind-texture", (int64_t[]){bind, l->tex}, NULL, 0);
-    *on = l->tex;
-    if (l->immutable)
+    if (is_rb(l)) {
+        write_renderbuffer(t, l, px, npx * l->n, b);
+        return;
+    }
+    bind(t, b, bind_target(l->face), l->tex);
+    if (layered(l->face) && l->immutable)
+        cap_write_call(t, "texture-level-3d",
+                       (int64_t[]){l->face, l->level, 0, 0, 0, l->w, l->h, l->d, l->fmt, l->type, 0}, px,
+                       npx * l->n);
+    else if (layered(l->face))
+        cap_write_call(t, "texture-image-3d",
+                       (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, l->d, 0, l->fmt, l->type, 0}, px,
+                       npx * l->n);
+    else if (l->immutable)
         cap_write_call(t, "texture-level", (int64_t[]){l->face, l->level, 0, 0, l->w, l->h, l->fmt, l->type, 0}, px,
-                 npx * l->n);
+                       npx * l->n);
     else
-        cap_write_call(t, "texture-image", (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px,
-                 npx * l->n);
+        cap_write_call(t, "texture-image",
+                       (int64_t[]){l->face, l->level, l->ifmt, l->w, l->h, 0, l->fmt, l->type, 0}, px, npx * l->n);
 }
 
-/* Writes the changed levels (of texture `tex`, or all: 0), after the
- * state commands held before them. */
-static void write_changed(cap_tls *t, uint32_t tex)
+/* Writes the changed levels (of object `name` in the renderbuffers' name
+ * space or the textures', or all: 0), after the state commands held
+ * before them. */
+static void write_changed(cap_tls *t, uint32_t name, int rb)
 {
     struct cap_texhold *h = t->th;
     size_t most = 0;
     int any = 0;
     for (uint32_t i = 0; h && i < h->n; i++)
-        if (h->v[i].changed && (!tex || h->v[i].tex == tex)) {
+        if (h->v[i].changed && of(&h->v[i], name, rb)) {
             any = 1;
-            size_t b = (size_t)h->v[i].w * (size_t)h->v[i].h * 4;
-            most = b > most ? b : most;
+            size_t bytes = (size_t)h->v[i].w * (size_t)h->v[i].h * (size_t)h->v[i].d * 4;
+            most = bytes > most ? bytes : most;
         }
     if (!any || h->busy || !t->cs)
         return;
     uint8_t *px = malloc(most);
     if (!px) {
-        cap_log("no memory to read back a texture level of %zu bytes: its uploads before the start are missing",
+        cap_log("no memory to read back a texture level of %zu bytes: its writes before the start are missing",
                 most);
         return;
     }
@@ -313,19 +444,19 @@ static void write_changed(cap_tls *t, uint32_t tex)
     cap_defer_flush(t);
     unpack u;
     unpack_set(t, &u);
-    uint32_t app_2d = bound(GL_TEXTURE_2D), app_cube = bound(GL_TEXTURE_CUBE_MAP);
-    uint32_t on_2d = app_2d, on_cube = app_cube;
+    binds b;
+    for (int i = 0; i < TH_TARGETS; i++)
+        b.app[i] = b.on[i] = i < 2 || t->es_major >= 3 ? bound(targets[i]) : 0;
     for (uint32_t i = 0; i < h->n; i++) {
         level *l = &h->v[i];
-        if (!l->changed || (tex && l->tex != tex))
+        if (!l->changed || !of(l, name, rb))
             continue;
-        write_level(t, l, px, &on_2d, &on_cube);
+        write_level(t, l, px, &b);
         l->changed = 0, t->th_changed--;
     }
-    if (on_2d != app_2d)
-        cap_write_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_2D, app_2d}, NULL, 0);
-    if (on_cube != app_cube)
-        cap_write_call(t, "bind-texture", (int64_t[]){GL_TEXTURE_CUBE_MAP, app_cube}, NULL, 0);
+    for (int i = 0; i < TH_TARGETS; i++)
+        if (b.on[i] != b.app[i])
+            cap_write_call(t, "bind-texture", (int64_t[]){targets[i], b.app[i]}, NULL, 0);
     unpack_back(t, &u);
     h->busy = 0;
     free(px);
@@ -333,18 +464,18 @@ static void write_changed(cap_tls *t, uint32_t tex)
 
 void cap_texhold_reading(cap_tls *t)
 {
-    write_changed(t, 0);
+    write_changed(t, 0, 0);
 }
 
 void cap_texhold_touch(cap_tls *t, uint32_t target)
 {
-    uint32_t bind = target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP ? target : bind_target(target);
-    uint32_t tex = bind && t->es_major >= 2 ? bound(bind) : 0;
+    uint32_t bind = target == GL_TEXTURE_CUBE_MAP ? target : bind_target(target);
+    uint32_t tex = bind && t->es_major >= (layered(bind) ? 3 : 2) ? bound(bind) : 0;
     if (!tex || !t->th || t->th->busy)
         return;
-    write_changed(t, tex);
+    write_changed(t, tex, 0);
     for (uint32_t i = t->th->n; i-- > 0;)
-        if (t->th->v[i].tex == tex)
+        if (of(&t->th->v[i], tex, 0))
             forget(t, &t->th->v[i]);
 }
 
@@ -363,19 +494,19 @@ int cap_texhold_named(cap_tls *t, uint32_t tex, int32_t lv)
     struct cap_texhold *h = t->th;
     int n = 0, cube = 0;
     for (uint32_t i = 0; h && !h->busy && i < h->n; i++)
-        if (h->v[i].tex == tex && h->v[i].level == lv)
-            n++, cube |= h->v[i].face != GL_TEXTURE_2D;
+        if (of(&h->v[i], tex, 0) && h->v[i].level == lv)
+            n++, cube |= bind_target(h->v[i].face) == GL_TEXTURE_CUBE_MAP;
     if (!n)
         return 0;
     if (n == (cube ? 6 : 1)) {
         for (uint32_t i = 0; i < h->n; i++)
-            if (h->v[i].tex == tex && h->v[i].level == lv)
+            if (of(&h->v[i], tex, 0) && h->v[i].level == lv)
                 changed(t, &h->v[i]);
         return 1;
     }
-    write_changed(t, tex);
+    write_changed(t, tex, 0);
     for (uint32_t i = h->n; i-- > 0;)
-        if (h->v[i].tex == tex)
+        if (of(&h->v[i], tex, 0))
             forget(t, &h->v[i]);
     return 0;
 }
@@ -416,16 +547,30 @@ void cap_texhold_deleted(cap_tls *t, int32_t n, const uint32_t *names)
         if (!names[k])
             continue;
         if (unattach(t->th, names[k]))
-            write_changed(t, names[k]);
+            write_changed(t, names[k], 0);
         for (uint32_t i = t->th->n; i-- > 0;)
-            if (t->th->v[i].tex == names[k])
+            if (of(&t->th->v[i], names[k], 0))
                 forget(t, &t->th->v[i]);
+    }
+}
+
+/* A deleted renderbuffer is written first when changed: only a
+ * framebuffer draws into one, and it may still hold it. */
+void cap_texhold_rb_deleted(cap_tls *t, int32_t n, const uint32_t *names)
+{
+    for (int32_t k = 0; names && k < n && t->th && !t->th->busy; k++) {
+        level *l = names[k] ? find(t, names[k], GL_RENDERBUFFER, 0) : NULL;
+        if (!l)
+            continue;
+        write_changed(t, names[k], 1);
+        if ((l = find(t, names[k], GL_RENDERBUFFER, 0)) != NULL)
+            forget(t, l);
     }
 }
 
 void cap_texhold_leave(cap_tls *t)
 {
-    write_changed(t, 0);
+    write_changed(t, 0, 0);
     if (t->th && !t->th->busy)
         t->th->n = 0, t->th->nattached = 0, t->th_levels = 0, t->th_changed = 0;
 }

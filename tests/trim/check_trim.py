@@ -24,7 +24,7 @@ start rebuilds, saying so (map). Names a command gives with a target or an
 identifier (glCopyImageSubData, glObjectLabel) are mapped on replay, and
 the objects they name kept (copies).
 
-usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP"""
+usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP LAYERS_APP"""
 import os
 import re
 import subprocess
@@ -32,7 +32,7 @@ import sys
 
 import gltest as gt
 
-gltrace, apps, trim_app, work, held_app, video_app, lights_app = sys.argv[1:8]
+gltrace, apps, trim_app, work, held_app, video_app, lights_app, layers_app = sys.argv[1:9]
 ENV = gt.gl_env(headless=True)
 ck = gt.Checker('trim.apps')
 APPS = ['es2_triangle', 'es3_scene', 'gles1_scene', 'two_threads', 'shared_contexts', 'arrays_maps', 'uploads',
@@ -319,6 +319,8 @@ def hard_starts():
         for es in ('2', '3'):
             check_held_textures(env, es)
         check_held_images(env)
+        for version in ('3.2', '3.1'):
+            check_held_layers(env, version)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -513,6 +515,62 @@ def check_held_textures(env, es):
     r = run([gltrace, 'trim', held_path, '--frames', '7-8', '-o', out])
     ck.check(f'video_app {es} held back: its trim of frames 7-8 replays exactly on the first try (its two snapshots '
              'and frame 7\'s pixel read)', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stderr,
+             (r.stdout[-300:], r.stderr[-300:]))
+
+
+def check_held_layers(env, version):
+    """layers_app with GLTRACE_START_FRAME=6 on a GLES `version` context:
+    its uploads into the layers of an array texture and the slices of a 3D
+    one and its draws into a layer before the start are not written; nor,
+    on GLES 3.2, its draws into a colour renderbuffer. Each is written as
+    read back, once, before frame 3's blit of the renderbuffer and where
+    the start's frame begins: one glTexImage3D of the array's three
+    layers, one glTexSubImage3D of the 3D texture's four slices (made by
+    glTexStorage3D), and the renderbuffer as a texture of its own
+    copied into it (glCopyImageSubData, which GLES 3.1 lacks: there its
+    draws are written). Written whole, the same snapshots; held back, a
+    replay that matches them and a trim of frames 7-8 exact on the first
+    try."""
+    name = f'layers-{version}'
+    infos = {c: (rc, *snapshots(path), path) for c, (rc, path) in
+             held_and_whole(env, name, [layers_app], 6, MESA_GLES_VERSION_OVERRIDE=version).items()}
+    (rc1, got, held, held_path), (rc0, want, whole, _) = infos['1'], infos['0']
+    ck.check(f'{name}, GLTRACE_START_FRAME=6: held back and written whole, the same 7 snapshots',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 7, (rc1, rc0, len(got), len(want)))
+    rp = run([gltrace, 'replay', '--check', held_path])
+    ck.check(f'{name} held back: its replay matches the 7 snapshots, and its last glGetError gives no error',
+             rp.returncode == 0 and '7 snapshots: 7 matched, 0 differ' in rp.stderr and
+             'queries issued, 0 gave another result' in rp.stderr, rp.stderr[-400:])
+
+    def fn(name, **args):
+        return lambda r: r.get('fn') == name and all(r.get('args', {}).get(k) == v for k, v in args.items())
+    layers, draws = fn('glTexSubImage3D', depth=1), fn('glDrawArrays')
+    counts = [(per_frame(recs, layers), per_frame(recs, draws)) for recs in (held, whole)]
+    rb_draws = 0 if version == '3.2' else 1
+    ck.check(f'{name}: in frames 1-2 held back, no upload into a layer or slice and '
+             f'{"no draw" if rb_draws == 0 else "only the draw into the renderbuffer"} written (written whole: two '
+             'uploads and seven draws a frame)',
+             all(counts[0][0].get(f, 0) == 0 and counts[0][1].get(f, 0) == rb_draws and counts[1][0].get(f) == 2 and
+                 counts[1][1].get(f) == 7 for f in (1, 2)), counts)
+    array = per_frame(held, fn('glTexImage3D', depth=3))
+    volume = per_frame(held, fn('glTexSubImage3D', depth=4))
+    rb = per_frame(held, fn('glCopyImageSubData', dstTarget='GL_RENDERBUFFER'))
+    made = per_frame(held, fn('glGenTextures', n=1))
+    if version == '3.2':
+        ck.check(f'{name}: the array\'s layers, the 3D texture\'s slices and the renderbuffer (copied from a '
+                 'texture made for it) written as read back, once each, before frame 3\'s blit and where frame 5 '
+                 'begins', all(array.get(f) == volume.get(f) == rb.get(f) == made.get(f) == 1 for f in (3, 5)) and
+                 not any(array.get(f) or rb.get(f) for f in (1, 2, 4)), (array, volume, rb, made))
+    else:
+        # The draw into the renderbuffer is written, and may read any
+        # texture: what the frame changed before it is written before it.
+        ck.check(f'{name}: the renderbuffer not read back (no glCopyImageSubData on GLES 3.1); the array\'s '
+                 'layers and the 3D texture\'s slices written as read back before each frame\'s draw into it',
+                 not rb and all(array.get(f) == volume.get(f) == 1 for f in (1, 2, 3, 4)), (array, volume, rb))
+    out = os.path.join(work, f'{name}-7-8.gltrace')
+    r = run([gltrace, 'trim', held_path, '--frames', '7-8', '-o', out])
+    ck.check(f'{name} held back: its trim of frames 7-8 replays exactly on the first try', r.returncode == 0 and
+             'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr,
              (r.stdout[-300:], r.stderr[-300:]))
 
 
