@@ -355,6 +355,7 @@ static void *server_main(void *arg)
             cap_log("a host was refused on %s: %s", where, why);
         } else if (spooling) {
             gt_host_answer_spool(c);
+            gt_host_send_spool_path(c, cap_spool_path());
             serve_spool(c);
         } else {
             gt_host_answer(c, NULL);

@@ -50,7 +50,8 @@ static void usage(FILE *f)
             "At quit, end of input after --duration, or Ctrl-C: the trace is finished and tracing is off\n"
             "again; the app runs on. An app that spools (GLTRACE_LISTEN without ,stream or ,wait) recorded\n"
             "every call: the frames from the start to the stop are cut out of its spool as gltrace trim\n"
-            "does, and replay on their own (exit status as gltrace trim's). An app that streams sends\n"
+            "does, and replay on their own (exit status as gltrace trim's); if the app exits or crashes\n"
+            "while traced, up to its last call. An app that streams sends\n"
             "the trace from the start on, which lacks what the app made before.\n");
 }
 
@@ -200,19 +201,48 @@ static int stream_session(host *h, const char *target, const char *out)
     return status;
 }
 
-/* The trace of calls first..last cut out of the app's spool, as gltrace
- * trim cuts it (the same command, so the same report and exit status). */
-static int cut_from_spool(const char *spool, uint64_t first, uint64_t last, const char *out, int verify)
+/* What a host knows of the app's spool: the spool held open from the
+ * app's first line (the app removes it when it exits, even mid-trace), and
+ * the points it reported. */
+typedef struct spool_view {
+    int fd;                /* the spool, open; -1: not (yet) */
+    char path[GT_HOST_LINE_MAX];
+    int have_first, on, have_last;
+    uint64_t first, last;
+} spool_view;
+
+static void spool_open(spool_view *v, const char *path)
 {
+    snprintf(v->path, sizeof v->path, "%s", path);
+    if (v->fd < 0)
+        v->fd = open(path, O_RDONLY | O_CLOEXEC); /* failing here is said at the cut, if one comes */
+}
+
+/* The trace of calls first..last cut out of the app's spool, as gltrace
+ * trim cuts it (the same command, so the same report and exit status).
+ * The spool is read through the descriptor held since the app named it
+ * when the app has removed it since (it exited). */
+static int cut_from_spool(spool_view *v, const char *spool, uint64_t first, uint64_t last, const char *out,
+                          int verify)
+{
+    char held[64];
     int fd = open(spool, O_RDONLY | O_CLOEXEC); /* readable by this user? say so plainly */
-    if (fd < 0) {
+    if (fd < 0 && errno == ENOENT && v->fd >= 0 && !strcmp(spool, v->path)) {
+        snprintf(held, sizeof held, "/proc/self/fd/%d", v->fd);
+        fprintf(stderr, "gltrace connect: the app removed its spool %s (it exited): read through %s\n", spool, held);
+        spool = held;
+    } else if (fd < 0) {
         fprintf(stderr, "gltrace connect: cannot read the app's spool %s: %s%s\n", spool, strerror(errno),
                 errno == EACCES ? " (it is the app's user's alone: connect as that user)" : "");
         return 2;
+    } else {
+        close(fd);
     }
-    close(fd);
-    char range[64];
-    snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
+    char range[64]; /* last UINT64_MAX: to the spool's end ("A-") */
+    if (last == UINT64_MAX)
+        snprintf(range, sizeof range, "%" PRIu64 "-", first);
+    else
+        snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
     fprintf(stderr, "gltrace connect: cutting calls %s out of the app's spool %s\n", range, spool);
     signal(SIGINT, SIG_DFL); /* the app is done with us: Ctrl-C stops the cut, as it would stop gltrace trim */
     signal(SIGTERM, SIG_DFL);
@@ -220,41 +250,79 @@ static int cut_from_spool(const char *spool, uint64_t first, uint64_t last, cons
     return gt_cmd_trim(verify ? 6 : 7, argv);
 }
 
+/* The app ended the connection without saying where the trace is: it
+ * exited (or crashed). Traced calls are cut from the spool held open: from
+ * the first start to the last stop, or to the spool's end while traced. */
+static int cut_at_exit(spool_view *v, const char *out, int verify)
+{
+    if (!v->have_first) {
+        fprintf(stderr, "gltrace connect: the app ended the connection (it exited?) before tracing started: "
+                        "no trace written\n");
+        return 2;
+    }
+    if (v->fd < 0) {
+        fprintf(stderr, "gltrace connect: the app ended the connection (it exited?) while traced, and its spool "
+                        "%s could not be read: no trace written\n", v->path[0] ? v->path : "(never named)");
+        return 2;
+    }
+    uint64_t last = v->on || !v->have_last ? UINT64_MAX : v->last;
+    fprintf(stderr, "gltrace connect: the app ended the connection (it exited?) %s: the trace is cut from its spool\n",
+            v->on ? "while traced, up to its last call" : "after the stop");
+    return cut_from_spool(v, v->path, v->first, last, out, verify);
+}
+
 /* An app that spools: lines saying where the trace lies in its spool. */
 static int spool_session(host *h, const char *target, const char *out, int verify)
 {
     fprintf(stderr, "gltrace connect: connected to %s (it records into a spool), will write %s\n", target, out);
+    spool_view v = {.fd = -1};
+    int status = 2;
     for (;;) {
         struct pollfd p[2] = {{h->fd, POLLIN, 0}, {0, POLLIN, 0}};
         int np = h->stdin_open && !h->finishing ? 2 : 1;
         int r = poll(p, (nfds_t)np, 100);
         if (r < 0 && errno != EINTR)
-            return 2;
+            break;
         if (r > 0 && p[0].revents) {
             gt_host_spool_line l;
             int got = gt_host_read_spool_line(h->fd, &l, 5000);
-            if (got <= 0) {
-                fprintf(stderr, "gltrace connect: %s\n", got < 0 ? "the app stopped in the middle of a line"
-                        : h->finishing ? "the app closed the connection before saying where the trace is"
-                                       : "the app ended the connection (it exited?): no trace written");
-                return 2;
+            if (got < 0) {
+                fprintf(stderr, "gltrace connect: the app stopped in the middle of a line\n");
+                break;
             }
-            if (l.kind == GT_HOST_LINE_START || l.kind == GT_HOST_LINE_STOP)
-                fprintf(stderr, "gltrace connect: %s %" PRIu64 "\n",
-                        l.kind == GT_HOST_LINE_START ? "traced from call" : "stopped after call", l.first);
-            else if (l.kind == GT_HOST_LINE_TRACE)
-                return cut_from_spool(l.path, l.first, l.last, out, verify);
-            else if (l.kind == GT_HOST_LINE_NONE) {
+            if (got == 0) {
+                status = cut_at_exit(&v, out, verify);
+                break;
+            }
+            if (l.kind == GT_HOST_LINE_SPOOL) {
+                spool_open(&v, l.path);
+            } else if (l.kind == GT_HOST_LINE_START || l.kind == GT_HOST_LINE_STOP) {
+                int start = l.kind == GT_HOST_LINE_START;
+                fprintf(stderr, "gltrace connect: %s %" PRIu64 "\n", start ? "traced from call" : "stopped after call",
+                        l.first);
+                if (start && !v.have_first)
+                    v.first = l.first, v.have_first = 1;
+                if (!start)
+                    v.last = l.first, v.have_last = 1;
+                v.on = start;
+            } else if (l.kind == GT_HOST_LINE_TRACE) {
+                status = cut_from_spool(&v, l.path, l.first, l.last, out, verify);
+                break;
+            } else if (l.kind == GT_HOST_LINE_NONE) {
                 fprintf(stderr, "gltrace connect: tracing was never started: no trace written\n");
-                return 2;
-            } else
+                break;
+            } else {
                 fprintf(stderr, "gltrace connect: the app said '%s', which this gltrace does not know\n", l.text);
+            }
         }
         if (r > 0 && np == 2 && p[1].revents)
             host_read_stdin(h);
         if (host_tick(h))
-            return 2;
+            break;
     }
+    if (v.fd >= 0)
+        close(v.fd);
+    return status;
 }
 
 int gt_cmd_connect(int argc, char **argv)

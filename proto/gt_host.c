@@ -347,6 +347,7 @@ int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms)
 #define LINE_STOP "stop "
 #define LINE_TRACE "trace "
 #define LINE_NONE "none"
+#define LINE_SPOOL "spool "
 
 int gt_host_send_point(int fd, int start, uint64_t call)
 {
@@ -361,6 +362,17 @@ int gt_host_send_spool(int fd, const char *path, uint64_t first, uint64_t last)
     int k = path ? snprintf(line, sizeof line, LINE_TRACE "%llu %llu %s\n", (unsigned long long)first,
                             (unsigned long long)last, path)
                  : snprintf(line, sizeof line, LINE_NONE "\n");
+    if (k < 0 || (size_t)k >= sizeof line) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return send_line(fd, line, k, sizeof line);
+}
+
+int gt_host_send_spool_path(int fd, const char *path)
+{
+    char line[GT_HOST_LINE_MAX];
+    int k = snprintf(line, sizeof line, LINE_SPOOL "%s\n", path);
     if (k < 0 || (size_t)k >= sizeof line) {
         errno = ENAMETOOLONG;
         return -1;
@@ -384,6 +396,8 @@ int gt_host_read_spool_line(int fd, gt_host_spool_line *l, int timeout_ms)
         l->kind = GT_HOST_LINE_TRACE, l->path = l->text + used;
     else if (!strcmp(l->text, LINE_NONE))
         l->kind = GT_HOST_LINE_NONE;
+    else if (!strncmp(l->text, LINE_SPOOL, sizeof LINE_SPOOL - 1) && l->text[sizeof LINE_SPOOL - 1] == '/')
+        l->kind = GT_HOST_LINE_SPOOL, l->path = l->text + sizeof LINE_SPOOL - 1;
     else
         l->kind = GT_HOST_LINE_OTHER;
     l->first = a, l->last = l->kind == GT_HOST_LINE_TRACE ? b : a;

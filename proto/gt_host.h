@@ -118,22 +118,27 @@ int gt_host_read_answer(int fd, char *line, size_t len, int timeout_ms);
 /* A server that spools (FORMAT.md) records every call from the app's first
  * into a trace file of its own and sends no trace bytes; it tells the host
  * where the trace it asked for lies in that file, one line at a time:
+ *   spool PATH              first: the spool's absolute path (a host keeps
+ *                           it open: the app removes it when it exits)
  *   start CALL              the calls from CALL on are traced (start)
  *   stop CALL               up to and with CALL (stop)
  *   trace FIRST LAST PATH   at finish: the spool, and the calls asked for
  *   none                    at finish: no start was reached
  * then closes. The host writes the trace with gltrace trim --calls. */
 #define GT_HOST_LINE_MAX 4200 /* a path of PATH_MAX and the numbers */
-enum { GT_HOST_LINE_OTHER, GT_HOST_LINE_START, GT_HOST_LINE_STOP, GT_HOST_LINE_TRACE, GT_HOST_LINE_NONE };
+enum { GT_HOST_LINE_OTHER, GT_HOST_LINE_START, GT_HOST_LINE_STOP, GT_HOST_LINE_TRACE, GT_HOST_LINE_NONE,
+       GT_HOST_LINE_SPOOL };
 typedef struct gt_host_spool_line {
     int kind;               /* GT_HOST_LINE_* */
     uint64_t first, last;   /* start, stop: both the call; trace: the range */
-    const char *path;       /* trace: the spool's path (in text), absolute */
+    const char *path;       /* trace, spool: the spool's path (in text), absolute */
     char text[GT_HOST_LINE_MAX];
 } gt_host_spool_line;
 int gt_host_send_point(int fd, int start, uint64_t call);
 /* path NULL: "none". */
 int gt_host_send_spool(int fd, const char *path, uint64_t first, uint64_t last);
+/* The first line: "spool PATH". */
+int gt_host_send_spool_path(int fd, const char *path);
 /* 1: a line (l->kind says which); 0: the server closed; -1: none within timeout_ms. */
 int gt_host_read_spool_line(int fd, gt_host_spool_line *l, int timeout_ms);
 

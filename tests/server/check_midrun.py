@@ -14,7 +14,9 @@ start where the app said it started. The spool is the user's alone
 one that cannot be made is said once, and the server streams instead.
 A host that never starts gets no trace (exit 2); over tcp: the token,
 then the same; a host of another user cannot read the spool (exit 2,
-saying why). The app always exits 0 with no GL error.
+saying why). The app always exits 0 with no GL error. An app that exits
+or crashes while traced leaves the host a trace up to its last call, cut
+from the spool the host held open.
 
 usage: check_midrun.py --gltrace G --lib LIB --app SPIN_APP --dir D"""
 import argparse
@@ -186,4 +188,36 @@ if m:
     else:
         print('note: not root or setpriv cannot run gltrace as uid 65534: the other-user case is not checked')
 finish_app(a, 'tcp')
+
+# The app exits, or crashes, while traced: the host cuts the trace from the
+# spool it held open since the app named it (the app removed it as it
+# went), up to the last call the app made.
+for k, (what, crash) in enumerate((('the app exits on its own while traced', False),
+                                   ('the app crashes (SIGABRT) while traced', True))):
+    target = f'abstract:{NAME}-x{k}'
+    a = app(target, seconds=60 if crash else 1.5)
+    time.sleep(0.3)
+    out = os.path.join(work, f'exit-{k}.gltrace')
+    c = subprocess.Popen([args.gltrace, 'connect', target, '-o', out], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    c.stdin.write('start\n')
+    c.stdin.flush()
+    time.sleep(0.5)
+    if crash:
+        a.send_signal(signal.SIGABRT)
+    a.communicate(timeout=60)
+    try:
+        report = ''.join(c.communicate(timeout=300))  # stdin stays open until the app has gone
+    except BrokenPipeError:
+        report = ''
+    ck.check(f'{what}: the app ended as it does untraced ({"killed by SIGABRT" if crash else "exit 0"})',
+             a.returncode == (-signal.SIGABRT if crash else 0), a.returncode)
+    ck.check(f'{what}: connect cuts the trace from the spool the app removed, up to its last call, and checks its '
+             'replay (exit 0)', c.returncode == 0 and 'while traced, up to its last call' in report and
+             'the app removed its spool' in report and 'checked: its replay matches' in report, report[-800:])
+    rp = gt.run([args.gltrace, 'replay', out], env=gt.gl_env(headless=True), timeout=300)
+    m = re.search(r'(\d+) snapshots: (\d+) matched', rp.stderr)
+    ck.check(f'{what}: gltrace replay exits 0, every snapshot matched (and there are some)',
+             rp.returncode == 0 and m and m.group(1) == m.group(2) and int(m.group(1)) > 0, rp.stderr[-600:])
+    ck.check(f'{what}: the spool is gone', spools() == [], spools())
 ck.exit()
