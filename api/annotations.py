@@ -149,6 +149,8 @@ class Rules:
                 elif w[0] == 'driver' and len(w) == 2:
                     self.drivers.append((w[1], no))
                 elif w[0] == 'map' and len(w) == 4:
+                    if w[3].startswith('class:') and w[3][len('class:'):] not in OBJECT_CLASSES:
+                        raise AnnotationError(f'{path}:{no}: unknown object class {w[3]!r}')
                     self.maps.append((w[1], w[2], w[3], no))
                 elif w[0] == 'class' and len(w) == 3:
                     if w[2] not in CLASSES:
@@ -245,6 +247,11 @@ class Rules:
             c.unit_select = next((s for g, s, _ in self.units if fnmatch.fnmatchcase(c.name, g)), None)
             c.components = next((k for g, k, _ in self.components if fnmatch.fnmatchcase(c.name, g)), 0)
             c.pixels = next((k for g, k, _ in self.pixels if fnmatch.fnmatchcase(c.name, g)), '-')
+            for p in c.params:  # `map ... class:CLASS`: the registry's class, where gl.xml gives none
+                kind = next((k for g, pg, k, _ in self.maps
+                             if fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)), '')
+                if kind.startswith('class:'):
+                    p.klass = kind[len('class:'):]
             c.object = self._object_of(c)
             c.exposes = any(fnmatch.fnmatchcase(c.name, g) for g, _ in self.exposes)
             c.state = self._state_of(c)
@@ -257,7 +264,7 @@ class Rules:
             for p in c.params:
                 kind = next((k for g, pg, k, _ in self.maps
                              if fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)), None)
-                if kind:
+                if kind and not kind.startswith('class:'):
                     c.maps[p.name] = kind
             # `-` (a first match that says "none") keeps a glob off a command.
             c.hooks = {stage: fn for stage, fn in c.hooks.items() if fn != '-'}

@@ -925,10 +925,11 @@ def loops_written():
 def named_by_target():
     """trim_app copies: its frames fill a texture of their own with
     glCopyImageSubData (names given with a target: a texture's, then a
-    renderbuffer's) and label it (glObjectLabel). A trim leaves the
-    textures made first and never used out, so the frames' names differ
-    on replay: a trim exact on the first try (mapping those names as
-    any other), with the renderbuffer and the copies' two sources kept."""
+    renderbuffer's), label it (glObjectLabel) and draw under
+    NV_conditional_render. A trim leaves out the textures made and
+    deleted first, so every later texture's name differs on replay: a
+    trim exact on the first try (mapping those names as any other), with
+    the renderbuffer and the copies' two sources kept."""
     trace = record('trim_app_copies', [trim_app, 'copies'])
     for k in (2, 5):
         out = os.path.join(work, f'copies-{k}.gltrace')
@@ -936,7 +937,7 @@ def named_by_target():
         setup = setup_records(out) if r and r.returncode == 0 else []
         sizes = [x.get('args', {}).get('width') for x in setup if x.get('fn') == 'glTexStorage2D']
         ck.check(f'copies {k}-{k + 2}: exact on the first try; the setup keeps the copies\' two sources and the '
-                 f'renderbuffer, and leaves the three textures never used out',
+                 f'renderbuffer, and leaves the three textures deleted before them out',
                  r is not None and r.returncode == 0 and 'note: without' not in r.stdout and
                  f'checked: its replay matches 3 of 3' in r.stdout and sizes.count(32) == 2 and 8 not in sizes and
                  any(x.get('fn') == 'glRenderbufferStorage' for x in setup), (r and r.stdout, sizes))

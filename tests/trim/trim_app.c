@@ -74,12 +74,18 @@
  *               glCopyImageSubData from one of two textures of noise
  *               (named only there, never bound) and a corner from a
  *               colour renderbuffer, labels it (glObjectLabel), shows it
- *               and deletes it. Textures made first and never used
- *               again, which a trim leaves out, so the frames' names
+ *               and deletes it. Textures made and deleted first, which a
+ *               trim leaves out, so the names of the textures after them
  *               differ on replay: names given with a target or an
- *               identifier must be mapped like any other.
+ *               identifier must be mapped like any other. Then a query
+ *               of its own around a draw that passes no sample, and a
+ *               bright quad drawn only if it passed
+ *               (NV_conditional_render, whose query name gl.xml does
+ *               not class): nothing shows.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+#include <EGL/egl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -581,16 +587,24 @@ static void frame_units(app *a, int f)
 
 typedef struct copies {
     GLuint src[2], rb;
+    PFNGLBEGINCONDITIONALRENDERNVPROC begin_conditional; /* NV_conditional_render, NULL without it */
+    PFNGLENDCONDITIONALRENDERNVPROC end_conditional;
 } copies;
 
 static void copies_setup(copies *c)
 {
     static GLubyte px[NOISE * NOISE * 4];
-    GLuint unused[3], fbo;
-    glGenTextures(3, unused);
-    for (int i = 0; i < 3; i++) { /* never used again: a trim leaves them out */
+    GLuint unused[3], fbo, unused_queries[3];
+    glGenQueries(3, unused_queries); /* never used */
+    if (strstr((const char *)glGetString(GL_EXTENSIONS), "GL_NV_conditional_render")) {
+        c->begin_conditional = (PFNGLBEGINCONDITIONALRENDERNVPROC)eglGetProcAddress("glBeginConditionalRenderNV");
+        c->end_conditional = (PFNGLENDCONDITIONALRENDERNVPROC)eglGetProcAddress("glEndConditionalRenderNV");
+    }
+    for (int i = 0; i < 3; i++) { /* deleted before the start: a trim leaves them out, names and all */
+        glGenTextures(1, &unused[i]);
         glBindTexture(GL_TEXTURE_2D, unused[i]);
         glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 8, 8);
+        glDeleteTextures(1, &unused[i]);
     }
     glGenTextures(2, c->src);
     for (int i = 0; i < 2; i++) {
@@ -625,6 +639,20 @@ static void frame_copies(const copies *c, const app *a, int f)
     glObjectLabel(GL_TEXTURE, t, -1, "frame copy");
     show_texture(a);
     glDeleteTextures(1, &t);
+    if (!c->begin_conditional || !c->end_conditional)
+        return;
+    GLuint q;
+    glGenQueries(1, &q);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 0, 0); /* the draw passes no sample */
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, q);
+    draw_quad(a, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
+    glDisable(GL_SCISSOR_TEST);
+    c->begin_conditional(q, GL_QUERY_WAIT_NV);
+    draw_quad(a, 0.1f * (float)(f % 3), 0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.0f); /* not drawn */
+    c->end_conditional();
+    glDeleteQueries(1, &q);
 }
 
 int main(int argc, char **argv)
