@@ -313,9 +313,11 @@ void cap_hold_touch(cap_tls *t, uint32_t target);
 void cap_write_call(cap_tls *t, const char *use, const int64_t *args, const void *bytes, size_t len);
 /* cap_snapshot.c: a layer of a texture level (a 2D texture's, a cube
  * face's, a 3D or array texture's), or a renderbuffer (face
- * GL_RENDERBUFFER), as RGBA8; -1: not readable. */
+ * GL_RENDERBUFFER), attached at `att` of capture's framebuffer and read
+ * as fmt/type (colour: GL_RGBA, GL_UNSIGNED_BYTE; depth, with
+ * NV_read_depth: GL_DEPTH_COMPONENT); -1: not readable. */
 int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t layer, int32_t w,
-                            int32_t h, uint8_t *px);
+                            int32_t h, uint32_t att, uint32_t fmt, uint32_t type, uint8_t *px);
 
 /* A draw not to write: into the window its thread swapped, with no
  * framebuffer object bound for drawing (the selector slot `fb`), and

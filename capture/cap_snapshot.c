@@ -556,11 +556,11 @@ void cap_snapshot_rendered_textures(cap_tls *t)
 
 /* A level of a 2D texture or of a cube map's face (`face`: the level's
  * target), a layer of a 3D or array texture's level, or a renderbuffer
- * (face GL_RENDERBUFFER), w x h, as RGBA8 into px, through the context's
- * framebuffer of ours (cap_texhold.c: what was written off before the
- * start). -1: it cannot be attached (not colour-renderable). */
+ * (face GL_RENDERBUFFER), w x h, attached at `att` of the context's
+ * framebuffer of ours and read as fmt/type into px (cap_texhold.c: what
+ * was written off before the start). -1: it cannot be attached or read. */
 int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t level, int32_t layer, int32_t w,
-                            int32_t h, uint8_t *px)
+                            int32_t h, uint32_t att, uint32_t fmt, uint32_t type, uint8_t *px)
 {
     cap_ctx_state *cs = t->cs;
     if (!cs || t->es_major < 2)
@@ -573,21 +573,21 @@ int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t lev
     cap_real.f.glBindFramebuffer(fb, cs->snap_fbo);
     int layered = face == GL_TEXTURE_3D || face == GL_TEXTURE_2D_ARRAY;
     if (face == GL_RENDERBUFFER)
-        cap_real.f.glFramebufferRenderbuffer(fb, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, tex);
+        cap_real.f.glFramebufferRenderbuffer(fb, att, GL_RENDERBUFFER, tex);
     else if (layered && t->es_major >= 3)
-        cap_real.f.glFramebufferTextureLayer(fb, GL_COLOR_ATTACHMENT0, tex, level, layer);
+        cap_real.f.glFramebufferTextureLayer(fb, att, tex, level, layer);
     else if (!layered)
-        cap_real.f.glFramebufferTexture2D(fb, GL_COLOR_ATTACHMENT0, face, tex, level);
+        cap_real.f.glFramebufferTexture2D(fb, att, face, tex, level);
+    int colour = att == GL_COLOR_ATTACHMENT0;
+    if (t->es_major >= 3)
+        cap_real.f.glReadBuffer(colour ? GL_COLOR_ATTACHMENT0 : GL_NONE);
     int ok = cap_real.f.glCheckFramebufferStatus(fb) == GL_FRAMEBUFFER_COMPLETE;
-    if (ok) {
-        if (t->es_major >= 3)
-            cap_real.f.glReadBuffer(GL_COLOR_ATTACHMENT0);
-        cap_real.f.glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    }
+    if (ok) /* no glGetError: an error of the app's must stay for it to read (fmt/type are ones the driver takes) */
+        cap_real.f.glReadPixels(0, 0, w, h, fmt, type, px);
     if (face == GL_RENDERBUFFER)
-        cap_real.f.glFramebufferRenderbuffer(fb, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 0);
+        cap_real.f.glFramebufferRenderbuffer(fb, att, GL_RENDERBUFFER, 0);
     else
-        cap_real.f.glFramebufferTexture2D(fb, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+        cap_real.f.glFramebufferTexture2D(fb, att, GL_TEXTURE_2D, 0, 0);
     restore(t, &s);
     return ok ? 0 : -1;
 }

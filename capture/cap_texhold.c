@@ -4,16 +4,19 @@
  * Before GLTRACE_START_FRAME's frame, or a trace server host's start
  * (cap_defer.c), an upload that defines or changes a level of a 2D
  * texture or a cube map face, or on GLES 3 of a 3D or 2D array texture
- * (read a layer at a time), in a format a framebuffer reads back exactly
- * (8-bit unsigned normalized RGBA, RGB, RG, red or BGRA), is not
+ * (read a layer at a time), in a format read back exactly, is not
  * written: the level is noted here with its size and format, and marked
- * changed. Nor is a draw or clear into a framebuffer object whose one
- * colour buffer is such a level, or a single-sampled renderbuffer of
- * such a format on GLES 3.2 (its storage command, written, makes it
- * followed), and that writes no depth or stencil
- * (cap_defer_window_draw), nor a clear of such a level by name
- * (glClearTexImageEXT). Which commands upload comes from the API
- * description (api/emit_defer.py texture_upload, texture_clear,
+ * changed. The formats: colour that a framebuffer reads as RGBA8 (8-bit
+ * unsigned normalized RGBA, RGB, RG, red or BGRA); with NV_read_depth,
+ * depth (GL_DEPTH_COMPONENT with GL_UNSIGNED_SHORT or GL_UNSIGNED_INT,
+ * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned. Nor is a draw or
+ * clear into a framebuffer object written whose colour buffer (one drawn,
+ * or none) and, when it writes depth (its test on, or in a clear's mask),
+ * depth buffer are such levels, or single-sampled renderbuffers of such a
+ * format on GLES 3.2 (the storage command, written, makes one followed),
+ * and that writes no stencil (cap_defer_window_draw); nor a clear of such
+ * a level by name (glClearTexImageEXT). Which commands upload comes from
+ * the API description (api/emit_defer.py texture_upload, texture_clear,
  * renderbuffer_storage).
  *
  * A changed level is written, read through a framebuffer of ours, as one
@@ -38,9 +41,9 @@
  * then deleted, under a name capture takes from the driver for it
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
- * What GLES cannot read back this way (compressed, depth and luminance
- * textures, multisampled renderbuffers, levels above 0 on GLES 2) is
- * written as before.
+ * What GLES cannot read back this way (compressed, stencil and luminance
+ * textures, packed depth and stencil, multisampled renderbuffers, levels
+ * above 0 on GLES 2) is written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
  * lock. Levels beyond its room are written as before. */
@@ -63,7 +66,8 @@ typedef struct level {
                                   or GL_RENDERBUFFER (a renderbuffer's name) */
     int32_t level, w, h, d;    /* d: depth or layers (1 for 2D) */
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
-    uint8_t n;                 /* components a pixel has in fmt */
+    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8) or GL_DEPTH_ATTACHMENT (as 32-bit) */
+    uint8_t n;                 /* bytes a pixel has as written (colour: its components) */
     uint8_t changed;           /* since last written */
     uint8_t immutable;         /* made by a storage command (written): written back in place */
 } level;
@@ -117,15 +121,31 @@ static int copies_images(const cap_tls *t)
     return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
 }
 
-/* Components of a format glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
- * back exactly, or 0. A copy's (fmt 0) follows its internal format. */
-static int components(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
+/* Bytes a pixel of a format has as written back, or 0 for one not read
+ * back exactly: colour that glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
+ * (its components), and with NV_read_depth depth, read as
+ * GL_UNSIGNED_INT (16 and 24 bits widened, exact both ways; an unsized
+ * GL_DEPTH_COMPONENT keeps the app's type, which chooses its size). A
+ * copy's or a renderbuffer's (fmt and type 0) follows its internal format.
+ * *att: the attachment it is read through. */
+static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type, uint32_t *att)
 {
     static const struct { uint32_t ifmt, fmt; uint8_t n, es3; } ok[] = {
         {GL_RGBA, GL_RGBA, 4, 0},  {GL_RGB, GL_RGB, 3, 0},   {GL_RG, GL_RG, 2, 0},  {GL_RED, GL_RED, 1, 0},
         {GL_RGBA8, GL_RGBA, 4, 1}, {GL_RGB8, GL_RGB, 3, 1}, {GL_RG8, GL_RG, 2, 1}, {GL_R8, GL_RED, 1, 1},
         {GL_BGRA_EXT, GL_BGRA_EXT, 4, 0}, /* EXT_texture_format_BGRA8888: read as RGBA, red and blue swapped */
     };
+    *att = GL_DEPTH_ATTACHMENT;
+    if (t->cs && t->cs->read_depth && ifmt == GL_DEPTH_COMPONENT && *fmt == GL_DEPTH_COMPONENT &&
+        (*type == GL_UNSIGNED_INT || *type == GL_UNSIGNED_SHORT))
+        return *type == GL_UNSIGNED_INT ? 4 : 2;
+    if (t->cs && t->cs->read_depth && t->es_major >= 3 &&
+        (ifmt == GL_DEPTH_COMPONENT16 || ifmt == GL_DEPTH_COMPONENT24) &&
+        (!*fmt || *fmt == GL_DEPTH_COMPONENT)) {
+        *fmt = GL_DEPTH_COMPONENT, *type = GL_UNSIGNED_INT;
+        return 4;
+    }
+    *att = GL_COLOR_ATTACHMENT0;
     if (!*fmt && !*type)
         *type = GL_UNSIGNED_BYTE;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
@@ -186,7 +206,9 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
             changed(t, l);
         return l != NULL && !define; /* a level whose definition was written is written as it changes */
     }
-    int n = tex && w > 0 && h > 0 && d > 0 && (lv == 0 || t->es_major >= 3) ? components(t, ifmt, &fmt, &type) : 0;
+    uint32_t att = 0;
+    int n = tex && w > 0 && h > 0 && d > 0 && (lv == 0 || t->es_major >= 3) ? format_of(t, ifmt, &fmt, &type, &att)
+                                                                              : 0;
     if (!n) {
         if (l)
             forget(t, l); /* written whole from here */
@@ -195,7 +217,7 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
     if (!l && !(l = add(t)))
         return 0;
     *l = (level){.tex = tex, .face = target, .level = lv, .w = w, .h = h, .d = d, .ifmt = ifmt, .fmt = fmt,
-                 .type = type, .n = (uint8_t)n, .changed = l->changed};
+                 .type = type, .att = att, .n = (uint8_t)n, .changed = l->changed};
     changed(t, l);
     return 1;
 }
@@ -206,8 +228,8 @@ int cap_texhold_upload(cap_tls *t, int define, uint32_t target, int32_t lv, uint
  * array's layers do not. */
 void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t ifmt, int32_t w, int32_t h, int32_t d)
 {
-    uint32_t fmt = 0, type = 0;
-    int n = t->es_major >= 3 && t->cs && !(t->th && t->th->busy) ? components(t, ifmt, &fmt, &type) : 0;
+    uint32_t fmt = 0, type = 0, att = 0;
+    int n = t->es_major >= 3 && t->cs && !(t->th && t->th->busy) ? format_of(t, ifmt, &fmt, &type, &att) : 0;
     int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
     if (t->th_levels)
         cap_texhold_touch(t, target); /* what it had goes */
@@ -220,7 +242,7 @@ void cap_texhold_storage(cap_tls *t, uint32_t target, int32_t levels, uint32_t i
             int32_t ld = target == GL_TEXTURE_3D ? (d >> lv > 0 ? d >> lv : 1) : d;
             *l = (level){.tex = tex, .face = faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (uint32_t)f : target,
                          .level = lv, .w = w >> lv > 0 ? w >> lv : 1, .h = h >> lv > 0 ? h >> lv : 1, .d = ld,
-                         .ifmt = ifmt, .fmt = fmt, .type = type, .n = (uint8_t)n, .immutable = 1};
+                         .ifmt = ifmt, .fmt = fmt, .type = type, .att = att, .n = (uint8_t)n, .immutable = 1};
         }
 }
 
@@ -235,63 +257,72 @@ void cap_texhold_renderbuffer(cap_tls *t, uint32_t target, int32_t samples, uint
     level *l = rb ? find(t, rb, GL_RENDERBUFFER, 0) : NULL;
     if (l)
         forget(t, l);
-    uint32_t fmt = 0, type = 0;
-    int n = rb && samples == 0 && w > 0 && h > 0 && copies_images(t) ? components(t, ifmt, &fmt, &type) : 0;
+    uint32_t fmt = 0, type = 0, att = 0;
+    int n = rb && samples == 0 && w > 0 && h > 0 && copies_images(t) ? format_of(t, ifmt, &fmt, &type, &att) : 0;
     if (n && ifmt != fmt && (l = add(t)) != NULL) /* a sized format: a texture of it is made to write it back */
         *l = (level){.tex = rb, .face = GL_RENDERBUFFER, .w = w, .h = h, .d = 1, .ifmt = ifmt, .fmt = fmt,
-                     .type = type, .n = (uint8_t)n};
+                     .type = type, .att = att, .n = (uint8_t)n};
 }
 
-/* The level followed here that the framebuffer's colour attachment 0 is. */
-static level *attached(cap_tls *t, GLenum fb)
+static GLint att_param(GLenum fb, GLenum att, GLenum pname)
 {
-    GLint type = GL_NONE, name = 0, lv = 0, face = 0;
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
-                                                     &type);
+    GLint v = 0;
+    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, att, pname, &v);
+    return v;
+}
+
+/* The level followed here that the framebuffer's attachment `att` is, and
+ * reads through `att`. */
+static level *attached(cap_tls *t, GLenum fb, GLenum att)
+{
+    GLint type = att_param(fb, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE);
     if (type != GL_TEXTURE && type != GL_RENDERBUFFER)
         return NULL;
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
-                                                     &name);
-    if (type == GL_RENDERBUFFER)
-        return find(t, (uint32_t)name, GL_RENDERBUFFER, 0);
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
-                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &lv);
-    cap_real.f.glGetFramebufferAttachmentParameteriv(fb, GL_COLOR_ATTACHMENT0,
-                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
-    if (face)
-        return find(t, (uint32_t)name, (uint32_t)face, lv);
-    level *l = find(t, (uint32_t)name, GL_TEXTURE_2D, lv);
-    if (!l && t->es_major >= 3) /* a layer (or all, layered) of a 3D or array texture's level */
-        l = find(t, (uint32_t)name, GL_TEXTURE_3D, lv), l = l ? l : find(t, (uint32_t)name, GL_TEXTURE_2D_ARRAY, lv);
-    return l;
+    uint32_t name = (uint32_t)att_param(fb, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME);
+    level *l = NULL;
+    if (type == GL_RENDERBUFFER) {
+        l = find(t, name, GL_RENDERBUFFER, 0);
+    } else {
+        GLint lv = att_param(fb, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL);
+        GLint face = att_param(fb, att, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE);
+        l = find(t, name, face ? (uint32_t)face : GL_TEXTURE_2D, lv);
+        if (!l && !face && t->es_major >= 3) /* a layer (or all, layered) of a 3D or array texture's level */
+            l = find(t, name, GL_TEXTURE_3D, lv), l = l ? l : find(t, name, GL_TEXTURE_2D_ARRAY, lv);
+    }
+    return l && l->att == att ? l : NULL;
 }
 
-/* The framebuffer bound for drawing: its colour buffer a level held here,
- * and no depth or stencil written (by a draw: their tests off; by a clear:
- * its mask). One colour buffer drawn only. */
+/* The framebuffer bound for drawing: what a draw (its tests) or a clear
+ * (its mask) writes of it is levels followed here: its colour buffer (one
+ * drawn, or none), its depth buffer when written; never its stencil. */
 int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
 {
     if (t->es_major < 2 || (t->th && t->th->busy))
         return 0;
     int draw = mask == CAP_DRAW_ALL, es3 = t->es_major >= 3;
     GLenum fb = es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER;
-    if (es3 && (cap_get_int(GL_DRAW_BUFFER0) != GL_COLOR_ATTACHMENT0 || cap_get_int(GL_DRAW_BUFFER1) != GL_NONE ||
+    GLint drawn = es3 ? cap_get_int(GL_DRAW_BUFFER0) : GL_COLOR_ATTACHMENT0;
+    if (es3 && ((drawn != GL_COLOR_ATTACHMENT0 && drawn != GL_NONE) || cap_get_int(GL_DRAW_BUFFER1) != GL_NONE ||
                 (draw && cap_defer_writes_elsewhere())))
         return 0;
-    static const GLenum att[2] = {GL_DEPTH_ATTACHMENT, GL_STENCIL_ATTACHMENT};
-    static const GLenum test[2] = {GL_DEPTH_TEST, GL_STENCIL_TEST};
-    static const GLbitfield bit[2] = {GL_DEPTH_BUFFER_BIT, GL_STENCIL_BUFFER_BIT};
-    for (int i = 0; i < 2; i++) {
-        GLint type = GL_NONE;
-        cap_real.f.glGetFramebufferAttachmentParameteriv(fb, att[i], GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type != GL_NONE && (draw ? cap_real.f.glIsEnabled(test[i]) != GL_FALSE : (mask & bit[i]) != 0))
-            return 0;
-    }
-    level *l = attached(t, fb);
-    if (!l)
+    if (att_param(fb, GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
+        (draw ? cap_real.f.glIsEnabled(GL_STENCIL_TEST) != GL_FALSE : (mask & GL_STENCIL_BUFFER_BIT) != 0))
         return 0;
-    if (draw || (mask & GL_COLOR_BUFFER_BIT))
-        changed(t, l);
+    level *depth = NULL, *colour = NULL;
+    if (att_param(fb, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
+        (draw ? cap_real.f.glIsEnabled(GL_DEPTH_TEST) != GL_FALSE : (mask & GL_DEPTH_BUFFER_BIT) != 0) &&
+        !(depth = attached(t, fb, GL_DEPTH_ATTACHMENT)))
+        return 0;
+    if (drawn == GL_COLOR_ATTACHMENT0 &&
+        att_param(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
+        !(colour = attached(t, fb, GL_COLOR_ATTACHMENT0)))
+        return 0;
+    if (!colour && !depth)
+        return 0;
+    if (colour && (draw || (mask & GL_COLOR_BUFFER_BIT)))
+        changed(t, colour);
+    if (depth)
+        changed(t, depth);
     return 1;
 }
 
@@ -349,14 +380,38 @@ static void bind(cap_tls *t, binds *b, uint32_t target, uint32_t tex)
         }
 }
 
-/* Every layer of a level read back into px (RGBA8, layer after layer). */
+/* Every layer of a level read back into px, layer after layer: colour as
+ * RGBA8, depth as 32-bit unsigned. */
 static int read_layers(cap_tls *t, const level *l, uint8_t *px)
 {
     size_t layer = (size_t)l->w * (size_t)l->h * 4;
+    int colour = l->att == GL_COLOR_ATTACHMENT0;
     for (int32_t z = 0; z < l->d; z++)
-        if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, px + layer * (size_t)z) != 0)
+        if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, l->att,
+                                    colour ? GL_RGBA : GL_DEPTH_COMPONENT,
+                                    colour ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT, px + layer * (size_t)z) != 0)
             return -1;
     return 0;
+}
+
+/* What was read back, as the level is written: colour packed down to its
+ * components (BGRA's red and blue swapped back), depth of 16 bits
+ * narrowed (the top half of the 32-bit value: exact). */
+static void pack(const level *l, uint8_t *px, size_t npx)
+{
+    if (l->att != GL_COLOR_ATTACHMENT0) {
+        for (size_t i = 0; i < npx && l->n == 2; i++) {
+            uint32_t v;
+            memcpy(&v, px + i * 4, 4);
+            uint16_t s = (uint16_t)(v >> 16);
+            memcpy(px + i * 2, &s, 2);
+        }
+        return;
+    }
+    if (l->fmt == GL_BGRA_EXT)
+        gt_texel_swap_red_blue(px, npx);
+    for (size_t i = 0; i < npx && l->n < 4; i++)
+        memmove(px + i * l->n, px + i * 4, l->n);
 }
 
 /* A renderbuffer written back: a texture of its format made under a name
@@ -381,8 +436,8 @@ static void write_renderbuffer(cap_tls *t, const level *l, const uint8_t *px, si
 }
 
 /* One level, read back, as one upload that defines it, or for an
- * immutable one, fills it (RGBA8 packed down to its components, rows
- * unpadded: unpack alignment 1). */
+ * immutable one, fills it (packed as written, rows unpadded: unpack
+ * alignment 1). */
 static void write_level(cap_tls *t, level *l, uint8_t *px, binds *b)
 {
     static _Atomic int told;
@@ -393,10 +448,7 @@ static void write_level(cap_tls *t, level *l, uint8_t *px, binds *b)
         return;
     }
     size_t npx = (size_t)l->w * (size_t)l->h * (size_t)l->d;
-    if (l->fmt == GL_BGRA_EXT)
-        gt_texel_swap_red_blue(px, npx);
-    for (size_t i = 0; i < npx && l->n < 4; i++)
-        memmove(px + i * l->n, px + i * 4, l->n);
+    pack(l, px, npx);
     if (is_rb(l)) {
         write_renderbuffer(t, l, px, npx * l->n, b);
         return;

@@ -26,6 +26,7 @@ import re
 import signal
 import stat
 import subprocess
+import threading
 import time
 
 import gltest as gt
@@ -192,24 +193,31 @@ finish_app(a, 'tcp')
 # The app exits, or crashes, while traced: the host cuts the trace from the
 # spool it held open since the app named it (the app removed it as it
 # went), up to the last call the app made.
-for k, (what, crash) in enumerate((('the app exits on its own while traced', False),
+for k, (what, crash) in enumerate((('the app exits on its own (SIGTERM: it stops drawing) while traced', False),
                                    ('the app crashes (SIGABRT) while traced', True))):
     target = f'abstract:{NAME}-x{k}'
-    a = app(target, seconds=60 if crash else 1.5)
+    a = app(target)
     time.sleep(0.3)
     out = os.path.join(work, f'exit-{k}.gltrace')
     c = subprocess.Popen([args.gltrace, 'connect', target, '-o', out], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     c.stdin.write('start\n')
     c.stdin.flush()
-    time.sleep(0.5)
-    if crash:
-        a.send_signal(signal.SIGABRT)
+    said, printed = [], []
+    readers = [threading.Thread(target=lambda f=f, into=into: into.extend(iter(f.readline, '')), daemon=True)
+               for f, into in ((c.stderr, said), (c.stdout, printed))]
+    for r in readers:
+        r.start()
+    end = time.time() + 60
+    while time.time() < end and not any('traced from call' in x for x in list(said)):  # the start took effect
+        time.sleep(0.05)
+    time.sleep(0.2)  # some traced frames
+    a.send_signal(signal.SIGABRT if crash else signal.SIGTERM)
     a.communicate(timeout=60)
-    try:
-        report = ''.join(c.communicate(timeout=300))  # stdin stays open until the app has gone
-    except BrokenPipeError:
-        report = ''
+    c.wait(timeout=300)  # stdin stays open until the app has gone
+    for r in readers:
+        r.join(timeout=10)
+    report = ''.join(said + printed)
     ck.check(f'{what}: the app ended as it does untraced ({"killed by SIGABRT" if crash else "exit 0"})',
              a.returncode == (-signal.SIGABRT if crash else 0), a.returncode)
     ck.check(f'{what}: connect cuts the trace from the spool the app removed, up to its last call, and checks its '

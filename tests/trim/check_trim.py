@@ -521,16 +521,19 @@ def check_held_textures(env, es):
 def check_held_layers(env, version):
     """layers_app with GLTRACE_START_FRAME=6 on a GLES `version` context:
     its uploads into the layers of an array texture and the slices of a 3D
-    one and its draws into a layer before the start are not written; nor,
-    on GLES 3.2, its draws into a colour renderbuffer. Each is written as
-    read back, once, before frame 3's blit of the renderbuffer and where
-    the start's frame begins: one glTexImage3D of the array's three
-    layers, one glTexSubImage3D of the 3D texture's four slices (made by
-    glTexStorage3D), and the renderbuffer as a texture of its own
-    copied into it (glCopyImageSubData, which GLES 3.1 lacks: there its
-    draws are written). Written whole, the same snapshots; held back, a
-    replay that matches them and a trim of frames 7-8 exact on the first
-    try."""
+    one, its draws into a layer and its depth-tested draws into a colour
+    and a depth texture before the start are not written; nor, on GLES
+    3.2, its depth-tested draws into a colour and a depth renderbuffer.
+    Each is written as read back, once, before frame 3's blit of the
+    renderbuffer and where the start's frame begins (on GLES 3.1, before
+    each frame's written draw into the renderbuffers): one glTexImage3D of
+    the array's three layers, one glTexSubImage3D of the 3D texture's four
+    slices (made by glTexStorage3D), one glTexImage2D of the depth texture
+    (GL_DEPTH_COMPONENT, read through NV_read_depth), and each
+    renderbuffer as a texture of its own copied into it
+    (glCopyImageSubData, which GLES 3.1 lacks: there their draws are
+    written). Written whole, the same snapshots; held back, a replay that
+    matches them and a trim of frames 7-8 exact on the first try."""
     name = f'layers-{version}'
     infos = {c: (rc, *snapshots(path), path) for c, (rc, path) in
              held_and_whole(env, name, [layers_app], 6, MESA_GLES_VERSION_OVERRIDE=version).items()}
@@ -548,25 +551,31 @@ def check_held_layers(env, version):
     counts = [(per_frame(recs, layers), per_frame(recs, draws)) for recs in (held, whole)]
     rb_draws = 0 if version == '3.2' else 1
     ck.check(f'{name}: in frames 1-2 held back, no upload into a layer or slice and '
-             f'{"no draw" if rb_draws == 0 else "only the draw into the renderbuffer"} written (written whole: two '
-             'uploads and seven draws a frame)',
+             f'{"no draw" if rb_draws == 0 else "only the draw into the renderbuffers"} written (written whole: two '
+             'uploads and ten draws a frame)',
              all(counts[0][0].get(f, 0) == 0 and counts[0][1].get(f, 0) == rb_draws and counts[1][0].get(f) == 2 and
-                 counts[1][1].get(f) == 7 for f in (1, 2)), counts)
+                 counts[1][1].get(f) == 10 for f in (1, 2)), counts)
     array = per_frame(held, fn('glTexImage3D', depth=3))
     volume = per_frame(held, fn('glTexSubImage3D', depth=4))
     rb = per_frame(held, fn('glCopyImageSubData', dstTarget='GL_RENDERBUFFER'))
     made = per_frame(held, fn('glGenTextures', n=1))
+    depth = per_frame(held, fn('glTexImage2D', format='GL_DEPTH_COMPONENT', type='GL_UNSIGNED_INT'))
     if version == '3.2':
-        ck.check(f'{name}: the array\'s layers, the 3D texture\'s slices and the renderbuffer (copied from a '
-                 'texture made for it) written as read back, once each, before frame 3\'s blit and where frame 5 '
-                 'begins', all(array.get(f) == volume.get(f) == rb.get(f) == made.get(f) == 1 for f in (3, 5)) and
-                 not any(array.get(f) or rb.get(f) for f in (1, 2, 4)), (array, volume, rb, made))
+        ck.check(f'{name}: the array\'s layers, the 3D texture\'s slices, the depth texture and the two '
+                 'renderbuffers (each copied from a texture made for it) written as read back, once each, before '
+                 'frame 3\'s blit and where frame 5 begins',
+                 all(array.get(f) == volume.get(f) == depth.get(f) == 1 and rb.get(f) == made.get(f) == 2
+                     for f in (3, 5)) and not any(array.get(f) or rb.get(f) or depth.get(f) for f in (1, 2, 4)),
+                 (array, volume, depth, rb, made))
     else:
-        # The draw into the renderbuffer is written, and may read any
-        # texture: what the frame changed before it is written before it.
-        ck.check(f'{name}: the renderbuffer not read back (no glCopyImageSubData on GLES 3.1); the array\'s '
-                 'layers and the 3D texture\'s slices written as read back before each frame\'s draw into it',
-                 not rb and all(array.get(f) == volume.get(f) == 1 for f in (1, 2, 3, 4)), (array, volume, rb))
+        # The draw into the renderbuffers is written, and may read any
+        # texture: what changed before it is written before it (the depth
+        # pass comes after it: the frame before's, and the blit's in frame 3).
+        ck.check(f'{name}: the renderbuffers not read back (no glCopyImageSubData on GLES 3.1); the array\'s '
+                 'layers and the 3D texture\'s slices written as read back before each frame\'s draw into them, '
+                 'the depth texture before frame 3\'s blit and where frame 5 begins',
+                 not rb and all(array.get(f) == volume.get(f) == 1 for f in (1, 2, 3, 4)) and
+                 depth.get(3, 0) >= 1 and depth.get(5) == 1, (array, volume, depth, rb))
     out = os.path.join(work, f'{name}-7-8.gltrace')
     r = run([gltrace, 'trim', held_path, '--frames', '7-8', '-o', out])
     ck.check(f'{name} held back: its trim of frames 7-8 replays exactly on the first try', r.returncode == 0 and

@@ -1,7 +1,8 @@
 /* layers_app: what capture reads back at a mid-run start beyond 2D
- * textures (capture/cap_texhold.c): the layers of a 2D array texture and
- * the slices of a 3D one, and a colour renderbuffer (GLES 3.2). Twelve
- * frames on a 64x64 pbuffer; each frame:
+ * colour textures (capture/cap_texhold.c): the layers of a 2D array
+ * texture and the slices of a 3D one, a colour renderbuffer (GLES 3.2),
+ * depth textures and renderbuffers (NV_read_depth). Twelve frames on a
+ * 64x64 pbuffer; each frame:
  *   - uploads noise into one layer of the array texture (16x16x3, defined
  *     by glTexImage3D) and one slice of the 3D texture (8x8x4, made by
  *     glTexStorage3D), glTexSubImage3D each;
@@ -9,11 +10,16 @@
  *     that layer attached, glFramebufferTextureLayer), sampling the 3D
  *     texture; it is never cleared after the setup;
  *   - draws, blended, into a colour renderbuffer (RGBA8, 32x32), never
- *     cleared after the setup, sampling the array;
+ *     cleared after the setup, sampling the array, depth-tested against a
+ *     depth renderbuffer (GL_DEPTH_COMPONENT16);
+ *   - draws, depth-tested, into a framebuffer of a colour texture and a
+ *     depth texture (GL_DEPTH_COMPONENT with GL_UNSIGNED_INT, as
+ *     glmark2's shadow and refract scenes make theirs), never cleared
+ *     after the setup, at a depth that changes each frame;
  *   - every fourth frame blits the renderbuffer into the window's corner
  *     (the window then shows it, and it is read by a written command);
- *   - shows each layer of the array and two slices of the 3D texture in
- *     the window.
+ *   - shows each layer of the array, two slices of the 3D texture, and
+ *     the depth pass's colour and depth in the window.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
@@ -34,9 +40,10 @@
 static const char vs_src[] = "#version 300 es\n"
                              "layout(location = 0) in vec2 a_pos;\n"
                              "uniform vec3 u_place;\n" /* offset x, y and scale */
+                             "uniform float u_z;\n"
                              "out vec2 v_uv;\n"
                              "void main() { v_uv = a_pos * 0.5 + 0.5;\n"
-                             "  gl_Position = vec4(a_pos * u_place.z + u_place.xy, 0.0, 1.0); }\n";
+                             "  gl_Position = vec4(a_pos * u_place.z + u_place.xy, u_z + a_pos.x * 0.2, 1.0); }\n";
 static const char fs_array[] = "#version 300 es\n"
                                "precision mediump float;\n"
                                "uniform mediump sampler2DArray u_tex;\n"
@@ -51,16 +58,24 @@ static const char fs_3d[] = "#version 300 es\n"
                             "in vec2 v_uv;\n"
                             "out vec4 o;\n"
                             "void main() { o = vec4(texture(u_tex, vec3(v_uv, u_at)).rgb, 0.5); }\n";
+static const char fs_2d[] = "#version 300 es\n"
+                            "precision mediump float;\n"
+                            "uniform mediump sampler2D u_tex;\n"
+                            "uniform float u_at;\n"
+                            "in vec2 v_uv;\n"
+                            "out vec4 o;\n"
+                            "void main() { o = vec4(texture(u_tex, v_uv).rgb, 1.0); }\n";
 static const GLfloat quad[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
 
 typedef struct prog {
     GLuint id;
-    GLint place, at;
+    GLint place, at, z;
 } prog;
 
 typedef struct app {
-    prog array, volume;
-    GLuint vbo, arr, vol, rb, layer_fbo, rb_fbo;
+    prog array, volume, flat;
+    GLuint vbo, arr, vol, rb, rb_depth, layer_fbo, rb_fbo;
+    GLuint depth_fbo, depth_colour, depth_tex;
     GLubyte px[AW * AW * 4];
 } app;
 
@@ -78,6 +93,7 @@ static prog program(const char *fs)
     prog p = {.id = sample_shader_program(APP, vs_src, fs, &vs_id, &fs_id)};
     p.place = glGetUniformLocation(p.id, "u_place");
     p.at = glGetUniformLocation(p.id, "u_at");
+    p.z = glGetUniformLocation(p.id, "u_z");
     return p;
 }
 
@@ -95,6 +111,7 @@ static void setup(app *a)
 {
     a->array = program(fs_array);
     a->volume = program(fs_3d);
+    a->flat = program(fs_2d);
     glGenBuffers(1, &a->vbo);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
@@ -116,8 +133,23 @@ static void setup(app *a)
     glGenFramebuffers(1, &a->rb_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, a->rb_fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->rb);
+    glGenRenderbuffers(1, &a->rb_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, a->rb_depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, RB, RB);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, a->rb_depth);
     glClearColor(0.1f, 0.0f, 0.2f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    a->depth_colour = texture(GL_TEXTURE_2D);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, RB, RB, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    a->depth_tex = texture(GL_TEXTURE_2D);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, RB, RB, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
+    glGenFramebuffers(1, &a->depth_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, a->depth_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->depth_colour, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, a->depth_tex, 0);
+    glClearColor(0.0f, 0.0f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glGenFramebuffers(1, &a->layer_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, a->layer_fbo);
     for (int l = 0; l < LAYERS; l++) {
@@ -130,13 +162,20 @@ static void setup(app *a)
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 }
 
-static void draw(const prog *p, GLenum target, GLuint tex, float at, float x, float y, float scale)
+static void draw_at(const prog *p, GLenum target, GLuint tex, float at, float x, float y, float scale, float z)
 {
     glUseProgram(p->id);
     glBindTexture(target, tex);
     glUniform3f(p->place, x, y, scale);
-    glUniform1f(p->at, at);
+    if (p->at >= 0)
+        glUniform1f(p->at, at);
+    glUniform1f(p->z, z);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+static void draw(const prog *p, GLenum target, GLuint tex, float at, float x, float y, float scale)
+{
+    draw_at(p, target, tex, at, x, y, scale, 0.0f);
 }
 
 static void frame(app *a, int f)
@@ -153,9 +192,14 @@ static void frame(app *a, int f)
     glViewport(0, 0, AW, AW);
     draw(&a->volume, GL_TEXTURE_3D, a->vol, ((float)(f % SLICES) + 0.5f) / SLICES, s - 0.2f, 0.1f, 0.5f);
 
+    float z = 0.4f - 0.15f * (float)(f % 6);
+    glEnable(GL_DEPTH_TEST);
     glBindFramebuffer(GL_FRAMEBUFFER, a->rb_fbo);
     glViewport(0, 0, RB, RB);
-    draw(&a->array, GL_TEXTURE_2D_ARRAY, a->arr, (float)(f % LAYERS), 0.3f - s, s, 0.4f);
+    draw_at(&a->array, GL_TEXTURE_2D_ARRAY, a->arr, (float)(f % LAYERS), 0.3f - s, s, 0.4f, z);
+    glBindFramebuffer(GL_FRAMEBUFFER, a->depth_fbo);
+    draw_at(&a->volume, GL_TEXTURE_3D, a->vol, 0.375f, s - 0.3f, 0.2f - s, 0.6f, -z);
+    glDisable(GL_DEPTH_TEST);
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, W, H);
@@ -165,6 +209,8 @@ static void frame(app *a, int f)
         draw(&a->array, GL_TEXTURE_2D_ARRAY, a->arr, (float)l, -0.66f + 0.66f * (float)l, 0.5f, 0.3f);
     draw(&a->volume, GL_TEXTURE_3D, a->vol, 0.125f, -0.5f, -0.5f, 0.3f);
     draw(&a->volume, GL_TEXTURE_3D, a->vol, 0.625f, 0.0f, -0.5f, 0.3f);
+    draw(&a->flat, GL_TEXTURE_2D, a->depth_colour, 0.0f, 0.5f, -0.5f, 0.2f);
+    draw(&a->flat, GL_TEXTURE_2D, a->depth_tex, 0.0f, 0.75f, -0.75f, 0.2f);
     if (f % 4 == 3) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, a->rb_fbo);
         glBlitFramebuffer(0, 0, RB, RB, W - RB / 2, 0, W, RB / 2, GL_COLOR_BUFFER_BIT, GL_NEAREST);
