@@ -123,11 +123,13 @@ static int copies_images(const cap_tls *t)
 
 /* Bytes a pixel of a format has as written back, or 0 for one not read
  * back exactly: colour that glReadPixels(GL_RGBA, GL_UNSIGNED_BYTE) reads
- * (its components), and with NV_read_depth depth, read as
- * GL_UNSIGNED_INT (16 and 24 bits widened, exact both ways; an unsized
- * GL_DEPTH_COMPONENT keeps the app's type, which chooses its size). A
- * copy's or a renderbuffer's (fmt and type 0) follows its internal format.
- * *att: the attachment it is read through. */
+ * (its components); with NV_read_depth depth, read as GL_UNSIGNED_INT (16
+ * and 24 bits widened, exact both ways; an unsized GL_DEPTH_COMPONENT
+ * keeps the app's type, which chooses its size); on GLES 3 with
+ * NV_read_depth_stencil 24-bit depth with 8-bit stencil, read and
+ * written as GL_UNSIGNED_INT_24_8. A copy's or a renderbuffer's (fmt and
+ * type 0) follows its internal format. *att: the attachment it is read
+ * through. */
 static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type, uint32_t *att)
 {
     static const struct { uint32_t ifmt, fmt; uint8_t n, es3; } ok[] = {
@@ -135,6 +137,13 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
         {GL_RGBA8, GL_RGBA, 4, 1}, {GL_RGB8, GL_RGB, 3, 1}, {GL_RG8, GL_RG, 2, 1}, {GL_R8, GL_RED, 1, 1},
         {GL_BGRA_EXT, GL_BGRA_EXT, 4, 0}, /* EXT_texture_format_BGRA8888: read as RGBA, red and blue swapped */
     };
+    *att = GL_DEPTH_STENCIL_ATTACHMENT; /* read as GL_UNSIGNED_INT_24_8 (NV_read_depth_stencil) */
+    if (t->cs && t->cs->read_depth_stencil && t->es_major >= 3 &&
+        ((ifmt == GL_DEPTH24_STENCIL8 && (!*fmt || *fmt == GL_DEPTH_STENCIL)) ||
+         (ifmt == GL_DEPTH_STENCIL && *fmt == GL_DEPTH_STENCIL && *type == GL_UNSIGNED_INT_24_8))) {
+        *fmt = GL_DEPTH_STENCIL, *type = GL_UNSIGNED_INT_24_8;
+        return 4;
+    }
     *att = GL_DEPTH_ATTACHMENT;
     if (t->cs && t->cs->read_depth && ifmt == GL_DEPTH_COMPONENT && *fmt == GL_DEPTH_COMPONENT &&
         (*type == GL_UNSIGNED_INT || *type == GL_UNSIGNED_SHORT))
@@ -289,12 +298,15 @@ static level *attached(cap_tls *t, GLenum fb, GLenum att)
         if (!l && !face && t->es_major >= 3) /* a layer (or all, layered) of a 3D or array texture's level */
             l = find(t, name, GL_TEXTURE_3D, lv), l = l ? l : find(t, name, GL_TEXTURE_2D_ARRAY, lv);
     }
-    return l && l->att == att ? l : NULL;
+    /* A packed depth and stencil level is its framebuffer's depth and stencil buffer both. */
+    int packed = l && l->att == GL_DEPTH_STENCIL_ATTACHMENT && (att == GL_DEPTH_ATTACHMENT || att == GL_STENCIL_ATTACHMENT);
+    return l && (l->att == att || packed) ? l : NULL;
 }
 
 /* The framebuffer bound for drawing: what a draw (its tests) or a clear
  * (its mask) writes of it is levels followed here: its colour buffer (one
- * drawn, or none), its depth buffer when written; never its stencil. */
+ * drawn, or none), its depth and stencil buffers when written (stencil
+ * only as part of a packed depth and stencil level). */
 int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
 {
     if (t->es_major < 2 || (t->th && t->th->busy))
@@ -305,10 +317,11 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
     if (es3 && ((drawn != GL_COLOR_ATTACHMENT0 && drawn != GL_NONE) || cap_get_int(GL_DRAW_BUFFER1) != GL_NONE ||
                 (draw && cap_defer_writes_elsewhere())))
         return 0;
+    level *depth = NULL, *colour = NULL, *stencil = NULL;
     if (att_param(fb, GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
-        (draw ? cap_real.f.glIsEnabled(GL_STENCIL_TEST) != GL_FALSE : (mask & GL_STENCIL_BUFFER_BIT) != 0))
+        (draw ? cap_real.f.glIsEnabled(GL_STENCIL_TEST) != GL_FALSE : (mask & GL_STENCIL_BUFFER_BIT) != 0) &&
+        !(stencil = attached(t, fb, GL_STENCIL_ATTACHMENT)))
         return 0;
-    level *depth = NULL, *colour = NULL;
     if (att_param(fb, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
         (draw ? cap_real.f.glIsEnabled(GL_DEPTH_TEST) != GL_FALSE : (mask & GL_DEPTH_BUFFER_BIT) != 0) &&
         !(depth = attached(t, fb, GL_DEPTH_ATTACHMENT)))
@@ -317,12 +330,14 @@ int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
         att_param(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) != GL_NONE &&
         !(colour = attached(t, fb, GL_COLOR_ATTACHMENT0)))
         return 0;
-    if (!colour && !depth)
+    if (!colour && !depth && !stencil)
         return 0;
     if (colour && (draw || (mask & GL_COLOR_BUFFER_BIT)))
         changed(t, colour);
     if (depth)
         changed(t, depth);
+    if (stencil)
+        changed(t, stencil);
     return 1;
 }
 
@@ -381,15 +396,18 @@ static void bind(cap_tls *t, binds *b, uint32_t target, uint32_t tex)
 }
 
 /* Every layer of a level read back into px, layer after layer: colour as
- * RGBA8, depth as 32-bit unsigned. */
+ * RGBA8, depth as 32-bit unsigned, depth and stencil as 24 and 8 bits. */
 static int read_layers(cap_tls *t, const level *l, uint8_t *px)
 {
     size_t layer = (size_t)l->w * (size_t)l->h * 4;
-    int colour = l->att == GL_COLOR_ATTACHMENT0;
+    uint32_t fmt = GL_RGBA, type = GL_UNSIGNED_BYTE;
+    if (l->att == GL_DEPTH_ATTACHMENT)
+        fmt = GL_DEPTH_COMPONENT, type = GL_UNSIGNED_INT;
+    else if (l->att == GL_DEPTH_STENCIL_ATTACHMENT)
+        fmt = GL_DEPTH_STENCIL, type = GL_UNSIGNED_INT_24_8;
     for (int32_t z = 0; z < l->d; z++)
-        if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, l->att,
-                                    colour ? GL_RGBA : GL_DEPTH_COMPONENT,
-                                    colour ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT, px + layer * (size_t)z) != 0)
+        if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, l->att, fmt, type,
+                                    px + layer * (size_t)z) != 0)
             return -1;
     return 0;
 }

@@ -1,7 +1,8 @@
 /* layers_app: what capture reads back at a mid-run start beyond 2D
  * colour textures (capture/cap_texhold.c): the layers of a 2D array
  * texture and the slices of a 3D one, a colour renderbuffer (GLES 3.2),
- * depth textures and renderbuffers (NV_read_depth). Twelve frames on a
+ * depth textures (NV_read_depth) and a depth and stencil renderbuffer
+ * (NV_read_depth_stencil). Twelve frames on a
  * 64x64 pbuffer; each frame:
  *   - uploads noise into one layer of the array texture (16x16x3, defined
  *     by glTexImage3D) and one slice of the 3D texture (8x8x4, made by
@@ -10,8 +11,9 @@
  *     that layer attached, glFramebufferTextureLayer), sampling the 3D
  *     texture; it is never cleared after the setup;
  *   - draws, blended, into a colour renderbuffer (RGBA8, 32x32), never
- *     cleared after the setup, sampling the array, depth-tested against a
- *     depth renderbuffer (GL_DEPTH_COMPONENT16);
+ *     cleared after the setup, sampling the array, depth- and
+ *     stencil-tested against a packed depth and stencil renderbuffer
+ *     (GL_DEPTH24_STENCIL8: a pixel takes four draws at most);
  *   - draws, depth-tested, into a framebuffer of a colour texture and a
  *     depth texture (GL_DEPTH_COMPONENT with GL_UNSIGNED_INT, as
  *     glmark2's shadow and refract scenes make theirs), never cleared
@@ -135,10 +137,12 @@ static void setup(app *a)
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->rb);
     glGenRenderbuffers(1, &a->rb_depth);
     glBindRenderbuffer(GL_RENDERBUFFER, a->rb_depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, RB, RB);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, a->rb_depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, RB, RB);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, a->rb_depth);
     glClearColor(0.1f, 0.0f, 0.2f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glStencilFunc(GL_GREATER, 4, 0xff); /* passes where fewer than four draws were */
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
 
     a->depth_colour = texture(GL_TEXTURE_2D);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, RB, RB, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
@@ -196,7 +200,9 @@ static void frame(app *a, int f)
     glEnable(GL_DEPTH_TEST);
     glBindFramebuffer(GL_FRAMEBUFFER, a->rb_fbo);
     glViewport(0, 0, RB, RB);
-    draw_at(&a->array, GL_TEXTURE_2D_ARRAY, a->arr, (float)(f % LAYERS), 0.3f - s, s, 0.4f, z);
+    glEnable(GL_STENCIL_TEST);
+    draw_at(&a->array, GL_TEXTURE_2D_ARRAY, a->arr, (float)(f % LAYERS), 0.3f - s, s, 0.6f, z);
+    glDisable(GL_STENCIL_TEST);
     glBindFramebuffer(GL_FRAMEBUFFER, a->depth_fbo);
     draw_at(&a->volume, GL_TEXTURE_3D, a->vol, 0.375f, s - 0.3f, 0.2f - s, 0.6f, -z);
     glDisable(GL_DEPTH_TEST);
