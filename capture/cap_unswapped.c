@@ -21,6 +21,11 @@ static void take(cap_tls *t)
     if (!cs || !cs->drew || cs->swapped || atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) != GT_FB_SWAP)
         return;
     cs->drew = 0;
+    /* Before a mid-run start, the levels and buffers written off must be in
+     * the trace first: the snapshot shows what their draws left, and replay
+     * compares it with what the trace has made so far. */
+    if (t->th_changed | t->bh_changed)
+        cap_hold_reading(t);
     cap_snapshot_draw_buffers(t);
 }
 

@@ -321,6 +321,7 @@ def hard_starts():
         check_held_images(env)
         for version in ('3.2', '3.1'):
             check_held_layers(env, version)
+        check_held_unswapped(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -581,6 +582,23 @@ def check_held_layers(env, version):
     ck.check(f'{name} held back: its trim of frames 7-8 replays exactly on the first try', r.returncode == 0 and
              'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr,
              (r.stdout[-300:], r.stderr[-300:]))
+
+
+def check_held_unswapped(env):
+    """layers_app finish, all of it before the start (GLTRACE_START_FRAME
+    beyond its frames): a context that never swaps takes its snapshots at
+    glFinish, of the framebuffer bound there, whose draws were left out.
+    The levels they changed are written before each snapshot, so the held
+    trace's replay matches all 12 (before, each compared the replay's
+    levels as last written with what the left-out draws made)."""
+    infos = {c: (rc, *snapshots(path), path)
+             for c, (rc, path) in held_and_whole(env, 'layers-finish', [layers_app, 'finish'], 1000).items()}
+    (rc1, got, _, held_path), (rc0, want, _, _) = infos['1'], infos['0']
+    rp = run([gltrace, 'replay', held_path])
+    ck.check('layers_app finish, never swapping, all before the start: held back and written whole, the same 12 '
+             'snapshots (at glFinish), and the held trace\'s replay matches them all',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 12 and rp.returncode == 0 and
+             '12 snapshots: 12 matched, 0 differ' in rp.stderr, (rc1, rc0, len(got), len(want), rp.stderr[-400:]))
 
 
 def check_held_images(env):

@@ -22,9 +22,13 @@
  *     (the window then shows it, and it is read by a written command);
  *   - shows each layer of the array, two slices of the 3D texture, and
  *     the depth pass's colour and depth in the window.
+ * `layers_app finish` ends each frame with one more draw into the depth
+ * pass's framebuffer and glFinish with it bound instead of a swap, as a
+ * context that never swaps (a browser's GPU process) does.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sample_egl.h"
 #include "sample_shader.h"
@@ -226,14 +230,27 @@ static void frame(app *a, int f)
 
 int main(int argc, char **argv)
 {
-    sample_egl_no_args(APP, argc, argv);
+    int finish = argc == 2 && !strcmp(argv[1], "finish");
+    if (argc > 1 && !finish) {
+        fprintf(stderr, "usage: " APP " [finish]   (finish: each frame ends in glFinish with the depth pass's "
+                        "framebuffer bound, never a swap)\n");
+        return 2;
+    }
     sample_egl e;
     sample_egl_open(&e, APP, sample_egl_display(APP), 3, W, H);
     app a = {0};
     setup(&a);
     for (int f = 0; f < FRAMES; f++) {
         frame(&a, f);
-        sample_egl_swap(&e);
+        if (finish) { /* a context that never swaps: its snapshots are taken at glFinish, of this framebuffer */
+            glBindFramebuffer(GL_FRAMEBUFFER, a.depth_fbo);
+            glViewport(0, 0, RB, RB);
+            draw(&a.volume, GL_TEXTURE_3D, a.vol, 0.875f, 0.1f * (float)(f % 4), -0.2f, 0.3f); /* read by nothing else */
+            glFinish();
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        } else {
+            sample_egl_swap(&e);
+        }
     }
     GLenum err = glGetError();
     sample_egl_close(&e);
