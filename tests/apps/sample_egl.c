@@ -84,3 +84,11 @@ uint32_t sample_pixels_hash(const unsigned char *bytes, size_t n)
         h = (h ^ bytes[i]) * 16777619u;
     return h;
 }
+
+void sample_noise(unsigned char *bytes, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        bytes[i] = (unsigned char)(seed >> 24);
+    }
+}

@@ -53,4 +53,8 @@ void sample_egl_swap(const sample_egl *e);
  * run under `gltrace record` can be compared with a plain run. */
 uint32_t sample_pixels_hash(const unsigned char *bytes, size_t n);
 
+/* n bytes of a linear congruential generator seeded with `seed` (its top
+ * byte each step): texels that do not compress, the same on every run. */
+void sample_noise(unsigned char *bytes, size_t n, unsigned seed);
+
 #endif

@@ -85,14 +85,6 @@ typedef struct app {
     GLubyte px[AW * AW * 4];
 } app;
 
-static void noise(GLubyte *px, size_t n, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        px[i] = (GLubyte)(seed >> 24);
-    }
-}
-
 static prog program(const char *fs)
 {
     GLuint vs_id, fs_id;
@@ -130,7 +122,7 @@ static void setup(app *a)
     a->vol = texture(GL_TEXTURE_3D);
     glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA8, VW, VW, SLICES);
     static GLubyte slab[VW * VW * SLICES * 4];
-    noise(slab, sizeof slab, 3u);
+    sample_noise(slab, sizeof slab, 3u);
     glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, VW, VW, SLICES, GL_RGBA, GL_UNSIGNED_BYTE, slab);
 
     glGenRenderbuffers(1, &a->rb);
@@ -188,7 +180,7 @@ static void draw(const prog *p, GLenum target, GLuint tex, float at, float x, fl
 
 static void frame(app *a, int f)
 {
-    noise(a->px, sizeof a->px, 100u + (unsigned)f);
+    sample_noise(a->px, sizeof a->px, 100u + (unsigned)f);
     glBindTexture(GL_TEXTURE_2D_ARRAY, a->arr);
     glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 0, 4, 0, f % LAYERS, 8, AW, 1, GL_RGBA, GL_UNSIGNED_BYTE, a->px);
     glBindTexture(GL_TEXTURE_3D, a->vol);

@@ -88,14 +88,6 @@ typedef struct app {
     GLubyte px[P * P * 4];
 } app;
 
-static void noise(GLubyte *px, size_t n, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        px[i] = (GLubyte)(seed >> 24);
-    }
-}
-
 static GLuint texture(GLenum target, int filter)
 {
     GLuint t;
@@ -152,7 +144,7 @@ static void setup(app *a)
     else
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, P, P, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
     a->plane[1] = texture(GL_TEXTURE_2D, GL_NEAREST_MIPMAP_NEAREST);
-    noise(a->px, sizeof a->px, 5u);
+    sample_noise(a->px, sizeof a->px, 5u);
     glTexImage2D(GL_TEXTURE_2D, 0, a->rgba, P, P, 0, a->rgba, GL_UNSIGNED_BYTE, a->px); /* mipmaps from frame 4 */
     a->lum = texture(GL_TEXTURE_2D, GL_NEAREST);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE, 8, 8, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE, NULL);
@@ -160,7 +152,7 @@ static void setup(app *a)
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     a->cubemap = texture(GL_TEXTURE_CUBE_MAP, GL_NEAREST);
     for (int f = 0; f < 6; f++) {
-        noise(a->px, 16 * 16 * 4, 40u + (unsigned)f);
+        sample_noise(a->px, 16 * 16 * 4, 40u + (unsigned)f);
         glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE,
                      a->px);
     }
@@ -221,7 +213,7 @@ static void frame(app *a, int f)
     }
     /* The new picture: on GLES 3 its first plane through a pixel buffer
      * mapped for writing. A corner of the quad moves. */
-    noise(a->px, sizeof a->px, 100u + (unsigned)f);
+    sample_noise(a->px, sizeof a->px, 100u + (unsigned)f);
     glBindTexture(GL_TEXTURE_2D, a->plane[0]);
     if (a->es >= 3) {
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, a->pbo);
