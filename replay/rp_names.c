@@ -12,7 +12,6 @@
 
 #include "gt_api.h"
 #include "gt_api_state.h"
-#include "gt_enums.h"
 
 /* ---------------------------------------------------------------- hash map */
 
