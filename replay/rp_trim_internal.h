@@ -225,6 +225,10 @@ int rp_trim_sets_note(rp_trim_sets *s, struct rp *r, const struct Gltrace__GLMes
 int rp_trim_sets_call(void *user, struct rp *r, const struct Gltrace__GLMessage *m, int commit);
 void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes);
 void rp_trim_sets_free(rp_trim_sets *s);
+/* The piece of state the state command f's record m sets (its first key),
+ * as step 8 numbers it on the replay's current context; 0 when f sets
+ * none or the driver cannot say. */
+uint64_t rp_trim_state_key(struct rp *r, const struct Gltrace__GLMessage *m, const struct gt_api_fn *f);
 
 /* The draws into textures left out, and the textures read back at the
  * start instead (rp_trim_draws.c). note: after replay took a setup record

@@ -102,6 +102,7 @@ struct rp_trim_objs {
     uint64_t wrote_seq, wrote; /* the last record that wrote into a buffer, its life + 1: it does not read it */
     rp_map active;    /* (context, target) -> the replayed query begun on it */
     rp_map made;      /* key_of an object's name -> the record that made it (a glGen* of one name) + 1 */
+    rp_map holds;     /* a holder's slot (step 8's key) -> (life + 1) << 32 | its pin's mark, while it holds */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -131,6 +132,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     rp_map_free(&o->asked);
     rp_map_free(&o->active);
     rp_map_free(&o->made);
+    rp_map_free(&o->holds);
     rp_map_free(&o->sync_kept);
     rp_map_free(&o->sync_life);
     free(o->syncs);
@@ -386,6 +388,38 @@ static void barrier_group(rp_trim_objs *o, const rp *r, int pinned_only, uint64_
             mark_add(o, &o->lives[i], pinned_only ? IF_PINNED : BARRIER, seq);
             spoil_buffer(o, r, &o->lives[i]);
         }
+}
+
+/* A holder's slot (a vertex array's attribute, an attachment point) is
+ * filled by a state command that pins the object it names (its mark,
+ * which counts if that command stays). Filled again, the slot holds that
+ * object no more: what the pin guarded from then on is only what read
+ * through the slot meanwhile, the draws and reads whose IF_PINNED marks
+ * followed it. Those become reads that pin, counting if their record
+ * stays. Else a buffer a vertex array once pointed at kept its contents
+ * after its deletion however often the attribute was pointed elsewhere
+ * (glmark2 with one context for all its scenes: each scene's models). */
+static void unhold(rp_trim_objs *o, uint64_t slot)
+{
+    uint64_t v = 0;
+    if (!slot || !rp_map_get(&o->holds, slot, &v) || !v)
+        return;
+    rp_map_put(&o->holds, slot, 0);
+    life *l = &o->lives[(v >> 32) - 1];
+    size_t at = (uint32_t)v;
+    if (at >= l->nmarks)
+        return;
+    l->marks[at].how &= (uint8_t)~PIN;
+    for (size_t j = at + 1; j < l->nmarks; j++)
+        if ((l->marks[j].how & IF_PINNED) && l->marks[j].seq != ALWAYS)
+            l->marks[j].how = (uint8_t)((l->marks[j].how & ~IF_PINNED) | BARRIER | PIN);
+}
+
+static void hold(rp_trim_objs *o, uint64_t slot, const life *l)
+{
+    if (slot && l->nmarks && l->marks[l->nmarks - 1].how == PIN &&
+        rp_map_put(&o->holds, slot, (uint64_t)(l - o->lives + 1) << 32 | (uint32_t)(l->nmarks - 1)) != 0)
+        o->oom = 1;
 }
 
 /* The names a `deletes` record ends: each one's life is over. */
@@ -695,6 +729,9 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         barrier_group(o, r, 0, ALWAYS);
         return 0;
     }
+    /* A pin by a state command: its slot's earlier one ends (unhold). */
+    uint64_t slot = f->obj_role == GT_OBJ_PINS ? rp_trim_state_key(r, m, f) : 0;
+    unhold(o, slot);
     int cls = f->obj_class;
     uint32_t name = 0;
     if (f->obj_where == GT_WHERE_PARAM) {
@@ -726,6 +763,8 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
          * only if it stays: step 10 leaves out a deleted holder's. */
         int state = f->nstate && !(f->state[0].flags & GT_KEY_NONE);
         mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, f->obj_role == GT_OBJ_PINS && state ? seq : ALWAYS);
+        if (state)
+            hold(o, slot, l);
         if (f->obj_role == GT_OBJ_MAPS)
             map_begin(o, r, f, m, l, name, seq);
         return 0;

@@ -283,6 +283,15 @@ static int keys_of(const rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t *k
     return glGetError() != GL_NO_ERROR || unknown ? -1 : 0;
 }
 
+uint64_t rp_trim_state_key(rp *r, const rp_msg *m, const gt_api_fn *f)
+{
+    if (!f || !f->nstate || f->nstate > SETS_MAX_KEYS || (f->state[0].flags & GT_KEY_NONE))
+        return 0;
+    uint64_t key[SETS_MAX_KEYS] = {0};
+    rp_hold_errors(r); /* the record's own, if any: not the queries' */
+    return keys_of(r, m, f, key) == 0 ? key[0] : 0;
+}
+
 /* The keys the setup's state commands set (for rp_trim_sets_call). */
 static int setup_keys(rp_trim_sets *s)
 {

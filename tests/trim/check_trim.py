@@ -636,8 +636,11 @@ def trimmed_7_8(mode, *extra):
 
 def deleted_objects():
     """trim_app stream: every frame uploads a texture of noise (16 KB that
-    does not compress) and deletes it; the uploads of textures deleted
-    before the start are left out, those still held (a framebuffer's
+    does not compress) and a vertex buffer, points an attribute at the
+    buffer, points it back at the app's, and deletes both; the uploads of
+    textures and buffers deleted before the start are left out (a buffer
+    an attribute pointed at is held only until the attribute points
+    elsewhere), those still held (a framebuffer's
     attachment deleted by name, a program deleted while in use, a texture
     drawn into another before the first frame and deleted, with the
     program that drew it) stay; of four textures alive all along, the two
@@ -649,8 +652,9 @@ def deleted_objects():
     trace, out, r = got
     m = re.search(r'left out of the setup: the contents of (\d+) objects deleted before the start \((\d+) calls\)',
                   r.stdout)
-    ck.check('stream 7-8: the seven textures deleted before the start are left out (their upload and parameters)',
-             m and int(m.group(1)) == 7 and int(m.group(2)) == 21, r.stdout)
+    ck.check('stream 7-8: the seven textures and seven vertex buffers deleted before the start are left out (their '
+             'uploads and parameters)',
+             m and int(m.group(1)) == 14 and int(m.group(2)) == 28, r.stdout)
     m = re.search(r'left out of the setup: the contents of (\d+) objects the kept calls never touch \((\d+) calls\)',
                   r.stdout)
     ck.check('stream 7-8: two textures alive but unused by frames 7-8 are left out',
