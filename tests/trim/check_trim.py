@@ -599,6 +599,16 @@ def check_held_unswapped(env):
              'snapshots (at glFinish), and the held trace\'s replay matches them all',
              rc1 == 0 and rc0 == 0 and got == want and len(want) == 12 and rp.returncode == 0 and
              '12 snapshots: 12 matched, 0 differ' in rp.stderr, (rc1, rc0, len(got), len(want), rp.stderr[-400:]))
+    # A trace with no swap has no frames to cut: frames 0-2 would be all of
+    # it again, and frames 3-5 are not there; either way trim says to cut
+    # by calls, and writes nothing.
+    for frames, said in (('0-2', 'never swaps, so it has no frames to cut'), ('3-5', 'has no frame 3 (it has 0)')):
+        out = os.path.join(work, f'finish-frames-{frames}.gltrace')
+        r = run([gltrace, 'trim', held_path, '--frames', frames, '-o', out])
+        ck.check(f'layers_app finish, never swapping: trim --frames {frames} exits 2 naming the trace and saying '
+                 'to cut it with --calls, and writes no file',
+                 r.returncode == 2 and held_path in r.stderr and said in r.stderr and '--calls' in r.stderr and
+                 not os.path.exists(out), (r.returncode, r.stderr))
 
 
 def check_held_images(env):
