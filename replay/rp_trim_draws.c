@@ -64,6 +64,7 @@ typedef struct event {
     uint8_t kind, droppable;
     uint32_t at, nw, nr, nk; /* ids[at..): images written (indices), keys read, images a whole clear replaced */
     uint32_t ca_at, nca; /* a draw's client array records: cas[ca_at..) */
+    uint64_t dest;       /* a read's: the texture it writes into (a copy, mipmaps), 0 another place */
 } event;
 
 #define PEND 64
@@ -497,10 +498,11 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
 
 /* The textures attached to the read and draw framebuffers, read (a pixel
  * read, a copy, a blit: the draw side is what a blit writes only in part). */
-static int note_read(rp_trim_draws *d, rp *r, uint64_t seq)
+static int note_read(rp_trim_draws *d, rp *r, uint64_t seq, uint64_t dest)
 {
     if (!new_event(d, seq, EV_READ))
         return -1;
+    d->ev[d->n - 1].dest = dest;
     int es3 = r->ctx[r->cur_ctx].version >= 3;
     GLenum fbs[2] = {es3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER, es3 ? GL_DRAW_FRAMEBUFFER : 0};
     GLint max = 1;
@@ -600,8 +602,13 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     if (GT_FN_IS_SYNTHETIC(m->function))
         return 0; /* the records gltrace adds read no texture */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    int rc = 0;
+    int rc = 0, cls = 0;
     rp_hold_errors(r);
+    /* The texture a copy from the framebuffer or mipmap generation writes. */
+    uint32_t bound = f && f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && f->obj_param < m->n_args
+                         ? rp_trim_bound((uint32_t)rp_arg_u(m, f->obj_param), &cls)
+                         : 0;
+    uint64_t dest = bound && cls == GT_STATE_TEXTURE_NAME ? tex_key(r, bound) : 0;
     if (!f) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->is_egl && f->cls == GT_CLASS_FRAME) {
@@ -618,18 +625,17 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     } else if (e && e->pixels == RP_PIXELS_READS && r->ctx[r->cur_ctx].version >= 3 && has_param(f, "filter")) {
         rc = note_blit(d, r, m, f, seq);
     } else if (e && e->pixels == RP_PIXELS_READS) {
-        rc = note_read(d, r, seq);
+        rc = note_read(d, r, seq, dest);
     } else if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->obj_role == GT_OBJ_DELETES && f->obj_class == GT_STATE_TEXTURE_NAME) {
         rc = note_delete(d, r, m, f, seq);
     } else if (f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && !has_param(f, "level") &&
                !has_param(f, "pname") && f->obj_param < m->n_args) {
-        int cls = 0; /* glGenerateMipmap, storage, an EGL image target: may read what came before */
-        uint32_t name = rp_trim_bound((uint32_t)rp_arg_u(m, f->obj_param), &cls);
-        event *ev = name && cls == GT_STATE_TEXTURE_NAME ? new_event(d, seq, EV_READ) : NULL;
-        if (ev && push_id(d, tex_key(r, name)) == 0)
-            d->ev[d->n - 1].nr = 1;
+        /* glGenerateMipmap, storage, an EGL image target: may read what came before */
+        event *ev = dest ? new_event(d, seq, EV_READ) : NULL;
+        if (ev && push_id(d, dest) == 0)
+            d->ev[d->n - 1].nr = 1, d->ev[d->n - 1].dest = dest;
         rc = d->oom ? -1 : 0;
     }
     if (!e || e->cls == GT_CLASS_DRAW)
@@ -854,14 +860,25 @@ static void drop_seq(rp_trim_plan *plan, size_t nbytes, uint64_t s)
         plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
 }
 
-void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
+void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, const rp_trim_objs *objs)
 {
     needs n = {{0}, 1, 0};
-    rp_map killed = {0}; /* textures deleted between a point and the start */
+    rp_map killed = {0}; /* textures deleted between a point and the start, or that nothing kept reaches */
     uint8_t *want = calloc(d->nimg + 1, 1); /* images a dropped draw wrote: written back */
     if (!want || d->oom) {
         free(want);
         return;
+    }
+    /* A texture or renderbuffer alive at the start that no kept record
+     * reaches (rp_trim_objs_unreached) holds nothing anything kept reads,
+     * as if deleted there: the draws into it go, its pixels unwritten.
+     * glmark2 with one context for all its scenes leaves the framebuffers
+     * of some alive, drawn into every frame of their scene. */
+    for (size_t i = 0; i < d->nimg; i++) {
+        const image *im = &d->img[i];
+        int cls = im->kind == IMG_TEX ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME;
+        if (im->kind != IMG_SURF && rp_trim_objs_unreached(objs, im->group, cls, im->name))
+            rp_map_put(&killed, im->key, 1);
     }
     for (size_t i = d->n; i-- > 0;) {
         const event *e = &d->ev[i];
@@ -874,6 +891,8 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes)
             n.all = 1, n.stamp++;
             continue;
         }
+        if (e->kind == EV_READ && e->dest && rp_map_get(&killed, e->dest, &v) && v && !needed(&n, e->dest))
+            continue; /* it writes only into a texture nothing reads from here to its end: it reads nothing */
         if (e->kind == EV_KILL) {
             for (uint32_t k = 0; k < e->nr; k++)
                 set_needed(&n, rd[k], 0), rp_map_put(&killed, rd[k], 1);

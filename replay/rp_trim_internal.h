@@ -189,6 +189,12 @@ void rp_trim_objs_finish_buffers(rp_trim_objs *o, rp_trim_plan *plan, size_t nby
  * buffers); all of which counts at rp_trim_objs_finish only if the record
  * stays. */
 void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw, uint64_t seq);
+/* After rp_trim_objs_start: whether the object of class cls (a
+ * gt_state_class) and replayed name of share group `group` is alive at the
+ * start, of the start's share group (alone there), and no kept record
+ * reaches it: neither bound at the start nor named, nor attached to a
+ * framebuffer object that is. What it holds then matters to nothing kept. */
+int rp_trim_objs_unreached(const rp_trim_objs *o, int group, int cls, uint32_t name);
 /* At the start (the replay's current context is the last record's): the
  * objects of its share group bound there or named by the kept records
  * (read from `in`) are touched; the others may go. Nothing may go when
@@ -240,7 +246,7 @@ rp_trim_draws *rp_trim_draws_new(void);
 int rp_trim_draws_note(rp_trim_draws *d, struct rp *r, const struct Gltrace__GLMessage *m, const struct rp_entry *e,
                        uint64_t seq);
 void rp_trim_draws_start(rp_trim_draws *d, struct rp *r, rp_trim_plan *plan);
-void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, const rp_trim_objs *objs);
 void rp_trim_draws_free(rp_trim_draws *d);
 
 /* The state at the start (rp_trim_state.c): a temporary folder made

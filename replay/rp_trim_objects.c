@@ -73,7 +73,20 @@ typedef struct life {
     uint8_t packed;  /* a pixel read wrote into it: its record is pack_pos */
     size_t pack_pos;
     size_t back;     /* its bytes read back at the start: plan->buffers.v index + 1 */
+    struct hold_at *holds; /* the slots holding it (hold, unhold) */
+    uint32_t nholds, capholds;
 } life;
+
+/* A slot holding an object: the holder it is part of (a vertex array: the
+ * one bound then, GT_PART_GET of `what`; a framebuffer: the one bound to
+ * the target `what`, GT_PART_BOUND), so that a deletion can tell whether
+ * GL let go of it there (the current one's slots). */
+typedef struct hold_at {
+    uint64_t slot;
+    uint32_t what, holder;
+    int ctx;
+    uint8_t kind;
+} hold_at;
 
 #define MAP_OPEN 8  /* mappings open at once, all contexts */
 #define MAP_SEQS 16 /* records of one mapped write: the map, its data, the unmap */
@@ -103,6 +116,8 @@ struct rp_trim_objs {
     rp_map active;    /* (context, target) -> the replayed query begun on it */
     rp_map made;      /* key_of an object's name -> the record that made it (a glGen* of one name) + 1 */
     rp_map holds;     /* a holder's slot (step 8's key) -> (life + 1) << 32 | its pin's mark, while it holds */
+    rp_map fbos;      /* framebuffers whose attachments the kept records reach (touch_attached): replayed name -> 1 */
+    rp_map reached;   /* key_of what those framebuffers hold at the start, alive or deleted by name -> 1 */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -126,13 +141,15 @@ void rp_trim_objs_free(rp_trim_objs *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->n; i++)
-        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks);
+        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks), free(o->lives[i].holds);
     free(o->lives);
     rp_map_free(&o->live);
     rp_map_free(&o->asked);
     rp_map_free(&o->active);
     rp_map_free(&o->made);
     rp_map_free(&o->holds);
+    rp_map_free(&o->fbos);
+    rp_map_free(&o->reached);
     rp_map_free(&o->sync_kept);
     rp_map_free(&o->sync_life);
     free(o->syncs);
@@ -407,6 +424,11 @@ static void unhold(rp_trim_objs *o, uint64_t slot)
     rp_map_put(&o->holds, slot, 0);
     life *l = &o->lives[(v >> 32) - 1];
     size_t at = (uint32_t)v;
+    for (uint32_t i = 0; i < l->nholds; i++)
+        if (l->holds[i].slot == slot) {
+            l->holds[i] = l->holds[--l->nholds];
+            break;
+        }
     if (at >= l->nmarks)
         return;
     l->marks[at].how &= (uint8_t)~PIN;
@@ -415,11 +437,62 @@ static void unhold(rp_trim_objs *o, uint64_t slot)
             l->marks[j].how = (uint8_t)((l->marks[j].how & ~IF_PINNED) | BARRIER | PIN);
 }
 
-static void hold(rp_trim_objs *o, uint64_t slot, const life *l)
+/* The holder a slot of the state command f is part of, on the replay's
+ * current context (after its record); 0 when its key names none. */
+static uint32_t holder_now(uint8_t kind, uint32_t what)
 {
-    if (slot && l->nmarks && l->marks[l->nmarks - 1].how == PIN &&
-        rp_map_put(&o->holds, slot, (uint64_t)(l - o->lives + 1) << 32 | (uint32_t)(l->nmarks - 1)) != 0)
+    GLint v = 0;
+    int cls = 0;
+    uint32_t name = kind == GT_PART_GET ? (glGetIntegerv(what, &v), (uint32_t)v) : rp_trim_bound(what, &cls);
+    while (glGetError() != GL_NO_ERROR)
+        ; /* no vertex arrays (GLES 2): the one default array */
+    return name;
+}
+
+static void hold(rp_trim_objs *o, rp *r, uint64_t slot, life *l, const gt_api_fn *f, const rp_msg *m)
+{
+    if (!slot || !l->nmarks || l->marks[l->nmarks - 1].how != PIN)
+        return;
+    if (rp_map_put(&o->holds, slot, (uint64_t)(l - o->lives + 1) << 32 | (uint32_t)(l->nmarks - 1)) != 0) {
         o->oom = 1;
+        return;
+    }
+    const gt_api_key *k = &f->state[0];
+    hold_at h = {.slot = slot, .ctx = r->cur_ctx};
+    for (unsigned i = 0; i < k->nparts && i < 3 && !h.kind; i++)
+        if (k->part[i].kind == GT_PART_GET)
+            h.kind = GT_PART_GET, h.what = k->part[i].value;
+        else if (k->part[i].kind == GT_PART_BOUND && k->part[i].value < m->n_args)
+            h.kind = GT_PART_BOUND, h.what = (uint32_t)rp_arg_u(m, k->part[i].value);
+    if (!h.kind)
+        return; /* a slot of no holder's: never let go of by a deletion */
+    h.holder = holder_now(h.kind, h.what);
+    if (l->nholds == l->capholds) {
+        uint32_t cap = l->capholds ? l->capholds * 2 : 4;
+        hold_at *v = realloc(l->holds, cap * sizeof *v);
+        if (!v) {
+            o->oom = 1;
+            return;
+        }
+        l->holds = v, l->capholds = cap;
+    }
+    l->holds[l->nholds++] = h;
+}
+
+/* l deleted by name: GL lets go of it in the holders bound on this
+ * context (the vertex array bound, the framebuffers bound), not in
+ * others. */
+static void unhold_deleted(rp_trim_objs *o, rp *r, life *l)
+{
+    if (l->nholds)
+        rp_hold_errors(r); /* the deletion's own, if any: not the queries' */
+    for (uint32_t i = 0; i < l->nholds;) {
+        const hold_at *h = &l->holds[i];
+        if (h->ctx == r->cur_ctx && holder_now(h->kind, h->what) == h->holder)
+            unhold(o, h->slot); /* removes holds[i] */
+        else
+            i++;
+    }
 }
 
 /* The names a `deletes` record ends: each one's life is over. */
@@ -441,6 +514,7 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
             }
             o->lives[v - 1].dead = 1;
             o->lives[v - 1].deleted = n == 1 ? seq : UINT64_MAX;
+            unhold_deleted(o, r, &o->lives[v - 1]);
             rp_map_put(&o->live, key, 0); /* the name's next use is a new life */
         }
     }
@@ -764,7 +838,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         int state = f->nstate && !(f->state[0].flags & GT_KEY_NONE);
         mark_add(o, l, f->obj_role == GT_OBJ_MAPS ? KEEP : PIN, f->obj_role == GT_OBJ_PINS && state ? seq : ALWAYS);
         if (state)
-            hold(o, slot, l);
+            hold(o, r, slot, l, f, m);
         if (f->obj_role == GT_OBJ_MAPS)
             map_begin(o, r, f, m, l, name, seq);
         return 0;
@@ -962,26 +1036,74 @@ static void touch_bound(rp_trim_objs *o, rp *r, int how, uint64_t seq)
     rp_hold_errors(r); /* pnames this context does not have were refused */
 }
 
-/* The objects a kept record names through its parameters. */
+/* The textures and renderbuffers attached at the start to the
+ * framebuffer object fb (replayed) of the current context: a kept draw,
+ * clear or read through it reaches them without naming them. */
+static void touch_attached(rp_trim_objs *o, rp *r, GLuint fb)
+{
+    uint64_t v;
+    if (!fb || (rp_map_get(&o->fbos, fb, &v) && v) || rp_map_put(&o->fbos, fb, 1) != 0 || !glIsFramebuffer(fb))
+        return;
+    int es3 = r->ctx[r->cur_ctx].version >= 3;
+    GLenum target = es3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    GLint draw = 0, read = 0, colors = 1, type, name;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw); /* GL_FRAMEBUFFER_BINDING on GLES 2 */
+    glGetIntegerv(es3 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &read);
+    if (es3)
+        glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &colors);
+    glBindFramebuffer(target, fb);
+    for (GLint i = -2; i < colors && i < 32; i++) {
+        GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
+        type = GL_NONE, name = 0;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_TEXTURE && type != GL_RENDERBUFFER)
+            continue;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+        int cls = type == GL_TEXTURE ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME;
+        touch(o, r, cls, (uint32_t)name, TOUCHED, ALWAYS);
+        if (rp_map_put(&o->reached, key_of(r, cls, (uint32_t)name), 1) != 0)
+            o->oom = 1;
+    }
+    glBindFramebuffer(target, (GLuint)read);
+    if (es3)
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw);
+    rp_hold_errors(r);
+}
+
+/* The objects a kept record names through its parameters, and those
+ * attached to the framebuffers it names. */
 static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
 {
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
     for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++) {
         int cls = rp_param_class(f, m, i);
-        if (!lives_class(cls))
+        int fbo = cls == GT_STATE_FRAMEBUFFER_NAME;
+        if (!lives_class(cls) && !fbo)
             continue;
         size_t len = 0;
         const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
-        if (f->params[i].kind != GT_K_POINTER) {
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)), TOUCHED, ALWAYS);
-            continue;
-        }
-        for (size_t k = 0; b && k + 4 <= len; k += 4) {
-            uint32_t rec;
-            memcpy(&rec, b + k, 4);
-            touch(o, r, cls, rp_name(r, rp_class_of_state(cls), rec), TOUCHED, ALWAYS);
+        uint32_t rec = (uint32_t)rp_arg_i(m, i);
+        for (size_t k = 0; b ? k + 4 <= len : k == 0; k += 4) {
+            if (b)
+                memcpy(&rec, b + k, 4);
+            uint32_t name = rp_name(r, rp_class_of_state(cls), rec);
+            if (fbo)
+                touch_attached(o, r, name);
+            else
+                touch(o, r, cls, name, TOUCHED, ALWAYS);
         }
     }
+}
+
+/* An object deleted by name before the start but still attached to a
+ * framebuffer object lives on: it is reached only through a framebuffer
+ * the kept records reach (o->reached). */
+int rp_trim_objs_unreached(const rp_trim_objs *o, int group, int cls, uint32_t name)
+{
+    uint64_t key = 1ull << 63 | (uint64_t)((uint32_t)group & 0xffffff) << 40 | (uint64_t)(cls & 0xff) << 32 | name, v;
+    if (!o || o->oom || group != o->start_group || (rp_map_get(&o->reached, key, &v) && v))
+        return 0;
+    return !(rp_map_get(&o->live, key, &v) && v && o->lives[v - 1].touched);
 }
 
 /* The kept records, from first_kept to the end of the range. 0, or -1
@@ -1100,8 +1222,15 @@ void rp_trim_objs_start(rp_trim_objs *o, rp *r, rp_trim_plan *plan, const char *
     for (int i = 0; i < RP_MAX_CTX; i++)
         if (i != r->cur_ctx && r->ctx[i].used && r->ctx[i].group == g && !(destroyed && destroyed[i]))
             alone = 0; /* another live context of the group: its bindings are not asked */
-    if (alone)
+    if (alone) {
+        GLint fb = 0;
         touch_bound(o, r, TOUCHED, ALWAYS);
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fb);
+        touch_attached(o, r, (GLuint)fb);
+        if (r->ctx[r->cur_ctx].version >= 3)
+            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &fb);
+        touch_attached(o, r, (GLuint)fb);
+    }
     if (touch_kept(o, r, in, opt, first_kept, alone) == 0) {
         o->syncs_known = 1;
         if (alone)

@@ -661,7 +661,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     if (!sum->error[0] && p.draws && p.objs)
         rp_trim_objs_finish_buffers(p.objs, plan, p.nbytes);
     if (!sum->error[0] && p.draws)
-        rp_trim_draws_finish(p.draws, plan, p.nbytes);
+        rp_trim_draws_finish(p.draws, plan, p.nbytes, p.objs);
     /* Step 10 before steps 5 to 7: an array setter it leaves out pins no
      * buffer. */
     if (!sum->error[0] && p.holders)
