@@ -688,6 +688,32 @@ def deleted_objects():
                  saved >= 7 * 16384, (os.path.getsize(kept), os.path.getsize(out)))
 
 
+def leaked_framebuffers():
+    """trim_app leak: each frame draws into a framebuffer object of its own,
+    with a 16 KB buffer of noise at an attribute no later frame points
+    elsewhere, makes the texture's mipmaps, and deletes the texture and
+    the buffer but not the framebuffer. Nothing kept reaches those
+    framebuffers: their draws and the buffers go, so the setup holds no
+    draw and one glBufferData (the app's quad) whatever the start, and
+    replays exactly on the first try. Before (be46d9b), each earlier
+    frame's draw, clear and buffer stayed (checked by hand: frames 7-8
+    kept 7 draws and 8 glBufferData, 154468 bytes against 38808 now, of
+    a 154960-byte trace)."""
+    trace = record('trim_app_leak', [trim_app, 'leak'])
+    if not trace:
+        return
+    for k in (4, 7):
+        out = os.path.join(work, f'leak-frames-{k}-{k + 1}.gltrace')
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out])
+        setup = setup_fns(out) if r.returncode == 0 else []
+        ck.check(f'leak {k}-{k + 1}: exact on the first try; the setup has no draw and one glBufferData (the leaked '
+                 'framebuffers\' draws and the buffers an attribute was left pointing at are gone)',
+                 r.returncode == 0 and 'note: without' not in r.stdout and
+                 'checked: its replay matches 2 of 2' in r.stdout and setup.count('glDrawArrays') == 0 and
+                 setup.count('glBufferData') == 1,
+                 (r.returncode, r.stdout[-600:], {f: setup.count(f) for f in ('glDrawArrays', 'glBufferData')}))
+
+
 def superseded_writes():
     """trim_app reupload: one texture and one vertex buffer written whole
     every frame, then in part. A trim of frames 7-8 keeps, of frames 0-6,
@@ -994,6 +1020,7 @@ def main():
     lights()
     hard_starts()
     deleted_objects()
+    leaked_framebuffers()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -70,6 +70,13 @@
  *               first and writes the next frame's corners into the
  *               buffer (glBufferSubData): units past 32 and a buffer's
  *               contents a frame reads from the one before.
+ *   leak        each frame makes a framebuffer object with a texture of
+ *               its own and a buffer of noise that attribute 1 points at
+ *               (no later frame points it elsewhere; the program reads
+ *               no attribute 1), draws into the texture, makes its
+ *               mipmaps, shows it, then
+ *               deletes the texture and the buffer but not the
+ *               framebuffer object, as glmark2 leaks some scenes'.
  *   copies      each frame makes a texture, fills it with
  *               glCopyImageSubData from one of two textures of noise
  *               (named only there, never bound) and a corner from a
@@ -655,15 +662,44 @@ static void frame_copies(const copies *c, const app *a, int f)
     glDeleteQueries(1, &q);
 }
 
+static void frame_leak(const app *a, int f)
+{
+    static GLubyte px[NOISE * NOISE * 4];
+    GLuint fbo, tex, vbo;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    noise(px, 300u + (unsigned)f);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof px, px, GL_STATIC_DRAW);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, 0);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.1f * (float)(f % 5), 0.2f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.3f + 0.05f * (float)f, 0.0f, 0.9f, 0.5f, 0.1f, 1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glGenerateMipmap(GL_TEXTURE_2D); /* reads what was drawn, into the texture itself */
+    show_texture(a);
+    glDeleteTextures(1, &tex);
+    glDeleteBuffers(1, &vbo);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
-        strcmp(mode, "units") && strcmp(mode, "copies")) {
+        strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies\n");
+                        "download|queries|perframe|churn|units|copies|leak\n");
         return 2;
     }
     sample_egl e;
@@ -752,6 +788,8 @@ int main(int argc, char **argv)
             frame_units(&a, f);
         else if (!strcmp(mode, "copies"))
             frame_copies(&cp, &a, f);
+        else if (!strcmp(mode, "leak"))
+            frame_leak(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
