@@ -495,6 +495,42 @@ static void unhold_deleted(rp_trim_objs *o, rp *r, life *l)
     }
 }
 
+/* The life of the shader `name` (replayed; shaders are of the program
+ * class): the live one, else the last one deleted by name, which GL keeps
+ * while a program holds it. */
+static life *shader_life(rp_trim_objs *o, const rp *r, uint32_t name)
+{
+    uint64_t key = key_of(r, GT_STATE_PROGRAM_NAME, name), v;
+    if (rp_map_get(&o->live, key, &v) && v)
+        return &o->lives[v - 1];
+    int g = r->ctx[r->cur_ctx].group;
+    for (size_t i = o->n; i-- > 0;)
+        if (o->lives[i].name == name && o->lives[i].cls == GT_STATE_PROGRAM_NAME && o->lives[i].group == g)
+            return &o->lives[i];
+    return NULL;
+}
+
+/* A record that changes the program `program` (a link, an attachment):
+ * a link reads the shaders attached then, so their sources and compiles
+ * stay while such a record does (a mark from seq). Before, attaching
+ * pinned a shader for good: glmark2 with one context for all its scenes
+ * kept every scene's shaders in a trim of its last frames. */
+static void mark_attached(rp_trim_objs *o, rp *r, uint32_t program, uint64_t seq)
+{
+    GLuint sh[64];
+    GLsizei n = 0;
+    rp_hold_errors(r); /* the record's own, if any */
+    if (glIsProgram(program))
+        glGetAttachedShaders(program, 64, &n, sh);
+    while (glGetError() != GL_NO_ERROR)
+        n = 0;
+    for (GLsizei i = 0; i < n; i++) {
+        life *l = shader_life(o, r, sh[i]);
+        if (l)
+            mark_add(o, l, BARRIER | PIN, seq);
+    }
+}
+
 /* The names a `deletes` record ends: each one's life is over. */
 static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
 {
@@ -882,8 +918,11 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         o->wrote_seq = seq, o->wrote = (uint64_t)(l - o->lives) + 1;
     if (is_pack_write(f))
         l->packed = 1, l->pack_pos = l->n - 1;
-    if (!f->nstate || (f->state[0].flags & GT_KEY_NONE))
+    if (!f->nstate || (f->state[0].flags & GT_KEY_NONE)) {
         l->epoch++; /* not a state command (a uniform): a link, a source, an upload */
+        if (l->cls == GT_STATE_PROGRAM_NAME)
+            mark_attached(o, r, name, seq);
+    }
     if (!whole && !part && param(f, "pname") < 0)
         mark_add(o, l, BARRIER, ALWAYS); /* glGenerateMipmap, storage, an EGL image: may read what came before */
     return 0;
