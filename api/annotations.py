@@ -81,6 +81,7 @@ class Rules:
         self.pixels = []    # (cmd glob, reads/clears/-, lineno): what a command does with the framebuffer's pixels
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
+        self.writes = []    # (cmd glob, param, lineno): the object a command also writes (a copy's destination)
         self.drivers = []   # (command, lineno): the driver's functions hand-written capture calls
         self.exposes = []   # (cmd glob, lineno): makes an object's contents reachable through another
         self.states = []    # (cmd glob, [key, read keys...] or None, lineno): what a state command sets (trim)
@@ -137,6 +138,8 @@ class Rules:
                     if w[2] not in OBJECT_ROLES:
                         raise AnnotationError(f'{path}:{no}: object takes {", ".join(OBJECT_ROLES)}, not {w[2]!r}')
                     self.objects.append((w[1], w[2], w[3], no))
+                elif w[0] == 'writes' and len(w) == 3:
+                    self.writes.append((w[1], w[2], no))
                 elif w[0] == 'state' and len(w) >= 3:
                     keys = None if w[2:] == ['-'] else [self._state_key(k, path, no, i == 0)
                                                         for i, k in enumerate(w[2:])]
@@ -252,7 +255,9 @@ class Rules:
                              if fnmatch.fnmatchcase(c.name, g) and fnmatch.fnmatchcase(p.name, pg)), '')
                 if kind.startswith('class:'):
                     p.klass = kind[len('class:'):]
+                p.named_by = kind[len('named:'):] if kind.startswith('named:') else None
             c.object = self._object_of(c)
+            c.obj_writes = self._writes_of(c)
             c.exposes = any(fnmatch.fnmatchcase(c.name, g) for g, _ in self.exposes)
             c.state = self._state_of(c)
             for p in c.params:
@@ -278,6 +283,7 @@ class Rules:
         for what, rows in (('class', self.classes), ('replay handler', self.handlers), ('draw', self.draws),
                            ('unit', self.units), ('components', self.components), ('nullable', self.nullable),
                            ('pixels', self.pixels), ('object', [(g, r, n) for g, r, _, n in self.objects]),
+                           ('writes', self.writes),
                            ('state', self.states)):
             for cglob, _, no in rows:
                 if not any(fnmatch.fnmatchcase(n, cglob) for n in names):
@@ -292,6 +298,19 @@ class Rules:
             if no not in self.reads_used:  # an earlier, wider glob took all it names (first match wins)
                 raise AnnotationError(f'{self.path}:{no}: reads {g}: no command takes this line (an earlier '
                                       f'line matches all it names)')
+
+    def _writes_of(self, c):
+        """1 + the index of the parameter naming the object c also writes
+        (its `writes` line), or 0."""
+        for g, name, no in self.writes:
+            if not fnmatch.fnmatchcase(c.name, g):
+                continue
+            i = next((i for i, p in enumerate(c.params) if p.name == name), None)
+            if i is None or not (c.params[i].klass in OBJECT_CLASSES or getattr(c.params[i], 'named_by', None)):
+                raise AnnotationError(f'{self.path}:{no}: writes {c.name}: {name!r} is not a parameter naming an '
+                                      'object')
+            return i + 1
+        return 0
 
     def _object_of(self, c):
         """(role, where, param index, class) of the first `object` line
@@ -313,6 +332,8 @@ class Rules:
                 return (role, 'all', 0, None)
             if where.startswith('bound:GL_'):
                 return (role, 'bound_to', where[6:], None)
+            if where == 'active':  # no target: the one this context's last such begin named
+                return (role, 'active', 255, 'query')
             if where.startswith('active:'):
                 if where[7:] in pos:
                     return (role, 'active', pos[where[7:]], 'query')
@@ -333,6 +354,8 @@ class Rules:
                 p = c.params[pos[where]]
                 if p.klass in OBJECT_CLASSES:
                     return (role, 'param', pos[where], OBJECT_CLASSES[p.klass])
+                if getattr(p, 'named_by', None):  # its class another parameter gives: asked at replay
+                    return (role, 'param', pos[where], None)
                 err = f'parameter {where!r} names no object of {", ".join(sorted(set(OBJECT_CLASSES)))}'
             else:
                 err = f'{where!r} is not a parameter'

@@ -76,8 +76,9 @@ OBJ_CLASS = {'texture': 'GT_STATE_TEXTURE_NAME', 'buffer': 'GT_STATE_BUFFER_NAME
 
 def object_fields(c, values):
     """The obj_* fields of c's gt_api_fn: its `object` line."""
+    writes = getattr(c, 'obj_writes', 0)
     if not c.object:
-        return 'GT_OBJ_NONE, 0, 0, 0, 0'
+        return f'GT_OBJ_NONE, 0, 0, 0, 0, {writes}'
     role, where, param, klass = c.object
     target = 0
     if where == 'bound_to':
@@ -85,7 +86,7 @@ def object_fields(c, values):
             raise SystemExit(f'gen_api.py: object {c.name}: bound:{param}: no such enum')
         target, param = values[param], 0
     cls = OBJ_CLASS[klass] if klass else 'GT_STATE_NO_CLASS'
-    return f'GT_OBJ_{role.upper()}, GT_WHERE_{where.upper()}, {param}, {cls}, 0x{target:x}u'
+    return f'GT_OBJ_{role.upper()}, GT_WHERE_{where.upper()}, {param}, {cls}, 0x{target:x}u, {writes}'
 
 
 def state_keys(cmds, values):

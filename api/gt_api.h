@@ -113,6 +113,7 @@ typedef struct gt_api_fn {
     uint8_t obj_param;  /* for GT_WHERE_PARAM and GT_WHERE_BOUND */
     uint8_t obj_class;  /* gt_state_class (gt_api_state.h), for GT_WHERE_PARAM and _CURRENT */
     uint32_t obj_target; /* for GT_WHERE_BOUND_TO */
+    uint8_t obj_writes; /* 1 + the parameter naming the object it also writes (a copy's destination), 0 none */
     const gt_api_key *state; /* a state command's: [0] the key it sets, then those it reads */
     uint8_t nstate;     /* 0: not a state command */
 } gt_api_fn;

@@ -189,6 +189,9 @@ void rp_trim_objs_finish_buffers(rp_trim_objs *o, rp_trim_plan *plan, size_t nby
  * buffers); all of which counts at rp_trim_objs_finish only if the record
  * stays. */
 void rp_trim_objs_draw(rp_trim_objs *o, struct rp *r, int draw, uint64_t seq);
+/* A clear of the setup that may stay (counts if seq does): what is
+ * attached keeps what gave it its storage. */
+void rp_trim_objs_clear(rp_trim_objs *o, struct rp *r, uint64_t seq);
 /* After rp_trim_objs_start: whether the object of class cls (a
  * gt_state_class) and replayed name of share group `group` is alive at the
  * start, of the start's share group (alone there), and no kept record

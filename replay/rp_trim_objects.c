@@ -495,19 +495,43 @@ static void unhold_deleted(rp_trim_objs *o, rp *r, life *l)
     }
 }
 
-/* The life of the shader `name` (replayed; shaders are of the program
- * class): the live one, else the last one deleted by name, which GL keeps
- * while a program holds it. */
-static life *shader_life(rp_trim_objs *o, const rp *r, uint32_t name)
+/* The life of the object of class cls and replayed name `name` that GL
+ * has: the live one, else the last one deleted by name, which GL keeps
+ * while something holds it (a program its shader, a framebuffer its
+ * attachment). */
+static life *held_life(rp_trim_objs *o, const rp *r, int cls, uint32_t name)
 {
-    uint64_t key = key_of(r, GT_STATE_PROGRAM_NAME, name), v;
+    uint64_t key = key_of(r, cls, name), v;
     if (rp_map_get(&o->live, key, &v) && v)
         return &o->lives[v - 1];
     int g = r->ctx[r->cur_ctx].group;
     for (size_t i = o->n; i-- > 0;)
-        if (o->lives[i].name == name && o->lives[i].cls == GT_STATE_PROGRAM_NAME && o->lives[i].group == g)
+        if (o->lives[i].name == name && o->lives[i].cls == cls && o->lives[i].group == g)
             return &o->lives[i];
     return NULL;
+}
+
+/* The textures and renderbuffers attached to the framebuffer object bound
+ * to target: their classes (gt_state_class) and replayed names into cls[]
+ * and name[]; how many. */
+#define MAX_ATTACHED 34 /* 32 colour, depth, stencil */
+static int attachments(const rp *r, GLenum target, int *cls, uint32_t *name)
+{
+    GLint colors = 1, type, nm;
+    int n = 0;
+    if (r->ctx[r->cur_ctx].version >= 3)
+        glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &colors);
+    for (GLint i = -2; i < colors && i < 32; i++) {
+        GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
+        type = GL_NONE, nm = 0;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_TEXTURE && type != GL_RENDERBUFFER)
+            continue;
+        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &nm);
+        cls[n] = type == GL_TEXTURE ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME;
+        name[n++] = (uint32_t)nm;
+    }
+    return n;
 }
 
 /* A record that changes the program `program` (a link, an attachment):
@@ -525,7 +549,7 @@ static void mark_attached(rp_trim_objs *o, rp *r, uint32_t program, uint64_t seq
     while (glGetError() != GL_NO_ERROR)
         n = 0;
     for (GLsizei i = 0; i < n; i++) {
-        life *l = shader_life(o, r, sh[i]);
+        life *l = held_life(o, r, GT_STATE_PROGRAM_NAME, sh[i]);
         if (l)
             mark_add(o, l, BARRIER | PIN, seq);
     }
@@ -811,6 +835,36 @@ static void syncs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
     }
 }
 
+#define NO_TARGET 255 /* obj_param of GT_WHERE_ACTIVE with no target (api/annotations.py) */
+
+/* The object a command writes besides its role (`writes`: a copy's
+ * destination): the record is one of its contents, which may read what
+ * came before. The other objects it names (the copy's source) it reads:
+ * their contents stay while the record does, deleted or not (capture's
+ * write-back of a renderbuffer copies from a texture it deletes at once).
+ * -1: out of memory. */
+static int note_writes(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, uint64_t seq)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        int cls = f->params[i].kind == GT_K_POINTER ? 0 : rp_param_class(f, m, i);
+        uint32_t name = cls ? rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, i)) : 0;
+        if (!name || !lives_class(cls))
+            continue;
+        life *l = life_of(o, r, key_of(r, cls, name));
+        if (!l)
+            return -1;
+        if (i + 1u != f->obj_writes) {
+            mark_add(o, l, BARRIER | PIN, seq);
+            continue;
+        }
+        if (add(l, seq, 0) != 0)
+            return -1;
+        l->epoch++;
+        mark_add(o, l, BARRIER, ALWAYS);
+    }
+    return 0;
+}
+
 int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
@@ -827,8 +881,11 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         return -1;
     if (f && !f->is_egl && note_made(o, r, f, m, seq) != 0)
         return -1;
+    if (f && f->obj_writes && f->obj_writes <= m->n_args && note_writes(o, r, f, m, seq) != 0)
+        return -1;
+    int untargeted = f && f->obj_where == GT_WHERE_ACTIVE && f->obj_param == NO_TARGET;
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
-                                             f->obj_param >= m->n_args))
+                                             f->obj_param >= m->n_args && !untargeted))
         return 0;
     if (f->obj_role == GT_OBJ_DELETES) {
         if (f->obj_class != GT_STATE_SYNC_NAME) /* note_syncs ended a sync's */
@@ -842,7 +899,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     /* A pin by a state command: its slot's earlier one ends (unhold). */
     uint64_t slot = f->obj_role == GT_OBJ_PINS ? rp_trim_state_key(r, m, f) : 0;
     unhold(o, slot);
-    int cls = f->obj_class;
+    int cls = f->obj_where == GT_WHERE_PARAM ? rp_param_class(f, m, f->obj_param) : f->obj_class;
     uint32_t name = 0;
     if (f->obj_where == GT_WHERE_PARAM) {
         name = rp_name(r, rp_class_of_state(cls), (uint32_t)rp_arg_i(m, f->obj_param));
@@ -851,7 +908,8 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     } else if (f->obj_where == GT_WHERE_BOUND_TO) {
         name = rp_trim_bound(f->obj_target, &cls);
     } else if (f->obj_where == GT_WHERE_ACTIVE) { /* an end: the query its begin named */
-        uint64_t k = (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)rp_arg_i(m, f->obj_param), v = 0;
+        uint32_t target = untargeted ? UINT32_MAX : (uint32_t)rp_arg_i(m, f->obj_param);
+        uint64_t k = (uint64_t)(uint32_t)r->cur_ctx << 32 | target, v = 0;
         if (rp_map_get(&o->active, k, &v))
             rp_map_put(&o->active, k, 0);
         name = (uint32_t)v;
@@ -865,8 +923,10 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     life *l = life_of(o, r, key_of(r, cls, name));
     if (!l)
         return -1;
-    if (cls == GT_STATE_QUERY_NAME && f->obj_where == GT_WHERE_PARAM && param(f, "target") >= 0 &&
-        rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)arg_named(f, m, "target", 0), name) != 0)
+    /* A begin: the query active on its target (none, UINT32_MAX: conditional rendering's) until its end. */
+    if (cls == GT_STATE_QUERY_NAME && f->obj_where == GT_WHERE_PARAM &&
+        rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)arg_named(f, m, "target", UINT32_MAX),
+                   name) != 0)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
         /* A holder's state command (an attachment, an array setter) pins
@@ -1083,24 +1143,17 @@ static void touch_attached(rp_trim_objs *o, rp *r, GLuint fb)
     uint64_t v;
     if (!fb || (rp_map_get(&o->fbos, fb, &v) && v) || rp_map_put(&o->fbos, fb, 1) != 0 || !glIsFramebuffer(fb))
         return;
-    int es3 = r->ctx[r->cur_ctx].version >= 3;
+    int es3 = r->ctx[r->cur_ctx].version >= 3, cls[MAX_ATTACHED];
+    uint32_t name[MAX_ATTACHED];
     GLenum target = es3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
-    GLint draw = 0, read = 0, colors = 1, type, name;
+    GLint draw = 0, read = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw); /* GL_FRAMEBUFFER_BINDING on GLES 2 */
     glGetIntegerv(es3 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &read);
-    if (es3)
-        glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &colors);
     glBindFramebuffer(target, fb);
-    for (GLint i = -2; i < colors && i < 32; i++) {
-        GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
-        type = GL_NONE, name = 0;
-        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type != GL_TEXTURE && type != GL_RENDERBUFFER)
-            continue;
-        glGetFramebufferAttachmentParameteriv(target, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
-        int cls = type == GL_TEXTURE ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME;
-        touch(o, r, cls, (uint32_t)name, TOUCHED, ALWAYS);
-        if (rp_map_put(&o->reached, key_of(r, cls, (uint32_t)name), 1) != 0)
+    int n = attachments(r, target, cls, name);
+    for (int i = 0; i < n; i++) {
+        touch(o, r, cls[i], name[i], TOUCHED, ALWAYS);
+        if (rp_map_put(&o->reached, key_of(r, cls[i], name[i]), 1) != 0)
             o->oom = 1;
     }
     glBindFramebuffer(target, (GLuint)read);
@@ -1193,6 +1246,31 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
         return;
     touch_bound(o, r, draw ? PINNED_READ : READ, seq);
     barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
+    uint64_t q = 0, v = 0; /* under conditional rendering: its query (and its begin) stays if the draw does */
+    if (draw && rp_map_get(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | UINT32_MAX, &q) && q &&
+        rp_map_get(&o->live, key_of(r, GT_STATE_QUERY_NAME, (uint32_t)q), &v) && v)
+        mark_add(o, &o->lives[v - 1], BARRIER | PIN, seq);
+}
+
+/* A clear reads no pixel, but the framebuffer it clears must be complete
+ * then: what is attached keeps the writes that gave it its storage (a
+ * texture's glTexImage2D a later whole upload replaces, which left out
+ * made the clear fail with GL_INVALID_FRAMEBUFFER_OPERATION). */
+void rp_trim_objs_clear(rp_trim_objs *o, rp *r, uint64_t seq)
+{
+    if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
+        return;
+    int es3 = r->ctx[r->cur_ctx].version >= 3, cls[MAX_ATTACHED];
+    uint32_t name[MAX_ATTACHED];
+    GLint fb = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &fb); /* the draw framebuffer */
+    int n = fb ? attachments(r, es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER, cls, name) : 0;
+    for (int i = 0; i < n; i++) {
+        life *l = held_life(o, r, cls[i], name[i]);
+        if (l)
+            mark_add(o, l, BARRIER | PIN, seq);
+    }
+    rp_hold_errors(r);
 }
 
 /* The buffers of the start's share group a pixel read wrote into, read

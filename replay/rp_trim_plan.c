@@ -523,6 +523,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
     int waits = p->waiting == seq + 1;
     if (p->objs && e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_READS) && !dropped(p, seq) && !waits)
         rp_trim_objs_draw(p->objs, r, e->cls == GT_CLASS_DRAW, seq);
+    else if (p->objs && e && e->pixels == RP_PIXELS_CLEARS && !dropped(p, seq) && !waits)
+        rp_trim_objs_clear(p->objs, r, seq);
     if (e && e->cls == GT_CLASS_FRAME) {
         const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
         for (unsigned i = 0; f && i < f->nparams && i < m->n_args; i++)

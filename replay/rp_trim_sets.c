@@ -89,11 +89,13 @@ struct rp_trim_sets {
     int oom;
 };
 
-/* The classes a deletion unbinds (not a program: one in use outlives it). */
+/* The classes a deletion ends: it unbinds them, and a query has no
+ * binding (not a program: one in use outlives it). */
 static int unbound_class(int cls)
 {
     return cls == GT_STATE_TEXTURE_NAME || cls == GT_STATE_BUFFER_NAME || cls == GT_STATE_FRAMEBUFFER_NAME ||
-           cls == GT_STATE_RENDERBUFFER_NAME || cls == GT_STATE_VERTEX_ARRAY_NAME || cls == GT_STATE_SAMPLER_NAME;
+           cls == GT_STATE_RENDERBUFFER_NAME || cls == GT_STATE_VERTEX_ARRAY_NAME || cls == GT_STATE_SAMPLER_NAME ||
+           cls == GT_STATE_QUERY_NAME;
 }
 
 rp_trim_sets *rp_trim_sets_new(void)

@@ -77,6 +77,14 @@ def setup_fns(out):
     return [rec.get('fn') for rec in setup_records(out)]
 
 
+def no_gl_errors(trace):
+    """Whether the replay of trace raises no GL error: its setup is
+    ordinary calls that replay as they are (gltrace record --mode=error,
+    glGetError after each call)."""
+    e = run([gltrace, 'record', '--mode=error', '--', gltrace, 'replay', trace])
+    return e.returncode == 0 and 'error mode: no GL errors' in e.stderr
+
+
 def check_trim(name, trace, how, first, last, *extra, expect_note=None):
     """Trims trace (how: --frames or --calls), checks the trim: exit 0,
     replay exact, snapshots the original's."""
@@ -109,6 +117,7 @@ def check_trim(name, trace, how, first, last, *extra, expect_note=None):
              rp.returncode == 0 and s and s[0] == len(got) and s[1] == s[0] and s[0] > 0, (rp.returncode, rp.stderr[-600:]))
     ck.check(f'{label}: its snapshots are the original\'s of those {how[2:]} ({len(want)})', got == want and want,
              (got, want))
+    ck.check(f'{label}: its replay raises no GL error', no_gl_errors(out), out)
     marks = [r.get('metadata', {}).get('options', {}).get('trim', '') for r in recs if r.get('fn') == 'gltraceMetadata']
     if first:
         ck.check(f'{label}: the dump marks the setup and where the kept calls start',
@@ -517,6 +526,11 @@ def check_held_textures(env, es):
     ck.check(f'video_app {es} held back: its trim of frames 7-8 replays exactly on the first try (its two snapshots '
              'and frame 7\'s pixel read)', r.returncode == 0 and 'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stderr,
              (r.stdout[-300:], r.stderr[-300:]))
+    # Its setup clears a framebuffer whose texture a later whole upload
+    # fills: the upload that gave the texture its storage stays (before,
+    # on GLES 2, the clear failed: GL_INVALID_FRAMEBUFFER_OPERATION).
+    ck.check(f'video_app {es} held back: the replay of its trim of frames 7-8 raises no GL error',
+             r.returncode == 0 and no_gl_errors(out), out)
 
 
 def check_held_layers(env, version):
@@ -999,8 +1013,16 @@ def named_by_target():
     NV_conditional_render. A trim leaves out the textures made and
     deleted first, so every later texture's name differs on replay: a
     trim exact on the first try (mapping those names as any other), with
-    the renderbuffer and the copies' two sources kept."""
+    the renderbuffer and the copies' two sources kept. The earlier frames'
+    copies, labels, queries and conditional rendering go with the textures
+    and queries they deleted (a copy's destination and a label are that
+    object's contents; conditional rendering is its query's), so the setup
+    raises no GL error when replayed (before, each earlier frame's copies
+    into a texture whose storage was left out, and its conditional
+    rendering on a query never begun, did: checked by hand)."""
     trace = record('trim_app_copies', [trim_app, 'copies'])
+    gone = ('glCopyImageSubData', 'glObjectLabel', 'glBeginConditionalRenderNV', 'glEndConditionalRenderNV',
+            'glBeginQuery', 'glDeleteQueries')
     for k in (2, 5):
         out = os.path.join(work, f'copies-{k}.gltrace')
         r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 2}', '-o', out]) if trace else None
@@ -1011,6 +1033,12 @@ def named_by_target():
                  r is not None and r.returncode == 0 and 'note: without' not in r.stdout and
                  f'checked: its replay matches 3 of 3' in r.stdout and sizes.count(32) == 2 and 8 not in sizes and
                  any(x.get('fn') == 'glRenderbufferStorage' for x in setup), (r and r.stdout, sizes))
+        fns = [x.get('fn') for x in setup]
+        ck.check(f'copies {k}-{k + 2}: the setup has none of the earlier frames\' copies, labels, queries and '
+                 'conditional rendering (all of them on objects deleted before the start)',
+                 bool(setup) and not any(f in fns for f in gone), {f: fns.count(f) for f in gone})
+        ck.check(f'copies {k}-{k + 2}: its replay raises no GL error (gltrace record --mode=error)',
+                 bool(setup) and no_gl_errors(out), out)
 
 
 def main():
