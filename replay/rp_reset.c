@@ -401,6 +401,20 @@ static int bound_object(const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *t
     return (*cls != RP_TEXTURE && *cls != RP_BUFFER && *cls != RP_RENDERBUFFER) || rp_state_refused() ? -1 : 0;
 }
 
+/* The object a command writes besides its role (`writes`: a copy's
+ * destination), as bound_object gives one: its target is what the
+ * parameter that gives its class holds. */
+static int written_object(rp *r, const gt_api_fn *f, const rp_msg *m, int *cls, GLenum *target, GLuint *obj)
+{
+    unsigned i = f->obj_writes - 1u, by = f->params[i].class_by;
+    if (i >= m->n_args)
+        return -1;
+    *cls = rp_class_of_state(rp_param_class(f, m, i));
+    *obj = *cls >= 0 ? rp_name(r, *cls, (uint32_t)rp_arg_u(m, i)) : 0;
+    *target = by && by - 1u < m->n_args ? (GLenum)rp_arg_u(m, by - 1u) : 0;
+    return *cls != RP_TEXTURE && *cls != RP_BUFFER && *cls != RP_RENDERBUFFER ? -1 : 0;
+}
+
 /* A fence made before the start that the kept calls delete: made again
  * before each repeat (rp_reset_write), under its recorded handle. */
 static int refence(rp_reset *s, uint64_t recorded)
@@ -512,11 +526,13 @@ void rp_reset_before(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp
     GLuint holder = role == GT_OBJ_PINS ? pinning_framebuffer(f, m) : 0;
     if (role == GT_OBJ_DELETES)
         rc = deletes_made(s, r, f, m) ? 0 : 1;
-    else if (role != GT_OBJ_NONE && ((f->obj_where == GT_WHERE_PARAM && params_made(r, f, m)) || query_measured(s, f)))
+    else if (role != GT_OBJ_NONE && (query_measured(s, f) || (f->obj_where == GT_WHERE_PARAM && params_made(r, f, m))))
         rc = 0;
     else if (holder)
         rc = rp_name_made_since(r, RP_FRAMEBUFFER, holder) ? 0
              : rp_shadows_save(s->sh, RP_FRAMEBUFFER, 0, holder, why, sizeof why);
+    else if (f->obj_writes && written_object(r, f, m, &cls, &target, &obj) == 0 && obj)
+        rc = rp_name_made_since(r, cls, obj) ? 0 : copies ? rp_shadows_save(s->sh, cls, target, obj, why, sizeof why) : 1;
     else if ((role == GT_OBJ_CONTENTS || role == GT_OBJ_MAPS || role == GT_OBJ_UNMAPS || role == GT_OBJ_FLUSHES) &&
              !is_uniform(f) && bound_object(f, m, &cls, &target, &obj) == 0 && obj)
         rc = rp_name_made_since(r, cls, obj) ? 0

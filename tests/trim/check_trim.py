@@ -1039,6 +1039,11 @@ def named_by_target():
                  bool(setup) and not any(f in fns for f in gone), {f: fns.count(f) for f in gone})
         ck.check(f'copies {k}-{k + 2}: its replay raises no GL error (gltrace record --mode=error)',
                  bool(setup) and no_gl_errors(out), out)
+        # The copies write the frames' own textures (api/annotations.txt
+        # `writes`) and their queries are their own: --loop writes a reset.
+        ck.check(f'copies {k}-{k + 2}: --loop repeats it from a written reset (its setup not replayed again)',
+                 r is not None and 'write back the state they changed' in r.stdout and
+                 'setup replayed again' not in r.stdout, r and r.stdout[-400:])
 
 
 def main():
