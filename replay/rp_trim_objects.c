@@ -75,6 +75,8 @@ typedef struct life {
     size_t back;     /* its bytes read back at the start: plan->buffers.v index + 1 */
     struct hold_at *holds; /* the slots holding it (hold, unhold) */
     uint32_t nholds, capholds;
+    uint64_t *users; /* state commands that bind it (glUseProgram): they go when all of it goes */
+    uint32_t nusers, capusers;
 } life;
 
 /* A slot holding an object: the holder it is part of (a vertex array: the
@@ -141,7 +143,8 @@ void rp_trim_objs_free(rp_trim_objs *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->n; i++)
-        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks), free(o->lives[i].holds);
+        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks), free(o->lives[i].holds),
+            free(o->lives[i].users);
     free(o->lives);
     rp_map_free(&o->live);
     rp_map_free(&o->asked);
@@ -835,6 +838,32 @@ static void syncs_finish(rp_trim_objs *o, rp_trim_plan *plan, size_t nbytes)
     }
 }
 
+/* A state command that binds a program by a parameter (glUseProgram):
+ * binding one with no link is an error, so it goes with the program's
+ * contents when all of them go (finish_life). Step 8 may keep it when a
+ * command after it reads everything, after this step let the link go
+ * (chromium: GL_INVALID_OPERATION in a trim's setup). -1: out of memory. */
+static int note_users(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, uint64_t seq)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
+        if (f->params[i].obj_class != GT_STATE_PROGRAM_NAME || f->params[i].kind == GT_K_POINTER)
+            continue;
+        uint32_t name = rp_name(r, rp_class_of_state(GT_STATE_PROGRAM_NAME), (uint32_t)rp_arg_i(m, i));
+        life *l = name ? held_life(o, r, GT_STATE_PROGRAM_NAME, name) : NULL;
+        if (!l)
+            continue;
+        if (l->nusers == l->capusers) {
+            uint32_t cap = l->capusers ? l->capusers * 2 : 4;
+            uint64_t *v = realloc(l->users, cap * sizeof *v);
+            if (!v)
+                return -1;
+            l->users = v, l->capusers = cap;
+        }
+        l->users[l->nusers++] = seq;
+    }
+    return 0;
+}
+
 #define NO_TARGET 255 /* obj_param of GT_WHERE_ACTIVE with no target (api/annotations.py) */
 
 /* The object a command writes besides its role (`writes`: a copy's
@@ -882,6 +911,9 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     if (f && !f->is_egl && note_made(o, r, f, m, seq) != 0)
         return -1;
     if (f && f->obj_writes && f->obj_writes <= m->n_args && note_writes(o, r, f, m, seq) != 0)
+        return -1;
+    if (f && f->obj_role == GT_OBJ_NONE && f->nstate && !(f->state[0].flags & GT_KEY_NONE) &&
+        note_users(o, r, f, m, seq) != 0)
         return -1;
     int untargeted = f && f->obj_where == GT_WHERE_ACTIVE && f->obj_param == NO_TARGET;
     if (!f || f->obj_role == GT_OBJ_NONE || (f->obj_where != GT_WHERE_CURRENT && f->obj_where != GT_WHERE_BOUND_TO &&
@@ -1007,6 +1039,11 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
             dropped++;
     }
     plan->dropped_asked += asked;
+    for (uint32_t k = 0; all && k < l->nusers; k++) {
+        uint64_t u = l->users[k];
+        if ((u >> 3) < nbytes && !(plan->drop[u >> 3] >> (u & 7) & 1))
+            plan->drop[u >> 3] |= (uint8_t)(1u << (u & 7)), dropped++;
+    }
     if (all && l->dead && !l->ended) { /* its making and deletion: step 8 says */
         l->ended = 1;
         if (rp_trim_plan_end(plan, l->made, l->deleted) != 0)

@@ -728,6 +728,21 @@ def leaked_framebuffers():
                  (r.returncode, r.stdout[-600:], {f: setup.count(f) for f in ('glDrawArrays', 'glBufferData')}))
 
 
+def deleted_programs():
+    """trim_app programs: each frame links a program, draws with it into
+    the window, binds transform feedback 0 (step 8 counts that as reading
+    everything: the frame's glUseProgram stays) and deletes the program.
+    Its link goes, and so does every glUseProgram of it: the trim replays
+    without a GL error (before, the kept glUseProgram of a program whose
+    link was left out raised GL_INVALID_OPERATION, as in a trim of
+    chromium's GPU process), keeping one link, the app's."""
+    trace = record('trim_app_programs', [trim_app, 'programs'])
+    out = check_trim('programs', trace, '--frames', 5, 6) if trace else None
+    setup = setup_fns(out) if out else []
+    ck.check('programs 5-6: the setup links one program (the app\'s), the frames\' deleted ones left out',
+             setup.count('glLinkProgram') == 1, setup.count('glLinkProgram'))
+
+
 def superseded_writes():
     """trim_app reupload: one texture and one vertex buffer written whole
     every frame, then in part. A trim of frames 7-8 keeps, of frames 0-6,
@@ -1054,6 +1069,7 @@ def main():
     hard_starts()
     deleted_objects()
     leaked_framebuffers()
+    deleted_programs()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -77,6 +77,10 @@
  *               mipmaps, shows it, then
  *               deletes the texture and the buffer but not the
  *               framebuffer object, as glmark2 leaks some scenes'.
+ *   programs    each frame links a program of its own, clears the window
+ *               and draws into it with the program, binds transform feedback 0 (a command
+ *               trim's step 8 counts as reading everything), then uses
+ *               the app's program again and deletes its own.
  *   copies      each frame makes a texture, fills it with
  *               glCopyImageSubData from one of two textures of noise
  *               (named only there, never bound) and a corner from a
@@ -691,15 +695,34 @@ static void frame_leak(const app *a, int f)
     glDeleteBuffers(1, &vbo);
 }
 
+static void frame_programs(const app *a, int f)
+{
+    GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(prog);
+    glUniform1i(glGetUniformLocation(prog, "u_tex"), 0);
+    glUniform2f(glGetUniformLocation(prog, "u_offset"), 0.05f * (float)f, 0.0f);
+    glUniform4f(glGetUniformLocation(prog, "u_color"), 0.2f, 0.1f * (float)(f % 7), 0.8f, 1.0f);
+    glUniform1f(glGetUniformLocation(prog, "u_textured"), 0.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    glUseProgram(a->prog);
+    glDeleteProgram(prog);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
     if (strcmp(mode, "map") && strcmp(mode, "accumulate") && strcmp(mode, "feedback") && strcmp(mode, "stream") &&
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
-        strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak")) {
+        strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
+        strcmp(mode, "programs")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs\n");
         return 2;
     }
     sample_egl e;
@@ -790,6 +813,8 @@ int main(int argc, char **argv)
             frame_copies(&cp, &a, f);
         else if (!strcmp(mode, "leak"))
             frame_leak(&a, f);
+        else if (!strcmp(mode, "programs"))
+            frame_programs(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
