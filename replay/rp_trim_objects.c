@@ -440,6 +440,19 @@ static void unhold(rp_trim_objs *o, uint64_t slot)
             l->marks[j].how = (uint8_t)((l->marks[j].how & ~IF_PINNED) | BARRIER | PIN);
 }
 
+/* v (cap elements of `size` bytes, n used) with room for one more: v, or
+ * the array it moved to; NULL out of memory (v is left as it was). */
+static void *room(void *v, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n < *cap)
+        return v;
+    uint32_t c = *cap ? *cap * 2 : 4;
+    void *p = realloc(v, c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+
 /* The holder a slot of the state command f is part of, on the replay's
  * current context (after its record); 0 when its key names none. */
 static uint32_t holder_now(uint8_t kind, uint32_t what)
@@ -470,16 +483,11 @@ static void hold(rp_trim_objs *o, rp *r, uint64_t slot, life *l, const gt_api_fn
     if (!h.kind)
         return; /* a slot of no holder's: never let go of by a deletion */
     h.holder = holder_now(h.kind, h.what);
-    if (l->nholds == l->capholds) {
-        uint32_t cap = l->capholds ? l->capholds * 2 : 4;
-        hold_at *v = realloc(l->holds, cap * sizeof *v);
-        if (!v) {
-            o->oom = 1;
-            return;
-        }
-        l->holds = v, l->capholds = cap;
-    }
-    l->holds[l->nholds++] = h;
+    hold_at *v = room(l->holds, &l->capholds, l->nholds, sizeof *v);
+    if (!v)
+        o->oom = 1;
+    else
+        l->holds = v, l->holds[l->nholds++] = h;
 }
 
 /* l deleted by name: GL lets go of it in the holders bound on this
@@ -852,14 +860,10 @@ static int note_users(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *
         life *l = name ? held_life(o, r, GT_STATE_PROGRAM_NAME, name) : NULL;
         if (!l)
             continue;
-        if (l->nusers == l->capusers) {
-            uint32_t cap = l->capusers ? l->capusers * 2 : 4;
-            uint64_t *v = realloc(l->users, cap * sizeof *v);
-            if (!v)
-                return -1;
-            l->users = v, l->capusers = cap;
-        }
-        l->users[l->nusers++] = seq;
+        uint64_t *v = room(l->users, &l->capusers, l->nusers, sizeof *v);
+        if (!v)
+            return -1;
+        l->users = v, l->users[l->nusers++] = seq;
     }
     return 0;
 }
