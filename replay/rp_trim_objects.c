@@ -120,6 +120,7 @@ struct rp_trim_objs {
     rp_map holds;     /* a holder's slot (step 8's key) -> (life + 1) << 32 | its pin's mark, while it holds */
     rp_map fbos;      /* framebuffers whose attachments the kept records reach (touch_attached): replayed name -> 1 */
     rp_map reached;   /* key_of what those framebuffers hold at the start, alive or deleted by name -> 1 */
+    rp_map last;      /* key_of a name -> its last life + 1, alive or deleted (held_life) */
     /* Fence syncs (rp_trim_objs_syncs_finish). */
     struct sync_use { uint64_t handle, seq; uint32_t life; int makes; } *syncs;
     size_t nsyncs, capsyncs;
@@ -153,6 +154,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     rp_map_free(&o->holds);
     rp_map_free(&o->fbos);
     rp_map_free(&o->reached);
+    rp_map_free(&o->last);
     rp_map_free(&o->sync_kept);
     rp_map_free(&o->sync_life);
     free(o->syncs);
@@ -206,7 +208,7 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
     o->lives[o->n].deleted = UINT64_MAX;
     o->lives[o->n].group = r->ctx[r->cur_ctx].group;
     o->lives[o->n].name = (uint32_t)key, o->lives[o->n].cls = (uint8_t)(key >> 32);
-    if (rp_map_put(&o->live, key, o->n + 1) != 0)
+    if (rp_map_put(&o->live, key, o->n + 1) != 0 || rp_map_put(&o->last, key, o->n + 1) != 0)
         return NULL;
     return &o->lives[o->n++];
 }
@@ -512,14 +514,8 @@ static void unhold_deleted(rp_trim_objs *o, rp *r, life *l)
  * attachment). */
 static life *held_life(rp_trim_objs *o, const rp *r, int cls, uint32_t name)
 {
-    uint64_t key = key_of(r, cls, name), v;
-    if (rp_map_get(&o->live, key, &v) && v)
-        return &o->lives[v - 1];
-    int g = r->ctx[r->cur_ctx].group;
-    for (size_t i = o->n; i-- > 0;)
-        if (o->lives[i].name == name && o->lives[i].cls == cls && o->lives[i].group == g)
-            return &o->lives[i];
-    return NULL;
+    uint64_t v;
+    return rp_map_get(&o->last, key_of(r, cls, name), &v) && v ? &o->lives[v - 1] : NULL;
 }
 
 /* The textures and renderbuffers attached to the framebuffer object bound
