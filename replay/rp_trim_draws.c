@@ -57,6 +57,9 @@ typedef struct image { /* what a draw writes into */
     int group;
     int restorable;    /* read back at the start: a texture's colour or a pbuffer's */
     size_t restore;    /* index in plan->restores or plan->surfaces */
+    uint8_t drawn;     /* drawn into since its last whole clear */
+    uint8_t crossed;   /* and a frame ended since */
+    uint8_t carried;   /* read by a test after that: it carries what it holds from one frame into the next */
 } image;
 
 typedef struct event {
@@ -470,13 +473,17 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
         if (glIsEnabled(GL_DEPTH_TEST) &&
             attachment(d, r, es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER, fb, GL_DEPTH_ATTACHMENT, ASP_DEPTH, &img, &w,
                        &h) > 0 &&
-            push_id(d, d->img[img].key) == 0)
+            push_id(d, d->img[img].key) == 0) {
             d->ev[d->n - 1].nr++;
+            d->img[img].carried |= d->img[img].crossed;
+        }
         if (glIsEnabled(GL_STENCIL_TEST) &&
             attachment(d, r, es3 ? GL_DRAW_FRAMEBUFFER : GL_FRAMEBUFFER, fb, GL_STENCIL_ATTACHMENT, ASP_STENCIL, &img,
                        &w, &h) > 0 &&
-            push_id(d, d->img[img].key) == 0)
+            push_id(d, d->img[img].key) == 0) {
             d->ev[d->n - 1].nr++;
+            d->img[img].carried |= d->img[img].crossed;
+        }
         /* Its client arrays go with it. */
         event *e = &d->ev[d->n - 1];
         uint64_t *cas = grow(d->cas, &d->capcas, d->ncas + (size_t)d->npend, sizeof *cas, &d->oom);
@@ -492,6 +499,11 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
     for (int k = 0; clear && k < dw.n; k++)
         if (dw.whole[k] && push_id(d, (uint64_t)dw.img[k]) == 0)
             d->ev[d->n - 1].nk++;
+    for (int k = 0; k < dw.n; k++) { /* after its tests read: what it leaves */
+        image *im = &d->img[dw.img[k]];
+        im->drawn = !(clear && dw.whole[k]) && !dw.ends[k];
+        im->crossed &= im->drawn;
+    }
     d->ev[d->n - 1].droppable = (uint8_t)droppable;
     return d->oom ? -1 : 0;
 }
@@ -615,6 +627,8 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
         for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
             if (!strcmp(f->params[i].name, "surface"))
                 rp_map_put(&d->swapped, rp_arg_u(m, i), 1);
+        for (size_t i = 0; i < d->nimg; i++)
+            d->img[i].crossed |= d->img[i].drawn;
     } else if (f->is_egl) {
         /* An EGL image made, or a pbuffer bound as a texture: a texture
          * is shared where this step does not follow it. */
@@ -878,6 +892,15 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, c
         const image *im = &d->img[i];
         int cls = im->kind == IMG_TEX ? GT_STATE_TEXTURE_NAME : GT_STATE_RENDERBUFFER_NAME;
         if (im->kind != IMG_SURF && rp_trim_objs_unreached(objs, im->group, cls, im->name))
+            rp_map_put(&killed, im->key, 1);
+        /* A depth or stencil buffer that never carried what it held into
+         * the next frame is taken as cleared by the kept calls before they
+         * read it (a guess the check tests): not written back, its last
+         * pass before the start need not stay, nor what that pass read.
+         * GStreamer's glfiltercube clears its depth each frame, then draws
+         * with a texture another element drew without clearing: every
+         * frame's passes stayed, so the setup grew with the start. */
+        if (im->kind != IMG_SURF && im->aspect != ASP_COLOR && !im->carried)
             rp_map_put(&killed, im->key, 1);
     }
     for (size_t i = d->n; i-- > 0;) {

@@ -743,6 +743,25 @@ def deleted_programs():
              setup.count('glLinkProgram') == 1, setup.count('glLinkProgram'))
 
 
+def chained_passes():
+    """trim_app chain: each frame clears a framebuffer object's colour and
+    depth and draws depth-tested into it, then draws its texture into a
+    second one it never clears, and shows that. The depth buffer never
+    carries what it holds into the next frame, so it is taken as cleared
+    by the kept calls: the last pass before the start goes, both textures
+    are written at the start instead, and the setup holds no draw
+    whatever the start. Before, every earlier frame's draw into the second
+    texture stayed (each writes part of it): 7 draws in the setup of
+    frames 4-5, 13 in that of frames 7-8 (checked by hand at be46d9b)."""
+    trace = record('trim_app_chain', [trim_app, 'chain'])
+    for k in (4, 7):
+        out = check_trim('chain', trace, '--frames', k, k + 1) if trace else None
+        setup = setup_fns(out) if out else []
+        ck.check(f'chain {k}-{k + 1}: no draw in the setup, the two textures written at the start',
+                 bool(setup) and not any(f.startswith('glDraw') for f in setup) and
+                 setup.count('glTexSubImage2D') == 2, {f: setup.count(f) for f in ('glDrawArrays', 'glTexSubImage2D')})
+
+
 def superseded_writes():
     """trim_app reupload: one texture and one vertex buffer written whole
     every frame, then in part. A trim of frames 7-8 keeps, of frames 0-6,
@@ -1070,6 +1089,7 @@ def main():
     deleted_objects()
     leaked_framebuffers()
     deleted_programs()
+    chained_passes()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -81,6 +81,12 @@
  *               and draws into it with the program, binds transform feedback 0 (a command
  *               trim's step 8 counts as reading everything), then uses
  *               the app's program again and deletes its own.
+ *   chain       each frame draws a depth-tested quad into a framebuffer
+ *               object with a depth renderbuffer (its colour and depth
+ *               cleared first), then draws that texture into a second
+ *               one without clearing it (over a narrower part each
+ *               frame), and shows the second: passes as GStreamer's
+ *               glfiltercube and gleffects chain them.
  *   copies      each frame makes a texture, fills it with
  *               glCopyImageSubData from one of two textures of noise
  *               (named only there, never bound) and a corner from a
@@ -695,6 +701,48 @@ static void frame_leak(const app *a, int f)
     glDeleteBuffers(1, &vbo);
 }
 
+typedef struct chain {
+    GLuint fbo[2], tex[2], depth;
+} chain;
+
+static void chain_setup(chain *c)
+{
+    glGenTextures(2, c->tex);
+    glGenFramebuffers(2, c->fbo);
+    glGenRenderbuffers(1, &c->depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, c->depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 32, 32);
+    for (int i = 0; i < 2; i++) {
+        glBindTexture(GL_TEXTURE_2D, c->tex[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, c->fbo[i]);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, c->tex[i], 0);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, c->fbo[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, c->depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+static void frame_chain(const chain *c, const app *a, int f)
+{
+    glViewport(0, 0, 32, 32);
+    glBindFramebuffer(GL_FRAMEBUFFER, c->fbo[0]);
+    glClearColor(0.1f, 0.2f, 0.1f * (float)(f % 9), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    draw_quad(a, -0.4f + 0.1f * (float)f, 0.2f, 0.9f, 0.3f, 0.2f, 1.0f, 0.0f);
+    glDisable(GL_DEPTH_TEST);
+    glBindFramebuffer(GL_FRAMEBUFFER, c->fbo[1]); /* drawn over, never cleared */
+    glViewport(0, 0, 32 - f, 32);                  /* no frame repeats another */
+    glBindTexture(GL_TEXTURE_2D, c->tex[0]);
+    draw_quad(a, 0.1f * (float)(f % 3), 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, c->tex[1]);
+    show_texture(a);
+}
+
 static void frame_programs(const app *a, int f)
 {
     GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
@@ -720,9 +768,9 @@ int main(int argc, char **argv)
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
-        strcmp(mode, "programs")) {
+        strcmp(mode, "programs") && strcmp(mode, "chain")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain\n");
         return 2;
     }
     sample_egl e;
@@ -765,6 +813,9 @@ int main(int argc, char **argv)
     copies cp;
     if (!strcmp(mode, "copies"))
         copies_setup(&cp);
+    chain ch;
+    if (!strcmp(mode, "chain"))
+        chain_setup(&ch);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -815,6 +866,8 @@ int main(int argc, char **argv)
             frame_leak(&a, f);
         else if (!strcmp(mode, "programs"))
             frame_programs(&a, f);
+        else if (!strcmp(mode, "chain"))
+            frame_chain(&ch, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
