@@ -600,6 +600,17 @@ static int has_param(const gt_api_fn *f, const char *name)
     return 0;
 }
 
+/* The texture a record writes through a binding (a copy from the
+ * framebuffer, mipmap generation), as the walk keys it; 0 another place. */
+static uint64_t written_texture(const rp *r, const gt_api_fn *f, const rp_msg *m)
+{
+    int cls = 0;
+    uint32_t name = f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && f->obj_param < m->n_args
+                        ? rp_trim_bound((uint32_t)rp_arg_u(m, f->obj_param), &cls)
+                        : 0;
+    return name && cls == GT_STATE_TEXTURE_NAME ? tex_key(r, name) : 0;
+}
+
 int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry *e, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX)
@@ -614,13 +625,8 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     if (GT_FN_IS_SYNTHETIC(m->function))
         return 0; /* the records gltrace adds read no texture */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    int rc = 0, cls = 0;
+    int rc = 0;
     rp_hold_errors(r);
-    /* The texture a copy from the framebuffer or mipmap generation writes. */
-    uint32_t bound = f && f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && f->obj_param < m->n_args
-                         ? rp_trim_bound((uint32_t)rp_arg_u(m, f->obj_param), &cls)
-                         : 0;
-    uint64_t dest = bound && cls == GT_STATE_TEXTURE_NAME ? tex_key(r, bound) : 0;
     if (!f) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->is_egl && f->cls == GT_CLASS_FRAME) {
@@ -639,7 +645,7 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     } else if (e && e->pixels == RP_PIXELS_READS && r->ctx[r->cur_ctx].version >= 3 && has_param(f, "filter")) {
         rc = note_blit(d, r, m, f, seq);
     } else if (e && e->pixels == RP_PIXELS_READS) {
-        rc = note_read(d, r, seq, dest);
+        rc = note_read(d, r, seq, written_texture(r, f, m));
     } else if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->obj_role == GT_OBJ_DELETES && f->obj_class == GT_STATE_TEXTURE_NAME) {
@@ -647,6 +653,7 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     } else if (f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && !has_param(f, "level") &&
                !has_param(f, "pname") && f->obj_param < m->n_args) {
         /* glGenerateMipmap, storage, an EGL image target: may read what came before */
+        uint64_t dest = written_texture(r, f, m);
         event *ev = dest ? new_event(d, seq, EV_READ) : NULL;
         if (ev && push_id(d, dest) == 0)
             d->ev[d->n - 1].nr = 1, d->ev[d->n - 1].dest = dest;
