@@ -1210,10 +1210,11 @@ static void touch_named(rp_trim_objs *o, rp *r, const rp_msg *m)
         if (!lives_class(cls) && !fbo)
             continue;
         size_t len = 0;
-        const uint8_t *b = f->params[i].kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;
+        int pointer = f->params[i].kind == GT_K_POINTER; /* names behind it: none when its bytes were not recorded */
+        const uint8_t *b = pointer ? rp_arg_bytes(m, i, &len) : NULL;
         uint32_t rec = (uint32_t)rp_arg_i(m, i);
-        for (size_t k = 0; b ? k + 4 <= len : k == 0; k += 4) {
-            if (b)
+        for (size_t k = 0; pointer ? b && k + 4 <= len : k == 0; k += 4) {
+            if (pointer)
                 memcpy(&rec, b + k, 4);
             uint32_t name = rp_name(r, rp_class_of_state(cls), rec);
             if (fbo)
