@@ -31,6 +31,7 @@
 static size_t mem_cap = (size_t)512 << 20;
 
 _Atomic uint64_t cap_frame;
+_Atomic uint64_t cap_unswapped_frames;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;

@@ -259,9 +259,11 @@ void cap_defer_flush(cap_tls *t);        /* writes the queue, in order */
 CAP_INLINE int cap_defer_now(void)
 {
     extern uint64_t cap_opt_start_frame;
-    extern _Atomic uint64_t cap_frame;
-    if (CAP_LIKELY(!cap_opt_start_frame ||
-                   atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame))
+    extern _Atomic uint64_t cap_frame, cap_unswapped_frames;
+    if (CAP_LIKELY(!cap_opt_start_frame || atomic_load_explicit(&cap_frame, memory_order_relaxed) +
+                                                   atomic_load_explicit(&cap_unswapped_frames, memory_order_relaxed) +
+                                                   1 <
+                                               cap_opt_start_frame))
         return 1;
     cap_defer_stop();
     return 0;
@@ -327,8 +329,13 @@ int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t lev
  * nothing else (cap_texhold.c). `mask`: a clear's, or CAP_DRAW_ALL. */
 CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb, uint32_t mask)
 {
-    if (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT)
-        return t->sel[fb] != CAP_SEL_UNKNOWN && t->th_levels && cap_texhold_fbo_draw(t, mask);
+    if (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT) {
+        if (t->sel[fb] == CAP_SEL_UNKNOWN || !t->th_levels || !cap_texhold_fbo_draw(t, mask))
+            return 0;
+        if (t->cs)
+            t->cs->drew = 1; /* drawn all the same: its frame ends at glFinish if it never swaps (cap_unswapped.c) */
+        return 1;
+    }
     if (!t->surf_swapped || t->es_major < 1 || (t->es_major >= 3 && mask == CAP_DRAW_ALL && cap_defer_writes_elsewhere()))
         return 0;
     t->dropped = 1;
@@ -548,15 +555,24 @@ void cap_flusher_attach(struct gt_writer *w);
 void cap_flusher_detach(int abandon); /* abandon: the host is gone, write nothing more */
 int cap_flusher_serving_broken(void); /* the session's writer failed (the host is gone) */
 extern _Atomic uint64_t cap_frame;    /* eglSwapBuffers calls so far */
+/* Frames ended by a snapshot of a context that never swaps (at glFinish,
+ * cap_unswapped.c) while the process had not swapped yet: a program that
+ * never swaps has its frames end there, as replay and trim count them
+ * (replay/rp_frames.c). Counted toward the start frame, so a start is
+ * never later than by swaps alone. */
+extern _Atomic uint64_t cap_unswapped_frames;
 /* GLTRACE_START_FRAME: the swaps (and --fb=draw's draws) of frames before
  * this one less one take no snapshot (a trim from this frame leaves them
  * out; one frame early, as threads' swaps may be counted in another order
  * than the trace's). A context that never swaps takes its own (at
- * glFinish, cap_unswapped.c): its frames are not counted. */
+ * glFinish, cap_unswapped.c), before the start too: they end the frames
+ * of a program that never swaps. */
 extern uint64_t cap_opt_start_frame;
 static inline int cap_before_start(void)
 {
-    return cap_opt_start_frame && atomic_load_explicit(&cap_frame, memory_order_relaxed) + 1 < cap_opt_start_frame;
+    return cap_opt_start_frame && atomic_load_explicit(&cap_frame, memory_order_relaxed) +
+                                          atomic_load_explicit(&cap_unswapped_frames, memory_order_relaxed) + 1 <
+                                      cap_opt_start_frame;
 }
 
 /* cap_egl_hooks.c */

@@ -13,6 +13,7 @@
  * before the library's runs, and reading then could crash the app. */
 #include "cap_internal.h"
 #include "cap_real_fns.h"
+#include "gt_trace.h"
 
 /* Takes the draw framebuffer when the current context is due one. */
 static void take(cap_tls *t)
@@ -21,12 +22,31 @@ static void take(cap_tls *t)
     if (!cs || !cs->drew || cs->swapped || atomic_load_explicit(&cap_opt_fb, memory_order_relaxed) != GT_FB_SWAP)
         return;
     cs->drew = 0;
-    /* Before a mid-run start, the levels and buffers written off must be in
-     * the trace first: the snapshot shows what their draws left, and replay
-     * compares it with what the trace has made so far. */
-    if (t->th_changed | t->bh_changed)
-        cap_hold_reading(t);
-    cap_snapshot_draw_buffers(t);
+    int counted = !atomic_load_explicit(&cap_frame, memory_order_relaxed);
+    if (counted && cap_before_start()) {
+        /* A frame of a program that never swapped, before a mid-run start:
+         * its trim leaves the snapshot out, so none is read (nor the levels
+         * and buffers written off before it); a mark ends the frame in the
+         * trace as the snapshot would (replay/rp_frames.c). */
+        int was = t->passing;
+        t->passing = 1; /* the state commands held back wait past it, as past a swap (cap_defer.c) */
+        uint8_t *p = cap_syn_begin(t, GT_FN_FRAME_END, 0);
+        if (p)
+            cap_syn_end(t, p);
+        t->passing = was;
+    } else {
+        /* Before a mid-run start, the levels and buffers written off must
+         * be in the trace first: the snapshot shows what their draws left,
+         * and replay compares it with what the trace has made so far. */
+        if (t->th_changed | t->bh_changed)
+            cap_hold_reading(t);
+        cap_snapshot_draw_buffers(t);
+    }
+    if (counted) {
+        atomic_fetch_add(&cap_unswapped_frames, 1); /* a frame of a program that never swapped ended */
+        if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
+            cap_defer_now(); /* the frame before the start frame begins: writing on */
+    }
 }
 
 /* After a draw, a clear or a blit (the draws' own hook sets it too). */

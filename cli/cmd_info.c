@@ -98,6 +98,8 @@ int gt_cmd_info(int argc, char **argv)
     }
     uint64_t calls = 0, frames = 0, created = 0, markers = 0, first_t = 0, last_t = 0;
     uint64_t snapshots = 0, array_data = 0, mapped_data = 0;
+    uint64_t snapshot_frames = 0; /* runs of snapshots: the frames of a trace that never swaps (replay/rp_frames.c) */
+    int in_run = 0;
     idset threads = {0}, contexts = {0};
     metas kept = {0};
     gt_record rec;
@@ -110,6 +112,9 @@ int gt_cmd_info(int argc, char **argv)
             status = 2;
             break;
         }
+        int mark = m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END;
+        snapshot_frames += in_run && !mark;
+        in_run = mark;
         if (m->function == GT_FN_METADATA && m->metadata) {
             if (keep_metadata(&kept, m))
                 continue; /* freed at the end */
@@ -143,19 +148,23 @@ int gt_cmd_info(int argc, char **argv)
         fprintf(stderr, "gltrace info: %s\n", gt_reader_error(r));
         status = 2;
     }
+    snapshot_frames += in_run;
+    const char *ends = frames || !snapshot_frames ? "swaps" : "snapshots";
+    if (!frames)
+        frames = snapshot_frames;
     gt_reader_stats st;
     gt_reader_stats_get(r, &st);
     gt_reader_close(r);
     uint64_t ncontexts = contexts.n > created ? contexts.n : created;
     printf("{\"file\":");
     gt_show_json_string(stdout, path, strlen(path));
-    printf(",\"format\":\"%s\",\"indexed\":%s,\"calls\":%" PRIu64 ",\"frames\":%" PRIu64
+    printf(",\"format\":\"%s\",\"indexed\":%s,\"calls\":%" PRIu64 ",\"frames\":%" PRIu64 ",\"frames_end_at\":\"%s\""
            ",\"contexts\":%" PRIu64 ",\"threads\":%zu,\"uncovered_markers\":%" PRIu64
            ",\"snapshots\":%" PRIu64 ",\"client_array_records\":%" PRIu64
            ",\"mapped_data_records\":%" PRIu64 ",\"chunks\":%" PRIu64 ",\"size_on_disk\":%" PRIu64 ",\"size_uncompressed\":%" PRIu64
            ",\"duration_ns\":%" PRIu64 ",\"complete\":%s,\"metadata\":",
            st.format == GT_FORMAT_LEGACY ? "android-legacy" : "gltrace-zstd", st.has_index ? "true" : "false",
-           calls, frames, ncontexts, threads.n, markers, snapshots, array_data, mapped_data, st.chunks, st.file_size, st.uncompressed_size,
+           calls, frames, ends, ncontexts, threads.n, markers, snapshots, array_data, mapped_data, st.chunks, st.file_size, st.uncompressed_size,
            last_t - first_t, status == 0 ? "true" : "false");
     if (kept.n) {
         Gltrace__TraceMetadata merged;

@@ -15,8 +15,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: gltrace trim TRACE (--frames A-B | --calls A-B) [-o OUT] [--keep-repeated-frames]\n"
                "       [--keep-state-commands] [--keep-texture-draws] [--keep-gone-contexts] [--keep-all] [--keep-window-draws]\n"
                "       [--window-pixels] [--no-verify]\n"
-               "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them; A-: to\n"
-               "  the end), or of calls A..B (as dump numbers them), that replays on its own: the calls\n"
+               "  writes a trace of frames A..B of TRACE (0-based, as replay --frames counts them: a frame ends\n"
+               "  at a swap, or in a trace that never swaps, at its snapshots; A-: to the end), or of calls\n"
+               "  A..B (as dump numbers them), that replays on its own: the calls\n"
                "  before them that built their state, then their records as recorded, snapshots included.\n"
                "  -o OUT                  the trimmed trace (default: TRACE's name with -frames-A-B)\n"
                "  --keep-repeated-frames  keep the frames before A that one of the next four repeats\n"
@@ -116,9 +117,10 @@ int gt_cmd_trim(int argc, char **argv)
         fprintf(stderr, "gltrace trim: %s\n", s.error);
         return 2;
     }
-    printf("%s: calls %" PRIu64 "-%" PRIu64 " of %s (%" PRIu64 " frames), after a setup of %" PRIu64
+    printf("%s: calls %" PRIu64 "-%" PRIu64 " of %s (%" PRIu64 " frames%s), after a setup of %" PRIu64
            " of the %" PRIu64 " calls before them\n",
-           out, s.first_call, s.last_call, in, s.frames, s.setup_records, s.first_call);
+           out, s.first_call, s.last_call, in, s.frames,
+           s.snapshot_frames ? ", ended by snapshots: it never swaps" : "", s.setup_records, s.first_call);
     printf("size: %" PRIu64 " bytes, %.2f%% of the original's %" PRIu64 " (%" PRIu64 " of %" PRIu64 " records)\n",
            s.out_bytes, s.in_bytes ? 100.0 * (double)s.out_bytes / (double)s.in_bytes : 0.0, s.in_bytes,
            s.out_records, s.in_records);

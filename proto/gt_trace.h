@@ -30,6 +30,10 @@ extern "C" {
  * binds it (undefined by EGL: what the recorded process found there is what
  * replay writes into its own surface; not a comparison). */
 #define GT_FN_SURFACE_CONTENTS 3009
+/* gltraceFrameEnd: a frame of a program that never swaps ended where
+ * capture would have taken its snapshot (at glFinish), before a mid-run
+ * start (no pixels read there): it ends a frame as a snapshot does. */
+#define GT_FN_FRAME_END 3010
 #define GT_FN_SYNTHETIC_LAST 3999 /* 3000-3999: records gltrace adds, not calls */
 
 /* Whether a function number is a record gltrace adds: calls are numbered

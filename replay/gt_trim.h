@@ -90,6 +90,7 @@ typedef struct gt_trim_summary {
     uint64_t restored_buffers, restored_buffer_bytes; /* buffers a pixel read wrote: read back, written instead */
     uint64_t first_call, last_call;     /* the original calls kept */
     uint64_t frames;                    /* frames kept */
+    int snapshot_frames;                /* the trace never swaps: its snapshots ended them (kept as calls) */
     int window_draws_kept;              /* the result keeps setup draws into windows */
     uint64_t window_contents, window_contents_bytes; /* windows' pixels at the start written, their raw bytes */
     int repeated_frames_kept;           /* and the frames the next one repeats */

@@ -432,6 +432,8 @@ int rp_synthetic(rp *r, const rp_msg *m, uint64_t tid)
         if ((!r->looping || r->repeat) && m->fb)
             rp_snapshot_initial(r, m);
         return 1;
+    case GT_FN_FRAME_END: /* ends a frame of a trace that never swaps (rp_run.c); nothing to issue */
+        return 1;
     case GT_FN_SNAPSHOT:
         if (r->opt->benchmark)
             return 1; /* timing only: nothing is read back */

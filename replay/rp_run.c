@@ -335,28 +335,6 @@ static int teardown(rp *r, const rp_msg *m)
     return e->cls == GT_CLASS_TEARDOWN;
 }
 
-/* --loop: the frames of the trace, counted before replaying it (swaps of
- * every thread, as rp_frame_end counts them), so that the last frame is
- * repeated right after its swap: the app's teardown after it (objects
- * deleted, a last read) would change what the repeats draw. 0 when the
- * trace cannot be read; then the loop runs at the teardown. */
-static uint64_t count_frames(rp *r, const char *path)
-{
-    char err[GT_ERRLEN];
-    gt_reader *rd = gt_reader_open(path, err, sizeof err);
-    gt_record rec;
-    uint64_t n = 0, fn;
-    while (rd && gt_reader_next(rd, &rec) == 1) {
-        if (gt_wire_find_varint(rec.data, rec.size, 4, &fn) != 1 || fn > r->max_number || !r->by_number[fn])
-            continue;
-        const rp_entry *e = r->by_number[fn]; /* aliases share their command's handler */
-        n += e->how == RP_EGL && e->egl == rp_egl_swap;
-    }
-    if (rd)
-        gt_reader_close(rd);
-    return n;
-}
-
 /* A trimmed trace's start marker (gltrace trim, replay/TRIM.md): --loop
  * repeats every record after it, the kept frames, rather than the last
  * frame alone. */
@@ -530,7 +508,19 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
     int looped = 0, range = 0; /* range: past a trim's start marker (trim_start) */
     int written = 0;           /* a trim's written repeats ran (run_written) */
     char start_dir[4096] = ""; /* the state at the start, for the written reset's check */
-    uint64_t loop_after = opt->loop && !repeat ? count_frames(r, path) : 0;
+    /* --loop: the frames of the trace, counted before replaying it (swaps
+     * of every thread, as rp_frame_end counts them), so that the last frame
+     * is repeated right after its swap: the app's teardown after it
+     * (objects deleted, a last read) would change what the repeats draw.
+     * 0 when the trace cannot be read (its replay says why); then the loop
+     * runs at the teardown. */
+    rp_frame_ends fe;
+    uint64_t loop_after = 0;
+    if (rp_frames_scan(path, opt->loop && !repeat, &fe, err, sizeof err) == 0) {
+        r->snap_frames = !fe.swaps;
+        loop_after = opt->loop && !repeat ? fe.swaps : 0;
+    }
+    rp_frames_free(&fe);
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
             break; /* past --frames / --calls: nothing after can be compared */
@@ -557,6 +547,16 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
                      path, (unsigned long long)rec.seq, (unsigned long long)rec.offset);
             break;
         }
+        int frame_mark = m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END;
+        if (r->snap_pending && !frame_mark) {
+            r->snap_pending = 0; /* the run of snapshots before ended a frame */
+            rp_frame_end(r, r->snap_tid);
+            if (r->frame > stop_frame) {
+                if (!fast)
+                    gltrace__glmessage__free_unpacked(m, NULL);
+                break;
+            }
+        }
         if (opt->loop && !looped && last.n && teardown(r, m)) {
             run_loop(r, &last);
             looped = 1;
@@ -567,6 +567,8 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         if (range && r->reset && !written && !rp_reset_why_not(r->reset)[0])
             rp_reset_before(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
         replay_record(r, m, tid);
+        if (r->snap_frames && frame_mark)
+            r->snap_pending = 1, r->snap_tid = tid;
         int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
         if (opt->progress)
             progress(r, 0);
@@ -617,6 +619,8 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
     }
     if (rc < 0 && !sum->error[0])
         snprintf(sum->error, sizeof sum->error, "%s", gt_reader_error(rd));
+    if (r->snap_pending && !sum->error[0])
+        rp_frame_end(r, r->snap_tid); /* the trace ends with its last frame's snapshots */
     /* --loop: the last complete frame again, N times, if the app did not
      * tear down first (compared again unless --benchmark: rp_snapshot_loop). */
     if (opt->loop && !looped && last.n && !sum->error[0])

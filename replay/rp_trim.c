@@ -209,6 +209,43 @@ static void check_loop(const char *out, gt_trim_summary *sum)
     gt_replay_summary_free(&rs);
 }
 
+/* Frames of a trace that never swaps end at its snapshots (rp_frames.c):
+ * they are kept as the calls they span. 0 when `frames` is that range (or
+ * the trace swaps: *at_snapshots 0), 2 with sum->error filled. */
+static int snapshot_frames(const char *in, const gt_trim_options *opt, gt_trim_options *calls, int *at_snapshots,
+                           gt_trim_summary *sum)
+{
+    rp_frame_ends fe;
+    *calls = *opt;
+    *at_snapshots = 0;
+    if (rp_frames_scan(in, 0, &fe, sum->error, sizeof sum->error) != 0)
+        return 2;
+    int rc = 0;
+    if (fe.swaps) {
+        /* cut at its swaps */
+    } else if (fe.n == 0) {
+        snprintf(sum->error, sizeof sum->error,
+                 "%s: never swaps and took no snapshot (recorded with --fb=none?), so it has no frames to cut "
+                 "(a frame ends at a swap, or in a trace that never swaps, at its snapshots); cut it with --calls "
+                 "FIRST-LAST, numbered as gltrace dump shows them",
+                 in);
+        rc = 2;
+    } else if (opt->frame_first >= fe.n) {
+        snprintf(sum->error, sizeof sum->error,
+                 "%s: has no frame %llu (it has %zu; it never swaps, so its snapshots end its frames)", in,
+                 (unsigned long long)opt->frame_first, fe.n);
+        rc = 2;
+    } else {
+        *at_snapshots = 1;
+        calls->by_calls = 1;
+        calls->call_first = opt->frame_first ? fe.last_seq[opt->frame_first - 1] + 1 : 0;
+        calls->call_last = opt->frame_last < fe.n ? fe.last_seq[opt->frame_last] : UINT64_MAX;
+        sum->frames = (opt->frame_last < fe.n ? opt->frame_last + 1 : fe.n) - opt->frame_first;
+    }
+    rp_frames_free(&fe);
+    return rc;
+}
+
 int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_trim_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
@@ -216,6 +253,13 @@ int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_
         snprintf(sum->error, sizeof sum->error, "the range to keep is empty (its first is past its last)");
         return 2;
     }
+    gt_trim_options calls;
+    int at_snapshots = 0;
+    if (!opt->by_calls && snapshot_frames(in, opt, &calls, &at_snapshots, sum) != 0)
+        return 2;
+    uint64_t frames = sum->frames;
+    if (at_snapshots)
+        opt = &calls;
     dumps d = {0};
     if (opt->verify && rp_trim_state_dir(d.orig, sizeof d.orig, "original") == 0) {
         if (rp_trim_state_dir(d.trim, sizeof d.trim, "trim") == 0)
@@ -224,7 +268,11 @@ int gt_trim_run(const char *in, const char *out, const gt_trim_options *opt, gt_
             rp_trim_state_remove(d.orig);
     }
     int rc = trim(in, out, opt, sum, &d);
-    if (rc == 0 && opt->verify && !opt->by_calls && sum->frames)
+    if (at_snapshots) {
+        sum->frames = frames; /* the writer counts swaps */
+        sum->snapshot_frames = 1;
+    }
+    if (rc == 0 && opt->verify && (!opt->by_calls || at_snapshots) && sum->frames)
         check_loop(out, sum);
     if (d.made) {
         rp_trim_state_remove(d.orig);

@@ -453,7 +453,7 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
         return 0;
     }
     if (synthetic) {
-        if (m->function == GT_FN_SNAPSHOT) {
+        if (m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END) {
             drop(p, seq);
             p->plan->dropped_other++;
             return 0;
@@ -532,7 +532,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
                 window_swapped(p, rp_arg_u(m, i));
         p->frame++;
         frame_end(p);
-    } else if (m->function == GT_FN_SNAPSHOT && p->frame == 0) {
+    } else if ((m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END) && p->frame == 0) {
         frame_end(p); /* an app that never swaps: its snapshots (at glFinish) end its frames */
     }
     p->plan->first_kept = seq + 1;

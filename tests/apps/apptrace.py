@@ -158,13 +158,19 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
 
     inf = gt.read_info(ck, gltrace, trace)
     frames = len(gt.named(app, 'eglSwapBuffers'))
+    ends = 'swaps'
+    if not frames:  # a trace that never swaps: each run of snapshots ends a frame (replay/rp_frames.c)
+        marks = [r['fn'] in ('gltraceSnapshot', 'gltraceFrameEnd') for r in recs]
+        frames = sum(1 for i, m in enumerate(marks) if m and (i + 1 == len(marks) or not marks[i + 1]))
+        ends = 'snapshots' if frames else 'swaps'
     tids = {r['tid'] for r in recs}
     ctxs = {r['ctx'] for r in recs if r['ctx'] >= 0}
     markers = len(gt.named(recs, 'gltraceUncovered'))
-    got = {k: inf.get(k) for k in ('calls', 'frames', 'threads', 'contexts', 'uncovered_markers')}
-    want = {'calls': len(app), 'frames': frames, 'threads': len(tids), 'contexts': len(ctxs),
+    got = {k: inf.get(k) for k in ('calls', 'frames', 'frames_end_at', 'threads', 'contexts', 'uncovered_markers')}
+    want = {'calls': len(app), 'frames': frames, 'frames_end_at': ends, 'threads': len(tids), 'contexts': len(ctxs),
             'uncovered_markers': markers}
-    ck.check('gltrace info agrees with the dump (calls, frames = eglSwapBuffers, threads, contexts, markers)',
+    ck.check('gltrace info agrees with the dump (calls, frames = eglSwapBuffers or, with none, runs of snapshots, '
+             'threads, contexts, markers)',
              got == want, f'info {got}, dump {want}')
     ck.check('gltrace info: size on disk and uncompressed are positive, the metadata names llvmpipe',
              isinstance(inf.get('size_on_disk'), int) and inf['size_on_disk'] > 0 and

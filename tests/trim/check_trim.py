@@ -58,9 +58,17 @@ def snapshots(trace, frames=None, calls=None):
     """The snapshot records of trace as (width, height, attachment, fnv1a),
     those inside frames (first, last) or calls (first, last) only."""
     d = gt.dump(gltrace, trace)
-    out, frame = [], 0
+    # Frames as replay counts them (replay/rp_frames.c): swaps end them, or
+    # in a trace that never swaps, runs of snapshots (and marks of frames
+    # with none), after the last of a run.
+    swaps = any(FRAME_FNS.match(r.get('fn', '')) for r in d.objects())
+    out, frame, in_run = [], 0, False
     for r in d.objects():
         fn = r.get('fn', '')
+        mark = fn in ('gltraceSnapshot', 'gltraceFrameEnd')
+        if not swaps and in_run and not mark:
+            frame += 1
+        in_run = mark
         if fn == 'gltraceSnapshot':
             inside = ((frames is None or frames[0] <= frame <= frames[1]) and
                       (calls is None or calls[0] <= r.get('seq', -1) <= calls[1]))
@@ -599,30 +607,74 @@ def check_held_layers(env, version):
 
 
 def check_held_unswapped(env):
-    """layers_app finish, all of it before the start (GLTRACE_START_FRAME
-    beyond its frames): a context that never swaps takes its snapshots at
-    glFinish, of the framebuffer bound there, whose draws were left out.
-    The levels they changed are written before each snapshot, so the held
-    trace's replay matches all 12 (before, each compared the replay's
-    levels as last written with what the left-out draws made)."""
-    infos = {c: (rc, *snapshots(path), path)
-             for c, (rc, path) in held_and_whole(env, 'layers-finish', [layers_app, 'finish'], 1000).items()}
-    (rc1, got, _, held_path), (rc0, want, _, _) = infos['1'], infos['0']
+    """layers_app finish: a context that never swaps, each frame ending in
+    glFinish, where capture takes its snapshot. Those snapshots end its
+    frames for every tool (replay/rp_frames.c): replay --frames, trim
+    --frames, info, and the start frame of a mid-run capture. Before the
+    start no snapshot is read (nor the levels written off before it): a
+    gltraceFrameEnd record ends the frame instead, so the held trace's
+    frames are the app's."""
+    plain = record('layers-finish', [layers_app, 'finish'])
+    if not plain:
+        return
+    want, _ = snapshots(plain)
+    _, info = gt.info(gltrace, plain)
+    ck.check('layers_app finish, never swapping: 12 snapshots (at glFinish), and info counts them as its 12 frames',
+             len(want) == 12 and info and info.get('frames') == 12 and info.get('frames_end_at') == 'snapshots',
+             (len(want), info))
+    rp = run([gltrace, 'replay', '--frames', '4-6', plain])
+    ck.check('replay --frames 4-6 of it compares the snapshots of frames 4 to 6 only',
+             rp.returncode == 0 and '3 matched, 0 differ' in rp.stderr and '9 not compared' not in rp.stderr,
+             rp.stderr[-300:])
+    # All of it before the start: no snapshot read, a mark at each frame's
+    # end; held back and written whole alike.
+    for c, (rc, path) in held_and_whole(env, 'layers-finish', [layers_app, 'finish'], 1000).items():
+        d = list(gt.dump(gltrace, path).objects()) if rc == 0 else []
+        marks = sum(1 for r in d if r.get('fn') == 'gltraceFrameEnd')
+        snaps = sum(1 for r in d if r.get('fn') == 'gltraceSnapshot')
+        rp = run([gltrace, 'replay', '--allow-empty', path])
+        ck.check(f'layers_app finish, all before the start (GLTRACE_COALESCE={c}): no snapshot read, 12 '
+                 'gltraceFrameEnd marks, and replay counts 12 frames', rc == 0 and marks == 12 and snaps == 0 and
+                 rp.returncode == 0 and ', 12 frames;' in rp.stderr, (rc, marks, snaps, rp.stderr[-300:]))
+    # A start at frame 5: the snapshots of frames 4 to 11 (one frame early,
+    # as with swaps), the same as the plain recording's.
+    runs = held_and_whole(env, 'layers-finish-5', [layers_app, 'finish'], 5)
+    rc, held_path = runs['1']
+    got, _ = snapshots(held_path) if rc == 0 else ([], [])
     rp = run([gltrace, 'replay', held_path])
-    ck.check('layers_app finish, never swapping, all before the start: held back and written whole, the same 12 '
-             'snapshots (at glFinish), and the held trace\'s replay matches them all',
-             rc1 == 0 and rc0 == 0 and got == want and len(want) == 12 and rp.returncode == 0 and
-             '12 snapshots: 12 matched, 0 differ' in rp.stderr, (rc1, rc0, len(got), len(want), rp.stderr[-400:]))
-    # A trace with no swap has no frames to cut: frames 0-2 would be all of
-    # it again, and frames 3-5 are not there; either way trim says to cut
-    # by calls, and writes nothing.
-    for frames, said in (('0-2', 'never swaps, so it has no frames to cut'), ('3-5', 'has no frame 3 (it has 0)')):
-        out = os.path.join(work, f'finish-frames-{frames}.gltrace')
-        r = run([gltrace, 'trim', held_path, '--frames', frames, '-o', out])
-        ck.check(f'layers_app finish, never swapping: trim --frames {frames} exits 2 naming the trace and saying '
-                 'to cut it with --calls, and writes no file',
-                 r.returncode == 2 and held_path in r.stderr and said in r.stderr and '--calls' in r.stderr and
-                 not os.path.exists(out), (r.returncode, r.stderr))
+    ck.check('layers_app finish held back from frame 5: the snapshots of frames 4 to 11, the plain recording\'s, and '
+             'its replay matches them', rc == 0 and got == want[4:] and rp.returncode == 0 and
+             '8 snapshots: 8 matched, 0 differ' in rp.stderr, (rc, len(got), rp.stderr[-300:]))
+    out = os.path.join(work, 'layers-finish-start.gltrace')
+    r = run([gltrace, 'record', '--start-frame', '5', '--frames', '3', '-o', out, '--', layers_app, 'finish'])
+    got, _ = snapshots(out) if r.returncode == 0 and os.path.exists(out) else ([], [])
+    rp = run([gltrace, 'replay', out])
+    ck.check('record --start-frame 5 --frames 3 of it: frames 5 to 7 kept, their snapshots the plain recording\'s, '
+             'replayed exactly', r.returncode == 0 and 'kept 3 frames from frame 5' in r.stderr and
+             got == want[5:8] and rp.returncode == 0 and '3 snapshots: 3 matched, 0 differ' in rp.stderr,
+             (r.stderr[-400:], len(got), rp.stderr[-300:]))
+    # trim --frames cuts at the snapshots.
+    out = os.path.join(work, 'layers-finish-3-5.gltrace')
+    r = run([gltrace, 'trim', plain, '--frames', '3-5', '-o', out])
+    got, _ = snapshots(out) if r.returncode == 0 else ([], [])
+    ck.check('trim --frames 3-5 of it: three frames ended by snapshots, the plain recording\'s, exact on the first '
+             'try', r.returncode == 0 and '(3 frames, ended by snapshots: it never swaps)' in r.stdout and
+             'checked: its replay matches 3 of 3' in r.stdout and got == want[3:6] and 'note:' not in r.stderr,
+             (r.stdout[-500:], r.stderr[-300:], len(got)))
+    out = os.path.join(work, 'layers-finish-20-22.gltrace')
+    r = run([gltrace, 'trim', plain, '--frames', '20-22', '-o', out])
+    ck.check('trim --frames 20-22 of it: exit 2, naming the trace and its 12 frames, no file written',
+             r.returncode == 2 and plain in r.stderr and 'has no frame 20 (it has 12' in r.stderr and
+             not os.path.exists(out), (r.returncode, r.stderr))
+    # With no snapshot there are no frames: trim says to cut by calls.
+    none = os.path.join(work, 'layers-finish-none.gltrace')
+    r = run([gltrace, 'record', '--fb=none', '-o', none, '--', layers_app, 'finish'])
+    out = os.path.join(work, 'layers-finish-none-0-2.gltrace')
+    r = run([gltrace, 'trim', none, '--frames', '0-2', '-o', out])
+    ck.check('recorded with --fb=none, never swapping: trim --frames exits 2 saying it has no frames and to cut it '
+             'with --calls, and writes no file', r.returncode == 2 and none in r.stderr and
+             'took no snapshot' in r.stderr and '--calls' in r.stderr and not os.path.exists(out),
+             (r.returncode, r.stderr))
 
 
 def check_held_images(env):

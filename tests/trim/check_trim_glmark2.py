@@ -226,6 +226,21 @@ def main():
         if ck.check('the --off-screen run ends frames with glFinish', len(finishes) > 20, len(finishes)):
             mid = len(finishes) // 2
             check_trim('offscreen', off, '--calls', finishes[mid] + 1, finishes[mid + 3] + 1)
+        # Its frames end at its snapshots (one at each glFinish after a draw,
+        # one attachment each): trim --frames cuts there.
+        snaps = [(r.get('fb') or {}).get('fnv1a') for r in d if r.get('fn') == 'gltraceSnapshot']
+        _, obj = gt.info(gltrace, off)
+        k = len(snaps) // 3
+        out = os.path.join(work, f'offscreen-frames-{k}.gltrace')
+        r = run([gltrace, 'trim', off, '--frames', f'{k}-{k + 2}', '-o', out])
+        got = [(x.get('fb') or {}).get('fnv1a') for x in gt.dump(gltrace, out).objects()
+               if x.get('fn') == 'gltraceSnapshot'] if r.returncode == 0 else []
+        ck.check(f'the --off-screen run: info counts its {len(snaps)} snapshots as its frames; trim --frames '
+                 f'{k}-{k + 2} keeps those three, exact on the first try',
+                 obj and obj.get('frames') == len(snaps) and obj.get('frames_end_at') == 'snapshots' and
+                 r.returncode == 0 and '(3 frames, ended by snapshots: it never swaps)' in r.stdout and
+                 'checked: its replay matches 3 of 3' in r.stdout and 'note:' not in r.stdout and
+                 got == snaps[k:k + 3], (obj, r.stdout[-600:], r.stderr[-300:], got, snaps[k:k + 3]))
 
 
 main()
