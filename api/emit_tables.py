@@ -173,7 +173,8 @@ def write(out, cmds, gl_enums, egl_enums, rows, synthetic):
         params = f'p_{c.name}' if c.params else 'NULL'
         L.append(f'    {{{cstr(c.name)}, {c.number}, {c.alias_index}, {int(c.api == "egl")}, '
                  f'{len(c.params)}, GT_K_{c.ret.kind}, {g}, {cstr(c.ret.text)}, {params}, {class_enum(c.cls)}, '
-                 f'{object_fields(c, values)}, {state_fields[c.name]}}},')
+                 f'{object_fields(c, values)}, {state_fields[c.name]}, '
+                 f'{OBJ_CLASS.get(c.ret_class, "GT_STATE_NO_CLASS") if c.ret_class else "GT_STATE_NO_CLASS"}}},')
     L.append('};')
     L.append('')
     # every numbered name, covered or not, so old traces still show names

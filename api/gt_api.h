@@ -116,6 +116,8 @@ typedef struct gt_api_fn {
     uint8_t obj_writes; /* 1 + the parameter naming the object it also writes (a copy's destination), 0 none */
     const gt_api_key *state; /* a state command's: [0] the key it sets, then those it reads */
     uint8_t nstate;     /* 0: not a state command */
+    uint8_t ret_class;  /* gt_state_class of the object its return value names (the registry's proto class:
+                         * glCreateShader, glCreateProgram), 0 none */
 } gt_api_fn;
 
 typedef struct gt_api_name { int32_t number; uint32_t alias; const char *name; } gt_api_name;

@@ -589,10 +589,16 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
 
 static int lives_class(int cls);
 
-/* A glGen* of one name of a class with lives: the record that made it,
- * which goes with the life when that ends unheld before the start. */
+/* A glGen* of one name of a class with lives, or a command that returns
+ * one (glCreateShader, glCreateProgram: the registry's class of its
+ * return value): the record that made it, which goes with the life when
+ * that ends unheld before the start. */
 static int note_made(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, uint64_t seq)
 {
+    uint32_t ret = lives_class(f->ret_class) && m->returnvalue ? (uint32_t)rp_ret_u(m) : 0;
+    if (ret && rp_map_put(&o->made, key_of(r, f->ret_class, rp_name(r, rp_class_of_state(f->ret_class), ret)),
+                          seq + 1) != 0)
+        return -1;
     for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
         const gt_api_param *pa = &f->params[i];
         size_t len = 0;

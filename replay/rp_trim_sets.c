@@ -142,14 +142,16 @@ static uint64_t obj_of(rp *r, int cls, uint32_t recorded)
     return (uint64_t)(cls & 0xff) << 56 | (uint64_t)(uint32_t)r->cur_ctx << 32 | rp_name(r, rp_class_of_state(cls), recorded);
 }
 
-/* The records that name objects of the classes a deletion unbinds; a
- * deletion ends each one's namers, an unbinding of each key holding it. */
+/* The records that name objects of the classes a deletion unbinds, and
+ * of programs and shaders (whose deletion unbinds nothing: one in use
+ * outlives it, and step 5 keeps that one); a deletion ends each one's
+ * namers, an unbinding of each key holding it. */
 static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
 {
     int deletes = f->obj_role == GT_OBJ_DELETES;
     for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
         const gt_api_param *pa = &f->params[i];
-        if (!unbound_class(pa->obj_class) || pa->dir == GT_DIR_OUT)
+        if ((!unbound_class(pa->obj_class) && pa->obj_class != GT_STATE_PROGRAM_NAME) || pa->dir == GT_DIR_OUT)
             continue;
         size_t len = 0;
         const uint8_t *b = pa->kind == GT_K_POINTER ? rp_arg_bytes(m, i, &len) : NULL;

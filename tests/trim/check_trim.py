@@ -787,12 +787,19 @@ def deleted_programs():
     Its link goes, and so does every glUseProgram of it: the trim replays
     without a GL error (before, the kept glUseProgram of a program whose
     link was left out raised GL_INVALID_OPERATION, as in a trim of
-    chromium's GPU process), keeping one link, the app's."""
+    chromium's GPU process), keeping one link, the app's. The frames'
+    programs and shaders go whole: their glCreateProgram and glCreateShader
+    (whose return value's class the registry gives) with their deletions
+    (before, 5 programs and 10 shaders were made and deleted in the setup)."""
     trace = record('trim_app_programs', [trim_app, 'programs'])
     out = check_trim('programs', trace, '--frames', 5, 6) if trace else None
     setup = setup_fns(out) if out else []
     ck.check('programs 5-6: the setup links one program (the app\'s), the frames\' deleted ones left out',
              setup.count('glLinkProgram') == 1, setup.count('glLinkProgram'))
+    ck.check('programs 5-6: the setup makes one program and two shaders (the app\'s) and deletes none',
+             setup.count('glCreateProgram') == 1 and setup.count('glCreateShader') == 2 and
+             'glDeleteProgram' not in setup and 'glDeleteShader' not in setup,
+             {f: setup.count(f) for f in ('glCreateProgram', 'glCreateShader', 'glDeleteProgram', 'glDeleteShader')})
 
 
 def chained_passes():
