@@ -43,6 +43,12 @@ const char *gt_api_number_name(int32_t number, uint32_t alias)
     return n ? n->name : NULL;
 }
 
+int gt_api_ends_frame(uint64_t number, uint64_t alias)
+{
+    const gt_api_fn *f = number <= INT32_MAX ? gt_api_find_number((int32_t)number, (uint32_t)alias) : NULL;
+    return f && f->cls == GT_CLASS_FRAME;
+}
+
 const gt_api_fn *gt_api_find_number(int32_t number, uint32_t alias)
 {
     const gt_api_name *n = find_number(number, alias);

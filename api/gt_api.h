@@ -139,6 +139,10 @@ const gt_api_fn *gt_api_find_name(const char *name);
  * synthetic records and numbers of commands we do not cover). */
 const gt_api_fn *gt_api_find_number(int32_t number, uint32_t alias);
 
+/* Whether a record of that number and alias ends a frame (`class frame`:
+ * the swaps), as gt_frames_scan (gt_trace.h) asks. */
+int gt_api_ends_frame(uint64_t number, uint64_t alias);
+
 /* The name behind a recorded number, covered or not, or NULL. */
 const char *gt_api_number_name(int32_t number, uint32_t alias);
 

@@ -558,7 +558,7 @@ extern _Atomic uint64_t cap_frame;    /* eglSwapBuffers calls so far */
 /* Frames ended by a snapshot of a context that never swaps (at glFinish,
  * cap_unswapped.c) while the process had not swapped yet: a program that
  * never swaps has its frames end there, as replay and trim count them
- * (replay/rp_frames.c). Counted toward the start frame, so a start is
+ * (proto/gt_frames.c). Counted toward the start frame, so a start is
  * never later than by swaps alone. */
 extern _Atomic uint64_t cap_unswapped_frames;
 /* GLTRACE_START_FRAME: the swaps (and --fb=draw's draws) of frames before

@@ -27,7 +27,7 @@ static void take(cap_tls *t)
         /* A frame of a program that never swapped, before a mid-run start:
          * its trim leaves the snapshot out, so none is read (nor the levels
          * and buffers written off before it); a mark ends the frame in the
-         * trace as the snapshot would (replay/rp_frames.c). */
+         * trace as the snapshot would (proto/gt_frames.c). */
         int was = t->passing;
         t->passing = 1; /* the state commands held back wait past it, as past a swap (cap_defer.c) */
         uint8_t *p = cap_syn_begin(t, GT_FN_FRAME_END, 0);

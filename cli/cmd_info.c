@@ -98,8 +98,6 @@ int gt_cmd_info(int argc, char **argv)
     }
     uint64_t calls = 0, frames = 0, created = 0, markers = 0, first_t = 0, last_t = 0;
     uint64_t snapshots = 0, array_data = 0, mapped_data = 0;
-    uint64_t snapshot_frames = 0; /* runs of snapshots: the frames of a trace that never swaps (replay/rp_frames.c) */
-    int in_run = 0;
     idset threads = {0}, contexts = {0};
     metas kept = {0};
     gt_record rec;
@@ -112,9 +110,6 @@ int gt_cmd_info(int argc, char **argv)
             status = 2;
             break;
         }
-        int mark = m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END;
-        snapshot_frames += in_run && !mark;
-        in_run = mark;
         if (m->function == GT_FN_METADATA && m->metadata) {
             if (keep_metadata(&kept, m))
                 continue; /* freed at the end */
@@ -148,10 +143,14 @@ int gt_cmd_info(int argc, char **argv)
         fprintf(stderr, "gltrace info: %s\n", gt_reader_error(r));
         status = 2;
     }
-    snapshot_frames += in_run;
-    const char *ends = frames || !snapshot_frames ? "swaps" : "snapshots";
-    if (!frames)
-        frames = snapshot_frames;
+    /* A trace that never swaps: its snapshots end its frames (proto/gt_frames.c). */
+    const char *ends = "swaps";
+    gt_frame_ends fe;
+    if (!frames && status == 0 && gt_frames_scan(path, gt_api_ends_frame, 0, &fe, err, sizeof err) == 0) {
+        if (fe.n)
+            frames = fe.n, ends = "snapshots";
+        gt_frames_free(&fe);
+    }
     gt_reader_stats st;
     gt_reader_stats_get(r, &st);
     gt_reader_close(r);

@@ -187,6 +187,23 @@ void gt_reader_close(gt_reader *r);
 int gt_compact(const char *in, const char *out, int level, size_t chunk_bytes, const int32_t *frame_fns,
                size_t nframe_fns, char *err, size_t errlen);
 
+/* ---------------------------------------------------------------- frames */
+
+/* Where a trace's frames end (gt_frames.c): at its swaps (records for which
+ * `swap` says so: gt_api_ends_frame), or in a trace that never swaps, at
+ * its runs of snapshot and gltraceFrameEnd records. swaps: the trace's
+ * swaps (with `all`; else 1 when it has one: the scan stops there).
+ * last_seq[i]: the seq of the last record of frame i of a trace that never
+ * swaps. 0, or -1 with a message in err when the trace cannot be read. */
+typedef struct gt_frame_ends {
+    uint64_t swaps;
+    uint64_t *last_seq;
+    size_t n, cap;
+} gt_frame_ends;
+int gt_frames_scan(const char *path, int (*swap)(uint64_t fn, uint64_t alias), int all, gt_frame_ends *fe,
+                   char *err, size_t errlen);
+void gt_frames_free(gt_frame_ends *fe);
+
 /* ---------------------------------------------------------------- wire */
 
 /* Finds the first varint field `field` at top level of a message. Returns 1

@@ -195,7 +195,7 @@ struct rp {
     int32_t cur_ctx;
     uint8_t warned[8192];      /* one warning per function number */
     int looping;               /* replaying the last frame again (--loop) */
-    int snap_frames;           /* the trace never swaps: its snapshots end its frames (rp_frames.c) */
+    int snap_frames;           /* the trace never swaps: its snapshots end its frames (proto/gt_frames.c) */
     int snap_pending;          /* the record before was a snapshot of such a trace */
     uint64_t snap_tid;         /* its thread */
     int repeat;                /* a trim's repeat for --loop: replayed whole, from a reset */
@@ -414,19 +414,6 @@ void rp_hold_errors(rp *r);
 /* rp_run.c: a swap on thread `tid` ends a frame; whether the current
  * record lies inside --frames and --calls. */
 void rp_frame_end(rp *r, uint64_t tid);
-
-/* rp_frames.c: where a trace's frames end. swaps: the trace's swaps (with
- * `all`; else 1 when it has one: the scan stops there). A trace that never
- * swaps ends its frames at its runs of snapshot records: last_seq[i] is
- * the seq of frame i's last one (with `all`). -1 with `err` filled when the
- * trace cannot be read. */
-typedef struct rp_frame_ends {
-    uint64_t swaps;
-    uint64_t *last_seq;
-    size_t n, cap;
-} rp_frame_ends;
-int rp_frames_scan(const char *path, int all, rp_frame_ends *fe, char *err, size_t len);
-void rp_frames_free(rp_frame_ends *fe);
 /* The driver's function of entry i (an index of rp_entries), NULL when the
  * driver has none; looked up the first time it is asked for. */
 void *rp_fn(rp *r, size_t i);

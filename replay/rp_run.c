@@ -514,13 +514,13 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
      * (objects deleted, a last read) would change what the repeats draw.
      * 0 when the trace cannot be read (its replay says why); then the loop
      * runs at the teardown. */
-    rp_frame_ends fe;
+    gt_frame_ends fe;
     uint64_t loop_after = 0;
-    if (rp_frames_scan(path, opt->loop && !repeat, &fe, err, sizeof err) == 0) {
-        r->snap_frames = !fe.swaps;
+    if (gt_frames_scan(path, gt_api_ends_frame, opt->loop && !repeat, &fe, err, sizeof err) == 0) {
+        r->snap_frames = !fe.swaps; /* its snapshots end its frames (proto/gt_frames.c) */
         loop_after = opt->loop && !repeat ? fe.swaps : 0;
     }
-    rp_frames_free(&fe);
+    gt_frames_free(&fe);
     while ((rc = gt_reader_next(rd, &rec)) == 1) {
         if (rec.seq > stop_call || r->frame > stop_frame)
             break; /* past --frames / --calls: nothing after can be compared */

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gt_api.h"
 #include "gt_replay.h"
+#include "gt_trace.h"
 
 /* The two dumps of the state at the start (rp_trim_state.c). */
 typedef struct dumps {
@@ -209,16 +211,16 @@ static void check_loop(const char *out, gt_trim_summary *sum)
     gt_replay_summary_free(&rs);
 }
 
-/* Frames of a trace that never swaps end at its snapshots (rp_frames.c):
+/* Frames of a trace that never swaps end at its snapshots (proto/gt_frames.c):
  * they are kept as the calls they span. 0 when `frames` is that range (or
  * the trace swaps: *at_snapshots 0), 2 with sum->error filled. */
 static int snapshot_frames(const char *in, const gt_trim_options *opt, gt_trim_options *calls, int *at_snapshots,
                            gt_trim_summary *sum)
 {
-    rp_frame_ends fe;
+    gt_frame_ends fe;
     *calls = *opt;
     *at_snapshots = 0;
-    if (rp_frames_scan(in, 0, &fe, sum->error, sizeof sum->error) != 0)
+    if (gt_frames_scan(in, gt_api_ends_frame, 0, &fe, sum->error, sizeof sum->error) != 0)
         return 2;
     int rc = 0;
     if (fe.swaps) {
@@ -242,7 +244,7 @@ static int snapshot_frames(const char *in, const gt_trim_options *opt, gt_trim_o
         calls->call_last = opt->frame_last < fe.n ? fe.last_seq[opt->frame_last] : UINT64_MAX;
         sum->frames = (opt->frame_last < fe.n ? opt->frame_last + 1 : fe.n) - opt->frame_first;
     }
-    rp_frames_free(&fe);
+    gt_frames_free(&fe);
     return rc;
 }
 

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-#define GT_VIEW_INDEX_VERSION 1u
+#define GT_VIEW_INDEX_VERSION 2u /* 2: frames of a trace that never swaps end at its snapshots */
 
 /* Flags of a call in the index. */
 #define GT_VIEW_DRAW 0x01u      /* class draw (api/annotations.txt) */

@@ -1,5 +1,7 @@
 /* view_index.c: the viewer's index of a trace, one 48-byte entry per
  * record plus frames, threads and per-function totals, built in one pass
+ * (after a scan for its first swap: a trace with none has its frames end
+ * at its snapshots, proto/gt_frames.c)
  * and kept in a file beside the trace, then mapped: opening a trace of
  * gigabytes reads only the header and what the page looks at.
  *
@@ -188,6 +190,8 @@ typedef struct builder {
     uint16_t *depth; /* per context */
     uint32_t ncontexts, cap_depth;
     uint64_t ncalls;
+    gt_frame_ends ends; /* a trace that never swaps: the last records of its frames (proto/gt_frames.c) */
+    size_t next_end;
 } builder;
 
 static int grow(void **p, size_t size, uint64_t need, uint64_t *cap)
@@ -297,6 +301,8 @@ static int add_record(builder *b, const gt_record *rec, uint32_t *frame, char *e
             c.flags |= GT_VIEW_ERROR, c.error = (uint16_t)v;
     }
     c.frame = *frame;
+    if (b->next_end < b->ends.n && c.seq == b->ends.last_seq[b->next_end])
+        c.flags |= GT_VIEW_FRAME_END, b->next_end++; /* the last snapshot of a frame of a trace that never swaps */
     if (c.flags & GT_VIEW_FRAME_END)
         ++*frame;
     if (thread_index(b, w.has_tid ? w.tid : rec->thread_id, &c.thread) != 0 || marker_depth(b, &c) != 0 ||
@@ -405,6 +411,8 @@ static int build(const char *trace, const char *path, const struct stat *st,
     h.trace_size = (uint64_t)st->st_size;
     h.trace_mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
     char zero[HEADER_SIZE] = {0};
+    if (gt_frames_scan(trace, gt_api_ends_frame, 0, &b->ends, err, errlen) != 0)
+        goto done;
     if (fwrite(zero, sizeof zero, 1, b->out) != 1 ||
         build_pass(b, trace, r, progress, ctx, (uint64_t)st->st_size, err, errlen) != 0)
         goto done;
@@ -427,6 +435,7 @@ done:
         free(b->frames);
         free(b->threads);
         free(b->depth);
+        gt_frames_free(&b->ends);
         free(b);
     }
     if (rc != 0)

@@ -159,7 +159,7 @@ def common(ck, gltrace, trace, recs, process_name, argv0=None):
     inf = gt.read_info(ck, gltrace, trace)
     frames = len(gt.named(app, 'eglSwapBuffers'))
     ends = 'swaps'
-    if not frames:  # a trace that never swaps: each run of snapshots ends a frame (replay/rp_frames.c)
+    if not frames:  # a trace that never swaps: each run of snapshots ends a frame (proto/gt_frames.c)
         marks = [r['fn'] in ('gltraceSnapshot', 'gltraceFrameEnd') for r in recs]
         frames = sum(1 for i, m in enumerate(marks) if m and (i + 1 == len(marks) or not marks[i + 1]))
         ends = 'snapshots' if frames else 'swaps'

@@ -20,7 +20,10 @@ with `gltrace view` and checks:
     their depth, the app's glGetError that returned GL_INVALID_ENUM is
     marked with it.
 
-usage: check_server.py GLTRACE APP WORK_DIR MARKER_APP"""
+  - a program that never swaps: its frames end at its snapshots (at
+    glFinish), as gltrace info counts them.
+
+usage: check_server.py GLTRACE APP WORK_DIR MARKER_APP UNSWAPPED_APP"""
 import json
 import os
 import re
@@ -33,7 +36,7 @@ import time
 import gltest as gt
 from viewserver import Server, non_loopback_address, wait_for
 
-gltrace, app, work, marker_app = sys.argv[1:5]
+gltrace, app, work, marker_app, unswapped_app = sys.argv[1:6]
 ck = gt.Checker('view.server')
 gt.fresh_dir(work)
 trace = os.path.join(work, 'app.gltrace')
@@ -42,6 +45,16 @@ if not ck.check('sample app recorded', r.returncode == 0 and os.path.exists(trac
     ck.exit()
 
 # ---- the index
+# A program that never swaps: its snapshots (at glFinish) end its frames.
+unswapped = os.path.join(work, 'unswapped.gltrace')
+r = gt.run([gltrace, 'record', '-o', unswapped, '--', unswapped_app], env=gt.gl_env(headless=True))
+p = gt.run([gltrace, 'view', unswapped, '--index'])
+idx = json.loads(p.stdout) if p.returncode == 0 else {}
+inf = gt.read_info(ck, gltrace, unswapped) if r.returncode == 0 else {}
+ck.check('a program that never swaps: the index has its frames as info counts them (ended by snapshots; the calls '
+         'after the last one frame more)', r.returncode == 0 and inf.get('frames_end_at') == 'snapshots' and
+         inf.get('frames', 0) >= 2 and idx.get('frames') in (inf.get('frames'), inf.get('frames', 0) + 1),
+         (r.stderr[-300:], inf, idx))
 p = gt.run([gltrace, 'view', trace, '--index'])
 idx = json.loads(p.stdout) if p.returncode == 0 else {}
 ck.check('view --index builds TRACE.gtview beside the trace', idx.get('built') is True and
