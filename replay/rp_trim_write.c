@@ -425,9 +425,15 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         if (!started) {
             started = 1;
             sum->first_call = rec.seq;
+            /* The state at the start first: the write-backs after it read
+             * the unpack state, the unpack buffer and the active unit as
+             * they are at the start (and set them back so), where step 8
+             * may have left out the setup's last setting of them for its
+             * call here (GTK 4's fishbowl: a glyph upload's row length,
+             * left to the write-back of a shadow texture). */
             if (plan->first_kept &&
-                (emit_restores(o, plan->last_tid, plan) != 0 || emit_windows(o, rec.thread_id, plan) != 0 ||
-                 emit_state_calls(o, &plan->calls) != 0))
+                (emit_state_calls(o, &plan->calls) != 0 || emit_restores(o, plan->last_tid, plan) != 0 ||
+                 emit_windows(o, rec.thread_id, plan) != 0))
                 return -1;
             sum->start_marker = o->seq;
             if (plan->first_kept &&

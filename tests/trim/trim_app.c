@@ -87,6 +87,11 @@
  *               one without clearing it (over a narrower part each
  *               frame), and shows the second: passes as GStreamer's
  *               glfiltercube and gleffects chain them.
+ *   rows        chain's passes, after an upload of a 4x4 corner of a
+ *               picture 64 pixels wide into the app's texture
+ *               (GL_UNPACK_ROW_LENGTH 64, then 0 again, as GTK 4 uploads
+ *               glyphs into its atlas), which the window shows in a
+ *               corner too.
  *   copies      each frame makes a texture, fills it with
  *               glCopyImageSubData from one of two textures of noise
  *               (named only there, never bound) and a corner from a
@@ -743,6 +748,25 @@ static void frame_chain(const chain *c, const app *a, int f)
     show_texture(a);
 }
 
+static void frame_rows(const chain *c, const app *a, int f)
+{
+    static uint8_t picture[64 * 4 * 4];
+    for (size_t i = 0; i < sizeof picture; i++)
+        picture[i] = (uint8_t)(i * 7 + (size_t)f * 13);
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 64);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 4 * (f % 8), 4 * (f % 3), 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, picture);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    frame_chain(c, a, f);
+    glViewport(0, 0, 16, 16);
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
 static void frame_programs(const app *a, int f)
 {
     GLuint vs, fs, prog = sample_shader_program(APP, vs_src, fs_src, &vs, &fs);
@@ -768,9 +792,9 @@ int main(int argc, char **argv)
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
-        strcmp(mode, "programs") && strcmp(mode, "chain")) {
+        strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs|chain\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows\n");
         return 2;
     }
     sample_egl e;
@@ -814,7 +838,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "copies"))
         copies_setup(&cp);
     chain ch;
-    if (!strcmp(mode, "chain"))
+    if (!strcmp(mode, "chain") || !strcmp(mode, "rows"))
         chain_setup(&ch);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
@@ -868,6 +892,8 @@ int main(int argc, char **argv)
             frame_programs(&a, f);
         else if (!strcmp(mode, "chain"))
             frame_chain(&ch, &a, f);
+        else if (!strcmp(mode, "rows"))
+            frame_rows(&ch, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
