@@ -3,7 +3,9 @@
  * call into a trace file of its own, as GLTRACE=full records, with
  * snapshots off until a host asks for them; a host's start and stop become
  * call numbers in that file (a frame's end: the first swap after the
- * command, of any thread), and the host cuts the trace it asked for out of
+ * command, of any thread, or in an app that never swapped, the first
+ * snapshot it takes at glFinish, cap_unswapped.c; with none a second
+ * later, the next call), and the host cuts the trace it asked for out of
  * the spool with gltrace trim, which replays on its own because the spool
  * holds every object the app made before the start.
  *

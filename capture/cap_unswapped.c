@@ -46,6 +46,8 @@ static void take(cap_tls *t)
         atomic_fetch_add(&cap_unswapped_frames, 1); /* a frame of a program that never swapped ended */
         if (atomic_load_explicit(&cap_defer_on, memory_order_relaxed))
             cap_defer_now(); /* the frame before the start frame begins: writing on */
+        if (CAP_UNLIKELY(atomic_load_explicit(&cap_spool_wanted, memory_order_relaxed)))
+            cap_spool_swapped(t); /* a host's start or stop is at this frame's end, as at a swap (cap_spool.c) */
     }
 }
 

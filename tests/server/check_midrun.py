@@ -82,8 +82,10 @@ def finish_app(a, what):
     return err
 
 
-def check_trace(what, trace, made_before, report):
-    """The trace replays bit-exact; made_before are in its setup only."""
+def check_trace(what, trace, made_before, report, frame_end='eglSwapBuffers'):
+    """The trace replays bit-exact; made_before are in its setup only; it
+    starts and ends at frame_end (a swap, or in an app that never swaps,
+    the snapshot taken at glFinish)."""
     rp = gt.run([args.gltrace, 'replay', trace], env=gt.gl_env(headless=True), timeout=300)
     m = re.search(r'(\d+) snapshots: (\d+) matched', rp.stderr)
     ck.check(f'{what}: gltrace replay exits 0, every snapshot matched (and there are some)',
@@ -101,9 +103,11 @@ def check_trace(what, trace, made_before, report):
              (sorted(set(made_before) - setup), sorted(set(made_before) & set(kept))))
     offset = int(recs[marker]['metadata']['options'].get('trim_call_offset', -1))
     started = re.search(r'traced from call (\d+)', report)
-    ck.check(f'{what}: the traced calls begin where the app said it started, after a swap, mid-run',
+    before = recs[marker - 1]['fn'] if marker else None
+    ck.check(f'{what}: the traced calls begin where the app said it started, after a frame\'s end ({frame_end}), '
+             'mid-run, and end with one',
              started and offset + marker + 1 == int(started.group(1)) and offset > 0 and
-             'eglSwapBuffers' in kept and kept[-1] == 'eglSwapBuffers', (offset, marker, report[-400:]))
+             frame_end in kept and kept[-1] == frame_end, (offset, marker, before, kept[-3:], report[-400:]))
 
 
 ES2_OBJECTS = ['glCreateShader', 'glShaderSource', 'glCreateProgram', 'glLinkProgram', 'eglCreateContext']
@@ -130,6 +134,18 @@ for i, (what, extra, made_before, two) in enumerate(cases):
     ck.check(f'{what}: the app runs on after the host left', a.poll() is None)
     finish_app(a, what)
     ck.check(f'{what}: the spool is gone when the app exits', spools() == [], spools())
+
+# An app that never swaps (each frame ends in glFinish): its frames end at
+# the snapshots taken there, and so do a host's start and stop.
+target = f'abstract:{NAME}-u'
+a = app(target, 'finish')
+time.sleep(rng.uniform(0.3, 1.5))
+out = os.path.join(work, 'unswapped.gltrace')
+rc, report = connect(target, out, script=[(0.2, 'start'), (rng.uniform(0.1, 0.4), 'stop'), (0.2, 'quit')])
+ck.check('never swapping: connect writes the trace and says its replay was checked (exit 0)',
+         rc == 0 and 'checked: its replay matches' in report, report[-800:])
+check_trace('never swapping', out, ES2_OBJECTS, report, frame_end='gltraceSnapshot')
+finish_app(a, 'never swapping')
 
 # --start --duration: finish before stop ends the range at the next frame.
 target = f'abstract:{NAME}-d'

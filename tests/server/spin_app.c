@@ -11,7 +11,11 @@
  * over a buffer, a texture filled once (glTexStorage2D, glTexSubImage2D), a
  * framebuffer object over a second texture that each frame renders into and
  * then draws on the screen, a uniform buffer that each frame rewrites. A
- * trace started mid-run replays only if all of them are in it. */
+ * trace started mid-run replays only if all of them are in it.
+ *
+ * `spin_app SECONDS finish`: GLES 2, each frame ending in glFinish instead
+ * of a swap, as programs that draw off screen do: its frames end at the
+ * snapshots capture takes there. */
 #include <GLES3/gl3.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,7 +36,7 @@ static _Atomic int stop, spawn;
 static EGLDisplay dpy;
 static _Atomic unsigned long frames;
 static _Atomic int gl_errors;
-static int es3;
+static int es3, finish;
 
 static const char vs_src[] = "attribute vec2 a_pos;\nvoid main() { gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
 static const char fs_src[] = "precision mediump float;\nvoid main() { gl_FragColor = vec4(1.0, 0.9, 0.2, 1.0); }\n";
@@ -148,7 +152,10 @@ static void draw_frames(sample_egl *e, int is_main)
             glClear(GL_COLOR_BUFFER_BIT);
             glDrawArrays(GL_TRIANGLES, 0, 3);
         }
-        sample_egl_swap(e);
+        if (finish)
+            glFinish();
+        else
+            sample_egl_swap(e);
         frames++;
         if (glGetError() != GL_NO_ERROR)
             gl_errors++;
@@ -172,6 +179,7 @@ int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 30;
     es3 = argc > 2 && !strcmp(argv[2], "es3");
+    finish = argc > 2 && !strcmp(argv[2], "finish");
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
