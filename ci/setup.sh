@@ -22,6 +22,8 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base
   # a video player's GPU output on GLES (tests/apps/check_mpv.py)
   mpv
+  # GTK 4's demos on GLES (tests/apps/check_gtk.py)
+  gtk-4-examples
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
   # gltrace view: its server and JSON; its page checked through chromedriver

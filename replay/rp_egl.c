@@ -325,6 +325,14 @@ void rp_egl_swap(rp *r, const rp_msg *m, uint64_t tid, void *fn)
     (void)m, (void)fn;
     if (r->opt->snapshot == GT_REPLAY_SNAP_FRAME && !r->looping && rp_in_range(r) && rp_make_current_for(r, tid) == 0)
         rp_snapshot_extra(r, 1, "replayed-at-swap");
+    /* A swap flushes its context, as eglSwapBuffers did in the app (replay
+     * swaps nothing): llvmpipe draws some frames otherwise when nothing
+     * read the frame before. GTK 4's paintable_animated: `replay --frames
+     * 117-117` differed at frame 117 while the whole replay, reading every
+     * frame to compare it, matched (softpipe draws both alike). --benchmark
+     * flushes in rp_frame_end. */
+    if (!r->opt->benchmark && rp_make_current_for(r, tid) == 0)
+        glFlush();
     rp_frame_end(r, tid);
 }
 

@@ -567,6 +567,8 @@ static int replay_pass(const char *path, const gt_replay_options *opt, gt_replay
         if (range && r->reset && !written && !rp_reset_why_not(r->reset)[0])
             rp_reset_before(r->reset, r, m, tid, m->function >= 0 ? entry_of(r, m) : NULL, rec.seq);
         replay_record(r, m, tid);
+        if (m->function == GT_FN_METADATA && !r->opt->benchmark && trim_start(m) && rp_make_current_for(r, tid) == 0)
+            glFlush(); /* the original swapped (flushed: rp_egl_swap) before the kept frames, where the setup ends */
         if (r->snap_frames && frame_mark)
             r->snap_pending = 1, r->snap_tid = tid;
         int stop = opt->after_call && opt->after_call(opt->after_call_user, r, tid);
