@@ -813,13 +813,22 @@ def chained_passes():
     whatever the start. Before, every earlier frame's draw into the second
     texture stayed (each writes part of it): 7 draws in the setup of
     frames 4-5, 13 in that of frames 7-8 (checked by hand at be46d9b)."""
-    trace = record('trim_app_chain', [trim_app, 'chain'])
+    trims_write_textures('chain', 2, exact=True)
+
+
+def trims_write_textures(mode, writes, exact=False):
+    """trim_app MODE trimmed at frames 4-5 and 7-8: exact on the first try,
+    no draw in the setup, and `writes` glTexSubImage2D there (the textures
+    written at the start; at least that many unless exact: the app's own
+    uploads stay too)."""
+    trace = record(f'trim_app_{mode}', [trim_app, mode])
     for k in (4, 7):
-        out = check_trim('chain', trace, '--frames', k, k + 1) if trace else None
+        out = check_trim(mode, trace, '--frames', k, k + 1) if trace else None
         setup = setup_fns(out) if out else []
-        ck.check(f'chain {k}-{k + 1}: no draw in the setup, the two textures written at the start',
+        ck.check(f'{mode} {k}-{k + 1}: no draw in the setup, the textures written at the start',
                  bool(setup) and not any(f.startswith('glDraw') for f in setup) and
-                 setup.count('glTexSubImage2D') == 2, {f: setup.count(f) for f in ('glDrawArrays', 'glTexSubImage2D')})
+                 (setup.count('glTexSubImage2D') == writes if exact else setup.count('glTexSubImage2D') >= writes),
+                 {f: setup.count(f) for f in ('glDrawArrays', 'glTexSubImage2D')})
 
 
 def unpack_rows():
@@ -831,13 +840,7 @@ def unpack_rows():
     (GTK 4's fishbowl: a glyph upload's row length, read by the write-back
     of a shadow texture), and the trim was exact only on its second try,
     keeping the draws (checked by hand at 09c3633)."""
-    trace = record('trim_app_rows', [trim_app, 'rows'])
-    for k in (4, 7):
-        out = check_trim('rows', trace, '--frames', k, k + 1) if trace else None
-        setup = setup_fns(out) if out else []
-        ck.check(f'rows {k}-{k + 1}: no draw in the setup, the two textures written at the start',
-                 bool(setup) and not any(f.startswith('glDraw') for f in setup) and
-                 setup.count('glTexSubImage2D') >= 2, {f: setup.count(f) for f in ('glDrawArrays', 'glTexSubImage2D')})
+    trims_write_textures('rows', 2)
 
 
 def superseded_writes():

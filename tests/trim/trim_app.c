@@ -139,16 +139,23 @@ static void draw_quad(const app *a, float x, float y, float r, float g, float b,
 
 /* The window cleared, then the texture bound on unit 0 drawn over all of
  * it (from client memory: the quad buffer is bound back after). */
-static void show_texture(const app *a)
+/* The texture bound, over all of the viewport (a client array), then the
+ * quad buffer at attribute 0 again. */
+static void draw_texture(const app *a)
 {
-    glViewport(0, 0, W, H);
-    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
     draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
+static void show_texture(const app *a)
+{
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_texture(a);
 }
 
 static void frame_map(app *a, int f, void **mapped)
@@ -579,11 +586,7 @@ static void frame_passes(passes *p, const app *a, int f)
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     glBindTexture(GL_TEXTURE_2D, p->resolved);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
-    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    draw_texture(a);
 }
 
 /* Unit 40 + f % 2 holds the texture when frame f starts (see the top). */
@@ -760,11 +763,7 @@ static void frame_rows(const chain *c, const app *a, int f)
     frame_chain(c, a, f);
     glViewport(0, 0, 16, 16);
     glBindTexture(GL_TEXTURE_2D, a->tex);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-    draw_quad(a, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
-    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    draw_texture(a);
 }
 
 static void frame_programs(const app *a, int f)
