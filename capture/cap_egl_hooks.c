@@ -326,6 +326,8 @@ void cap_hook_swap_end(cap_tls *t, unsigned idx, const uint64_t *args, uint64_t 
     t->passing = 0;
     t->size_check = 1; /* the next frame may be drawn at another size */
     atomic_fetch_add(&cap_frame, 1);
+    if (CAP_UNLIKELY(cap_opt_stop_frame))
+        cap_stop_frame_check();
     cap_defer_swapped(t, args[1]);
     if (CAP_UNLIKELY(atomic_load_explicit(&cap_spool_wanted, memory_order_relaxed)))
         cap_spool_swapped(t); /* a host's start or stop is at this frame's end */

@@ -198,19 +198,21 @@ _Atomic int cap_opt_fb = GT_FB_SWAP;
 _Atomic int cap_opt_textures;
 int cap_opt_fb_depth;
 uint64_t cap_opt_start_frame;
+uint64_t cap_opt_stop_frame;
 int cap_opt_coalesce;
 static long level;
 
 /* The settings of both ways of tracing (a file, a host). */
 static int parse_trace_options(void)
 {
-    long fb, depth, textures, mb, tt, delta, start, coalesce;
+    long fb, depth, textures, mb, tt, delta, start, coalesce, stop;
     if (!setting(GT_SET_FB, &fb) || !setting(GT_SET_FB_DEPTH, &depth) || !setting(GT_SET_TEXTURES, &textures) ||
         !setting(GT_SET_BUFFER_MB, &mb) || !setting(GT_SET_THREADTIME, &tt) || !setting(GT_SET_LEVEL, &level) ||
         !setting(GT_SET_SNAPSHOT_DELTA, &delta) || !setting(GT_SET_START_FRAME, &start) ||
-        !setting(GT_SET_COALESCE, &coalesce))
+        !setting(GT_SET_COALESCE, &coalesce) || !setting(GT_SET_STOP_FRAME, &stop))
         return 0;
     cap_opt_start_frame = (uint64_t)start;
+    cap_opt_stop_frame = (uint64_t)stop;
     cap_opt_coalesce = (int)coalesce;
     cap_snapshot_code_setup((int)delta, (int)level);
     cap_opt_fb = (int)fb;
@@ -219,6 +221,24 @@ static int parse_trace_options(void)
     cap_flusher_set_mem_cap((size_t)mb << 20);
     cap_opt_threadtime = (int)tt;
     return 1;
+}
+
+/* GLTRACE_STOP_FRAME (gltrace record --start-frame N --frames K sets N +
+ * K): once that frame has ended, tracing stops as it does on a fault of
+ * ours (cap_fail): the plain table first, then tracing off. The app runs
+ * on through the driver; the trace ends there, and its seek index is
+ * written at exit as ever. So a few frames of a long run cost the run up
+ * to them, not all of it. */
+void cap_stop_frame_check(void)
+{
+    static _Atomic int stopped;
+    uint64_t ended = atomic_load(&cap_frame) + atomic_load(&cap_unswapped_frames);
+    if (ended <= cap_opt_stop_frame || atomic_exchange(&stopped, 1))
+        return;
+    cap_dispatch_select(0);
+    atomic_store(&cap_tracing, 0);
+    cap_log("frame %llu ended: tracing stops (GLTRACE_STOP_FRAME); the app runs on untraced",
+            (unsigned long long)cap_opt_stop_frame);
 }
 
 static int start_full(void)

@@ -568,6 +568,8 @@ extern _Atomic uint64_t cap_unswapped_frames;
  * glFinish, cap_unswapped.c), before the start too: they end the frames
  * of a program that never swaps. */
 extern uint64_t cap_opt_start_frame;
+extern uint64_t cap_opt_stop_frame; /* GLTRACE_STOP_FRAME, 0: none (cap_init.c) */
+void cap_stop_frame_check(void);    /* at a frame's end: tracing stops past the stop frame */
 static inline int cap_before_start(void)
 {
     return cap_opt_start_frame && atomic_load_explicit(&cap_frame, memory_order_relaxed) +

@@ -48,6 +48,8 @@ static void take(cap_tls *t)
             cap_defer_now(); /* the frame before the start frame begins: writing on */
         if (CAP_UNLIKELY(atomic_load_explicit(&cap_spool_wanted, memory_order_relaxed)))
             cap_spool_swapped(t); /* a host's start or stop is at this frame's end, as at a swap (cap_spool.c) */
+        if (CAP_UNLIKELY(cap_opt_stop_frame))
+            cap_stop_frame_check();
     }
 }
 

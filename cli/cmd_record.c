@@ -381,6 +381,14 @@ static int set_environment(const record_run *r, const char *lib)
         set_var(GT_SET_START_FRAME, r->start_frame);
     else
         unsetenv(gt_settings[GT_SET_START_FRAME].var);
+    /* --frames K: nothing after the kept frames is recorded (one frame
+     * more, as the start is one early), so a long run costs its start. */
+    char stop[32];
+    snprintf(stop, sizeof stop, "%llu", (unsigned long long)(r->trim.frame_last + 1));
+    if (r->start_frame && r->frames)
+        set_var(GT_SET_STOP_FRAME, stop);
+    else
+        unsetenv(gt_settings[GT_SET_STOP_FRAME].var);
     return 0;
 }
 

@@ -147,6 +147,13 @@ const gt_setting gt_settings[GT_NSETTINGS] = {
                 "written only once something reads it, and not when a later one of the\n"
                 "same piece replaced it first (one thread making calls); 0: every call",
     },
+    [GT_SET_STOP_FRAME] = {
+        .var = "GLTRACE_STOP_FRAME", .kind = GT_SK_NUMBER, .lo = 0, .hi = 1L << 40, .noun = "a frame number",
+        .stops = "tracing",
+        .help = "set by gltrace record --start-frame N --frames K to N + K: tracing stops\n"
+                "after that frame's end (one frame more than the trim keeps, as threads'\n"
+                "swaps may be counted in another order); the app runs on untraced",
+    },
 };
 
 int gt_setting_parse(gt_setting_id id, const char *text, long *value)

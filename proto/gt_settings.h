@@ -41,6 +41,7 @@ typedef enum gt_setting_id {
     GT_SET_RECORD_LIST,
     GT_SET_START_FRAME,
     GT_SET_COALESCE,
+    GT_SET_STOP_FRAME,
     GT_NSETTINGS
 } gt_setting_id;
 

@@ -299,6 +299,25 @@ def hard_starts():
         ck.check('record --start-frame 3 --frames 2: a trace of frames 3-4 (the original\'s snapshots), replaying exactly',
                  r.returncode == 0 and 'kept 2 frames from frame 3' in r.stderr and got == want and want and
                  rp.returncode == 0, (r.returncode, r.stderr[-400:], got, want, rp.stderr[-300:]))
+        # ... and tracing stopped after frame 5 (GLTRACE_STOP_FRAME: one frame
+        # past the kept ones), the app running on: the run's trace is frames
+        # 0-5 only, not its nine.
+        stopped = os.path.join(work, 'stop-frame-env.gltrace')
+        if os.path.exists(stopped):
+            os.remove(stopped)
+        r = subprocess.run([trim_app, 'map'], env=dict(ENV, GLTRACE='full', GLTRACE_OUT=stopped, GLTRACE_START_FRAME='3',
+                                                        GLTRACE_STOP_FRAME='5', LD_PRELOAD=os.path.join(
+                                                            os.path.dirname(gltrace), 'libgltrace.so')),
+                           capture_output=True, text=True)
+        _, info = gt.info(gltrace, stopped)
+        ck.check('GLTRACE_STOP_FRAME=5 (what --start-frame 3 --frames 2 sets): the app runs its nine frames and exits 0, '
+                 'saying tracing stopped; the trace holds frames 0-5 only, complete',
+                 r.returncode == 0 and 'tracing stops (GLTRACE_STOP_FRAME)' in r.stderr and info and
+                 info.get('frames') == 6 and info.get('complete') is True, (r.stderr[-300:], info))
+        r = run([gltrace, 'trim', stopped, '--frames', '3-4', '-o', os.path.join(work, 'stop-frame-3-4.gltrace')])
+        ck.check('GLTRACE_STOP_FRAME=5: its trim of frames 3-4 replays exactly on the first try',
+                 r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stdout,
+                 (r.stdout[-400:], r.stderr[-300:]))
         r = run([gltrace, 'record', '--start-frame', '30', '-o', out, '--', trim_app, 'map'])
         ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why and that its frames '
                  'took no snapshot', r.returncode == 0 and 'left whole' in r.stderr and
