@@ -61,6 +61,6 @@ if [ "${GLTRACE_SKIP_SANITIZERS:-0}" != 1 ]; then
   # Threads: the capture library and a multi-threaded app under ThreadSanitizer.
   cmake -S "$here" -B "$here/build-tsan" -DGLTRACE_WERROR=ON -DGLTRACE_SANITIZE=thread >/dev/null
   cmake --build "$here/build-tsan" -j"$jobs" --target gltrace gltrace_capture threads_app server_spin_app \
-    apps_es3_scene view_marker_app
+    apps_es3_scene view_marker_app apps_offscreen_readback
   (cd "$here/build-tsan" && TSAN_OPTIONS=halt_on_error=1:suppressions="$here/tests/tsan.supp" ctest --output-on-failure -L threads)
 fi
