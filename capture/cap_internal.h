@@ -508,9 +508,9 @@ const char *cap_spool_path(void);
 void cap_spool_discard(void);       /* the spool could not be used: its file goes */
 void cap_spool_remove(void);        /* at exit or a fatal signal: the file goes unless kept */
 int cap_server_spooling(void);      /* cap_server.c: the server records into the spool */
-extern _Atomic int cap_spool_wanted; /* a point is wanted: the next swap of any thread */
+extern _Atomic int cap_spool_wanted; /* a point is wanted: the next frame end of any thread */
 void cap_spool_want_point(void);
-void cap_spool_swapped(cap_tls *t); /* eglSwapBuffers* (its record written) */
+void cap_spool_swapped(cap_tls *t); /* a frame ended: a swap, or a snapshot of a program that never swapped */
 /* 1 and *after, the first call after the point, once it was reached; now:
  * the point is the next call if no swap came. */
 int cap_spool_point(uint64_t *after, int now);

@@ -646,9 +646,8 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
             snprintf(sum->error, sizeof sum->error, "%s: has no call %llu (it ends at call %llu)", in,
                      (unsigned long long)opt->call_first, (unsigned long long)(plan->first_kept - 1));
         else
-            snprintf(sum->error, sizeof sum->error, "%s: has no frame %llu (it has %llu)%s", in,
-                     (unsigned long long)opt->frame_first, (unsigned long long)p.frame,
-                     p.frame ? "" : ": it never swaps (a frame ends at eglSwapBuffers); cut it with --calls FIRST-LAST");
+            snprintf(sum->error, sizeof sum->error, "%s: has no frame %llu (it has %llu)", in,
+                     (unsigned long long)opt->frame_first, (unsigned long long)p.frame);
     }
     gt_replay_summary_free(&rs);
     for (int i = 0; i <= TRIM_PERIOD; i++)

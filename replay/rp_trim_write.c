@@ -457,14 +457,8 @@ static int copy_records(gt_reader *rd, tout *o, const char *in, const gt_trim_op
         snprintf(sum->error, sizeof sum->error, "%s: nothing to keep: the trace ends before the start", in);
         return -1;
     }
-    if (!opt->by_calls && sum->frames == 0 && plan->first_kept == 0) {
-        /* Frame 0 to the end, no swap anywhere: the whole trace again. */
-        snprintf(sum->error, sizeof sum->error,
-                 "%s: never swaps, so it has no frames to cut (a frame ends at eglSwapBuffers); cut it with "
-                 "--calls FIRST-LAST, numbered as gltrace dump shows them",
-                 in);
-        return -1;
-    }
+    /* (A trace that never swaps is cut by the calls its frames span:
+     * gt_trim_run.) */
     if (!opt->by_calls && sum->frames == 0)
         sum->frames = 1; /* a last frame the trace ends without swapping */
     return 0;
