@@ -61,4 +61,36 @@ static inline void gt_texel_swap_red_blue(unsigned char *px, size_t n)
     }
 }
 
+/* A float as a 16-bit half float, rounded to nearest even (GLES 3.2
+ * section 2.3.4.2's format): exact for every value a half holds, which is
+ * how both sides use it, writing back half-float texels read as floats
+ * (the GL has no half read of colour). Subnormal halves are multiples of
+ * 2^-24; NaN stays NaN. */
+static inline unsigned short gt_texel_half(float f)
+{
+    unsigned int x;
+    __builtin_memcpy(&x, &f, sizeof x);
+    unsigned int sign = (x >> 16) & 0x8000u, mag = x & 0x7fffffffu;
+    if (mag > 0x7f800000u) /* NaN: a quiet one */
+        return (unsigned short)(sign | 0x7e00u);
+    if (mag >= 0x47800000u) /* 65536 or more, or infinity: infinity */
+        return (unsigned short)(sign | 0x7c00u);
+    if (mag < 0x38800000u) /* below 2^-14: a subnormal half, in units of 2^-24 (exact scaling) */
+        return (unsigned short)(sign | (unsigned int)__builtin_rintf(__builtin_fabsf(f) * 16777216.0f));
+    unsigned int h = (mag - 0x38000000u) >> 13, rest = mag & 0x1fffu; /* exponent rebiased 127 -> 15 */
+    h += rest > 0x1000u || (rest == 0x1000u && (h & 1u)); /* a carry into the exponent rounds up, to infinity too */
+    return (unsigned short)(sign | h);
+}
+
+/* Three floats as GL_UNSIGNED_INT_10F_11F_11F_REV (GLES 3.2 sections
+ * 2.3.4.3-4): unsigned 11-bit floats for red and green and a 10-bit one
+ * for blue, each a half's exponent and its top mantissa bits, so exact
+ * for every value the format holds (what a level of it reads back as). */
+static inline unsigned int gt_texel_r11g11b10(const float *rgb)
+{
+    unsigned int r = gt_texel_half(rgb[0]), g = gt_texel_half(rgb[1]), b = gt_texel_half(rgb[2]);
+    r = r & 0x8000u ? 0 : r >> 4, g = g & 0x8000u ? 0 : g >> 4, b = b & 0x8000u ? 0 : b >> 5; /* no sign: 0 */
+    return r | g << 11 | b << 22;
+}
+
 #endif

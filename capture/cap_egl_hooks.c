@@ -135,6 +135,8 @@ void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint6
         t->cs->read_depth = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_depth") != NULL;
         t->cs->read_stencil = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_stencil") != NULL;
         t->cs->read_depth_stencil = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_depth_stencil") != NULL;
+        t->cs->float_colour = (t->cs->es_major == 3 && t->cs->es_minor >= 2) || t->cs->es_major > 3 ||
+                              (t->cs->es_major == 3 && ext && strstr(ext, "GL_EXT_color_buffer_float") != NULL);
     }
     if (t->cs)
         t->es_major = t->cs->es_major;

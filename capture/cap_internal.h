@@ -76,6 +76,7 @@ typedef struct cap_ctx_state {
     int pack_subimage;          /* GLES 2 with NV_pack_subimage: pack row length, skips */
     int read_depth, read_stencil; /* NV_read_depth, NV_read_stencil */
     int read_depth_stencil;     /* NV_read_depth_stencil */
+    int float_colour;           /* EXT_color_buffer_float (or GLES 3.2): float levels drawn into and read */
     int nmaps;
     cap_map maps[CAP_MAX_MAPS];
     int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */

@@ -9,7 +9,10 @@
  * changed. The formats: colour that a framebuffer reads as RGBA8 (8-bit
  * unsigned normalized RGBA, RGB, RG, red or BGRA); with NV_read_depth,
  * depth (GL_DEPTH_COMPONENT with GL_UNSIGNED_SHORT or GL_UNSIGNED_INT,
- * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned. Nor is a draw or
+ * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned; on GLES 3 with
+ * EXT_color_buffer_float (or GLES 3.2), float colour (16- and 32-bit
+ * float RGBA, RG and red, and R11F_G11F_B10F), read as 32-bit floats and
+ * written as halves (16-bit), floats or packed (R11F_G11F_B10F). Nor is a draw or
  * clear into a framebuffer object written whose colour buffer (one drawn,
  * or none) and, when it writes depth (its test on, or in a clear's mask),
  * depth buffer are such levels, or single-sampled renderbuffers of such a
@@ -42,8 +45,8 @@
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
  * What GLES cannot read back this way (compressed, stencil and luminance
- * textures, packed depth and stencil, multisampled renderbuffers, levels
- * above 0 on GLES 2) is written as before.
+ * textures, integer and 16-bit normalized ones, float depth, multisampled
+ * renderbuffers, levels above 0 on GLES 2) is written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
  * lock. Levels beyond its room are written as before. */
@@ -66,8 +69,9 @@ typedef struct level {
                                   or GL_RENDERBUFFER (a renderbuffer's name) */
     int32_t level, w, h, d;    /* d: depth or layers (1 for 2D) */
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
-    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8) or GL_DEPTH_ATTACHMENT (as 32-bit) */
-    uint8_t n;                 /* bytes a pixel has as written (colour: its components) */
+    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8, or float RGBA for a float type),
+                                  GL_DEPTH_ATTACHMENT (as 32-bit) or GL_DEPTH_STENCIL_ATTACHMENT (24 and 8 bits) */
+    uint8_t n;                 /* bytes a pixel has as written (8-bit colour: its components) */
     uint8_t changed;           /* since last written */
     uint8_t immutable;         /* made by a storage command (written): written back in place */
 } level;
@@ -102,6 +106,19 @@ static int is_rb(const level *l)
     return l->face == GL_RENDERBUFFER;
 }
 
+/* A float colour level: read as four 32-bit floats a pixel. */
+static int is_float(const level *l)
+{
+    return l->att == GL_COLOR_ATTACHMENT0 &&
+           (l->type == GL_FLOAT || l->type == GL_HALF_FLOAT || l->type == GL_UNSIGNED_INT_10F_11F_11F_REV);
+}
+
+/* Bytes a pixel of l has as read back. */
+static size_t read_size(const level *l)
+{
+    return is_float(l) ? 16 : 4;
+}
+
 /* Whether l is of object `name` (0: any) in the renderbuffers' name space
  * (rb) or the textures'. */
 static int of(const level *l, uint32_t name, int rb)
@@ -119,6 +136,29 @@ static uint32_t bound(uint32_t bind)
 static int copies_images(const cap_tls *t)
 {
     return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
+}
+
+/* Float colour, read as GL_FLOAT RGBA (EXT_color_buffer_float's read),
+ * written with a type its internal format takes from any (GLES 3.2 table
+ * 8.2): 16-bit floats as halves and R11F_G11F_B10F packed (exact both
+ * ways, and fewer bytes than floats), the rest as floats. The app's format and type, when given,
+ * were taken by the GL for it. Bytes a pixel has as written, or 0. */
+static int float_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
+{
+    static const struct { uint32_t ifmt, fmt, type; uint8_t n; } fl[] = {
+        {GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8}, {GL_RG16F, GL_RG, GL_HALF_FLOAT, 4},
+        {GL_R16F, GL_RED, GL_HALF_FLOAT, 2},     {GL_RGBA32F, GL_RGBA, GL_FLOAT, 16},
+        {GL_RG32F, GL_RG, GL_FLOAT, 8},          {GL_R32F, GL_RED, GL_FLOAT, 4},
+        {GL_R11F_G11F_B10F, GL_RGB, GL_UNSIGNED_INT_10F_11F_11F_REV, 4},
+    };
+    if (!t->cs || !t->cs->float_colour || t->es_major < 3)
+        return 0;
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+        if (fl[i].ifmt == ifmt && (!*fmt || *fmt == fl[i].fmt)) {
+            *fmt = fl[i].fmt, *type = fl[i].type;
+            return fl[i].n;
+        }
+    return 0;
 }
 
 /* Bytes a pixel of a format has as written back, or 0 for one not read
@@ -155,6 +195,9 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
         return 4;
     }
     *att = GL_COLOR_ATTACHMENT0;
+    int n = float_format(t, ifmt, fmt, type);
+    if (n)
+        return n;
     if (!*fmt && !*type)
         *type = GL_UNSIGNED_BYTE;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
@@ -396,12 +439,15 @@ static void bind(cap_tls *t, binds *b, uint32_t target, uint32_t tex)
 }
 
 /* Every layer of a level read back into px, layer after layer: colour as
- * RGBA8, depth as 32-bit unsigned, depth and stencil as 24 and 8 bits. */
+ * RGBA8 or float RGBA, depth as 32-bit unsigned, depth and stencil as 24
+ * and 8 bits. */
 static int read_layers(cap_tls *t, const level *l, uint8_t *px)
 {
-    size_t layer = (size_t)l->w * (size_t)l->h * 4;
+    size_t layer = (size_t)l->w * (size_t)l->h * read_size(l);
     uint32_t fmt = GL_RGBA, type = GL_UNSIGNED_BYTE;
-    if (l->att == GL_DEPTH_ATTACHMENT)
+    if (is_float(l))
+        type = GL_FLOAT;
+    else if (l->att == GL_DEPTH_ATTACHMENT)
         fmt = GL_DEPTH_COMPONENT, type = GL_UNSIGNED_INT;
     else if (l->att == GL_DEPTH_STENCIL_ATTACHMENT)
         fmt = GL_DEPTH_STENCIL, type = GL_UNSIGNED_INT_24_8;
@@ -412,8 +458,31 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
     return 0;
 }
 
+/* Float RGBA read back, packed down to the level's components, as floats
+ * or halves, or as R11F_G11F_B10F's 32 bits. Forward in place: a pixel's
+ * output never passes its input. */
+static void pack_float(const level *l, uint8_t *px, size_t npx)
+{
+    for (size_t i = 0; i < npx && l->type == GL_UNSIGNED_INT_10F_11F_11F_REV; i++) {
+        float rgb[3];
+        memcpy(rgb, px + i * 16, sizeof rgb);
+        uint32_t v = gt_texel_r11g11b10(rgb);
+        memcpy(px + i * 4, &v, 4);
+    }
+    if (l->type == GL_UNSIGNED_INT_10F_11F_11F_REV)
+        return;
+    size_t size = l->type == GL_HALF_FLOAT ? 2 : 4, comps = l->n / size;
+    for (size_t i = 0; i < npx; i++)
+        for (size_t c = 0; c < comps; c++) {
+            float v;
+            memcpy(&v, px + (i * 4 + c) * 4, 4);
+            uint16_t h = gt_texel_half(v);
+            memcpy(px + (i * comps + c) * size, size == 2 ? (const void *)&h : (const void *)&v, size);
+        }
+}
+
 /* What was read back, as the level is written: colour packed down to its
- * components (BGRA's red and blue swapped back), depth of 16 bits
+ * components (BGRA's red and blue swapped back; float: pack_float), depth of 16 bits
  * narrowed (the top half of the 32-bit value: exact). */
 static void pack(const level *l, uint8_t *px, size_t npx)
 {
@@ -424,6 +493,10 @@ static void pack(const level *l, uint8_t *px, size_t npx)
             uint16_t s = (uint16_t)(v >> 16);
             memcpy(px + i * 2, &s, 2);
         }
+        return;
+    }
+    if (is_float(l)) {
+        pack_float(l, px, npx);
         return;
     }
     if (l->fmt == GL_BGRA_EXT)
@@ -499,7 +572,7 @@ static void write_changed(cap_tls *t, uint32_t name, int rb)
     for (uint32_t i = 0; h && i < h->n; i++)
         if (h->v[i].changed && of(&h->v[i], name, rb)) {
             any = 1;
-            size_t bytes = (size_t)h->v[i].w * (size_t)h->v[i].h * (size_t)h->v[i].d * 4;
+            size_t bytes = (size_t)h->v[i].w * (size_t)h->v[i].h * (size_t)h->v[i].d * read_size(&h->v[i]);
             most = bytes > most ? bytes : most;
         }
     if (!any || h->busy || !t->cs)
