@@ -43,6 +43,7 @@
 #include "gt_api_state.h"
 #include "gt_enums.h"
 #include "gt_trace.h"
+#include "gt_texel.h"
 
 enum { EV_DRAW, EV_READ, EV_KILL, EV_BARRIER };
 
@@ -697,14 +698,26 @@ static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint cty
         return l->channels = 1, l->format = GL_RED, 1;
     case GL_RG8:
         return l->channels = 2, l->format = GL_RG, 1;
-    case GL_RGBA16F: case GL_RGBA32F:
+    /* Float: read as floats; 16-bit ones written as halves (exact, half the bytes). */
+    case GL_RGBA16F:
+        return l->read_type = GL_FLOAT, l->type = GL_HALF_FLOAT, 1;
+    case GL_RGBA32F:
         return l->read_type = l->type = GL_FLOAT, 1;
-    case GL_RGB16F: case GL_RGB32F:
+    case GL_RGB16F:
+        return l->read_type = GL_FLOAT, l->type = GL_HALF_FLOAT, l->channels = 3, l->format = GL_RGB, 1;
+    case GL_RGB32F:
         return l->read_type = l->type = GL_FLOAT, l->channels = 3, l->format = GL_RGB, 1;
-    case GL_RG16F: case GL_RG32F:
+    case GL_RG16F:
+        return l->read_type = GL_FLOAT, l->type = GL_HALF_FLOAT, l->channels = 2, l->format = GL_RG, 1;
+    case GL_RG32F:
         return l->read_type = l->type = GL_FLOAT, l->channels = 2, l->format = GL_RG, 1;
-    case GL_R16F: case GL_R32F:
+    case GL_R16F:
+        return l->read_type = GL_FLOAT, l->type = GL_HALF_FLOAT, l->channels = 1, l->format = GL_RED, 1;
+    case GL_R32F:
         return l->read_type = l->type = GL_FLOAT, l->channels = 1, l->format = GL_RED, 1;
+    case GL_R11F_G11F_B10F: /* packed: 32 bits a pixel */
+        return l->read_type = GL_FLOAT, l->type = GL_UNSIGNED_INT_10F_11F_11F_REV, l->channels = 3,
+               l->format = GL_RGB, 1;
     default:
         return 0;
     }
@@ -735,8 +748,11 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return -1;
     size_t comp = l.read_type == GL_FLOAT ? 4 : 1, px = (size_t)w * (size_t)h;
+    size_t ocomp = l.type == GL_HALF_FLOAT ? 2 : comp; /* a component's bytes as written */
+    int r11 = l.type == GL_UNSIGNED_INT_10F_11F_11F_REV;
+    size_t opx = r11 ? 4 : (size_t)l.channels * ocomp; /* a pixel's */
     uint8_t *rgba = malloc(px * 4 * comp);
-    uint8_t *out = malloc(px * (size_t)l.channels * comp);
+    uint8_t *out = malloc(px * opx);
     struct rp_trim_restore *rs = realloc(plan->restores, (plan->nrestores + 1) * sizeof *rs);
     if (rs)
         plan->restores = rs;
@@ -750,8 +766,22 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
         return -1;
     }
     for (size_t i = 0; i < px; i++) {
-        uint8_t *s = rgba + i * 4 * comp, *o = out + i * (size_t)l.channels * comp;
-        memcpy(o, s, (size_t)l.channels * comp);
+        uint8_t *s = rgba + i * 4 * comp, *o = out + i * opx;
+        if (r11) {
+            float rgb[3];
+            memcpy(rgb, s, sizeof rgb);
+            uint32_t v = gt_texel_r11g11b10(rgb);
+            memcpy(o, &v, 4);
+            continue;
+        }
+        for (int c = 0; c < l.channels && ocomp == 2; c++) {
+            float v;
+            memcpy(&v, s + (size_t)c * 4, 4);
+            uint16_t half = gt_texel_half(v);
+            memcpy(o + (size_t)c * 2, &half, 2);
+        }
+        if (ocomp != 2)
+            memcpy(o, s, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */
             o[0] = s[2], o[2] = s[0];
     }
@@ -761,7 +791,7 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
                                                               im->name),
                                   .bind = bind, .face = im->face, .level = im->level, .w = w, .h = h,
                                   .format = l.format, .type = l.type, .px = out,
-                                  .len = px * (size_t)l.channels * comp};
+                                  .len = px * opx};
     return 0;
 }
 
