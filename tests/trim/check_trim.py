@@ -359,6 +359,7 @@ def hard_starts():
         for version in ('3.2', '3.1'):
             check_held_layers(env, version)
         check_held_unswapped(env)
+        check_held_floats(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -476,6 +477,69 @@ def per_frame(recs, pick):
         elif pick(r):
             counts[frame] = counts.get(frame, 0) + 1
     return counts
+
+
+def check_held_floats(env):
+    """trim_app float with GLTRACE_START_FRAME=5: its passes into float
+    targets (RGBA16F and R11F_G11F_B10F made by glTexStorage2D, RGBA32F by
+    glTexImage2D with GL_FLOAT, an RGBA16F renderbuffer) before the start
+    are not written, nor the upload of its 8-bit source they read each
+    frame; the float levels are read back as floats and written, where
+    writing comes on, as halves, floats and R11F_G11F_B10F's packed bits
+    (capture/cap_texhold.c), the renderbuffer through a texture of its
+    format and glCopyImageSubData. Held back and written whole, the same
+    snapshots; the held-back trace replays them. A trim of the whole
+    trace writes the float levels the same way in place of the passes
+    before its start (replay/rp_trim_draws.c) and replays exactly."""
+    infos = {c: (rc, *snapshots(path), path)
+             for c, (rc, path) in held_and_whole(env, 'floats', [trim_app, 'float'], 5).items()}
+    (rc1, got, held, held_path), (rc0, want, whole, whole_path) = infos['1'], infos['0']
+    ck.check('trim_app float, GLTRACE_START_FRAME=5: held back and written whole, the same 5 snapshots',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 5, (rc1, rc0, len(got), len(want)))
+    rp = run([gltrace, 'replay', held_path])
+    ck.check('trim_app float held back: its replay matches the 5 snapshots',
+             rp.returncode == 0 and '5 snapshots: 5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
+
+    def uploads(r):
+        return r.get('fn') == 'glTexSubImage2D' and r.get('args', {}).get('type') == 'GL_UNSIGNED_BYTE'
+
+    def draws(r):
+        return r.get('fn') == 'glDrawArrays'
+    counts = [(per_frame(recs, uploads), per_frame(recs, draws)) for recs in (held, whole)]
+    ck.check('trim_app float: in frames 1-3 held back, no upload of its source and no draw written (written whole: '
+             'one upload and five draws a frame)',
+             all(counts[0][0].get(f, 0) == 0 and counts[0][1].get(f, 0) == 0 and counts[1][0].get(f) == 1 and
+                 counts[1][1].get(f) == 5 for f in (1, 2, 3)), counts)
+
+    def typed(recs, fn, fmt, typ):
+        return [r for r in recs if r.get('fn') == fn and r.get('args', {}).get('format') == fmt and
+                r.get('args', {}).get('type') == typ]
+    start = per_frame(held, lambda r: r.get('fn') in ('glTexSubImage2D', 'glTexImage2D', 'glCopyImageSubData') and
+                      r.get('args', {}).get('type') != 'GL_UNSIGNED_BYTE')
+    ck.check('trim_app float held back: the float levels written as read back where frame 4 begins (writing comes on '
+             'there, for the snapshot of the frame before the start): the RGBA16F one '
+             'and the renderbuffer\'s (through a texture, then glCopyImageSubData) as GL_HALF_FLOAT, the RGBA32F one '
+             'as GL_FLOAT (glTexImage2D, as the app made it), the R11F_G11F_B10F one as '
+             'GL_UNSIGNED_INT_10F_11F_11F_REV',
+             start.get(4) == 5 and len(typed(held, 'glTexSubImage2D', 'GL_RGBA', 'GL_HALF_FLOAT')) >= 2 and
+             len(typed(held, 'glTexImage2D', 'GL_RGBA', 'GL_FLOAT')) >= 2 and
+             typed(held, 'glTexSubImage2D', 'GL_RGB', 'GL_UNSIGNED_INT_10F_11F_11F_REV') and
+             any(r.get('fn') == 'glCopyImageSubData' for r in held), start)
+    for path, label in ((held_path, 'held back'), (whole_path, 'written whole')):
+        out = os.path.join(work, f'floats-{label[:4]}-6-7.gltrace')
+        r = run([gltrace, 'trim', path, '--frames', '6-7', '-o', out])
+        restored = gt.dump(gltrace, out).objects() if r.returncode == 0 else []
+        setup = setup_records(out) if r.returncode == 0 else []
+        ck.check(f'trim_app float {label}: its trim of frames 6-7 replays exactly on the first try, raising no GL '
+                 'error, the passes before the start left out and the float levels written in their place as '
+                 'halves, floats and packed bits',
+                 r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr and
+                 no_gl_errors(out) and
+                 all(typed(setup, 'glTexSubImage2D', f, t) for f, t in (('GL_RGBA', 'GL_HALF_FLOAT'),
+                                                                        ('GL_RGBA', 'GL_FLOAT'),
+                                                                        ('GL_RGB', 'GL_UNSIGNED_INT_10F_11F_11F_REV'))) and
+                 sum(1 for x in setup if x.get('fn') == 'glDrawArrays') <= 6,
+                 (r.stdout[-400:], r.stderr[-300:], len(restored)))
 
 
 def check_held_textures(env, es):

@@ -104,6 +104,17 @@
  *               bright quad drawn only if it passed
  *               (NV_conditional_render, whose query name gl.xml does
  *               not class): nothing shows.
+ *   float       a video's passes in float, as mpv's high-quality profile
+ *               runs them: each frame uploads noise into an RGBA8
+ *               texture, adds half of it into an RGBA16F texture
+ *               (glTexStorage2D, blended, never cleared: it passes 1.0),
+ *               draws that over a moving part of an RGBA32F one
+ *               (glTexImage2D with GL_FLOAT), adds a quarter of that
+ *               into an R11F_G11F_B10F one (glTexStorage2D, blended)
+ *               and a colour over a moving part of an RGBA16F
+ *               renderbuffer; the window shows the R11F_G11F_B10F
+ *               texture scaled down and, from frame 6, the renderbuffer
+ *               blitted into a corner.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
@@ -784,6 +795,110 @@ static void frame_programs(const app *a, int f)
     glDeleteProgram(prog);
 }
 
+typedef struct floats {
+    GLuint src, f16, f32, f11, rb, fbo[4]; /* fbo: f16's, f32's, f11's, rb's */
+} floats;
+
+static void floats_texture(GLuint tex, GLenum ifmt, int storage, GLenum fmt, GLenum type)
+{
+    glBindTexture(GL_TEXTURE_2D, tex);
+    if (storage)
+        glTexStorage2D(GL_TEXTURE_2D, 1, ifmt, 32, 32);
+    else
+        glTexImage2D(GL_TEXTURE_2D, 0, (GLint)ifmt, 32, 32, 0, fmt, type, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+static void floats_setup(floats *fl)
+{
+    GLuint tex[4];
+    glGenTextures(4, tex);
+    fl->src = tex[0], fl->f16 = tex[1], fl->f32 = tex[2], fl->f11 = tex[3];
+    floats_texture(fl->src, GL_RGBA8, 0, GL_RGBA, GL_UNSIGNED_BYTE);
+    floats_texture(fl->f16, GL_RGBA16F, 1, 0, 0);
+    floats_texture(fl->f32, GL_RGBA32F, 0, GL_RGBA, GL_FLOAT);
+    floats_texture(fl->f11, GL_R11F_G11F_B10F, 1, 0, 0);
+    glGenRenderbuffers(1, &fl->rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, fl->rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA16F, 32, 32);
+    glGenFramebuffers(4, fl->fbo);
+    const GLuint att[3] = {fl->f16, fl->f32, fl->f11};
+    for (int i = 0; i < 4; i++) {
+        glBindFramebuffer(GL_FRAMEBUFFER, fl->fbo[i]);
+        if (i < 3)
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, att[i], 0);
+        else
+            glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fl->rb);
+        glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+/* Texture tex drawn, scaled by `scale` (u_color 0: the mix is tex * scale),
+ * over all of the 32x32 target (whole) or the moving quad. */
+static void floats_pass(const app *a, GLuint fbo, GLuint tex, float scale, int whole, int blend, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, 32, 32);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    if (blend) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE);
+    }
+    if (whole) {
+        glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
+        glUniform1f(a->u_textured, scale);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+        glUniform2f(a->u_offset, 0.0f, 0.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    } else {
+        draw_quad(a, -0.6f + 0.15f * (float)f, 0.1f * (float)(f % 4), 0.0f, 0.0f, 0.0f, 0.0f, scale);
+    }
+    glDisable(GL_BLEND);
+}
+
+static void frame_floats(const floats *fl, const app *a, int f)
+{
+    static uint8_t noise[32 * 32 * 4];
+    uint32_t x = 2463534242u + (uint32_t)f;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        noise[i] = (uint8_t)x;
+    }
+    glBindTexture(GL_TEXTURE_2D, fl->src);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, noise);
+    floats_pass(a, fl->fbo[0], fl->src, 0.5f, 1, 1, f);
+    floats_pass(a, fl->fbo[1], fl->f16, 1.0f, 0, 0, f);
+    floats_pass(a, fl->fbo[2], fl->f32, 0.25f, 1, 1, f);
+    glBindFramebuffer(GL_FRAMEBUFFER, fl->fbo[3]);
+    glBindTexture(GL_TEXTURE_2D, 0); /* the program samples unit 0 (a mix weighing it 0): none read */
+    draw_quad(a, -0.5f + 0.12f * (float)f, -0.4f + 0.1f * (float)(f % 3), 0.1f * (float)f, 0.37f, 1.0f - 0.09f * (float)f,
+              1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindTexture(GL_TEXTURE_2D, fl->f11);
+    glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
+    glUniform1f(a->u_textured, 0.15f);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    glUniform2f(a->u_offset, 0.0f, 0.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    if (f >= 6) { /* a blit reads the renderbuffer: before a mid-run start, capture writes what it read at once */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, fl->fbo[3]);
+        glBlitFramebuffer(0, 0, 32, 32, 0, 0, 16, 16, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
@@ -791,9 +906,9 @@ int main(int argc, char **argv)
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
-        strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows")) {
+        strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float\n");
         return 2;
     }
     sample_egl e;
@@ -839,6 +954,9 @@ int main(int argc, char **argv)
     chain ch;
     if (!strcmp(mode, "chain") || !strcmp(mode, "rows"))
         chain_setup(&ch);
+    floats fl;
+    if (!strcmp(mode, "float"))
+        floats_setup(&fl);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -893,6 +1011,8 @@ int main(int argc, char **argv)
             frame_chain(&ch, &a, f);
         else if (!strcmp(mode, "rows"))
             frame_rows(&ch, &a, f);
+        else if (!strcmp(mode, "float"))
+            frame_floats(&fl, &a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
