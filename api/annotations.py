@@ -78,7 +78,7 @@ class Rules:
         self.draws = []     # (cmd glob, {role: param} or None, lineno): roles names do not give
         self.units = []     # (cmd glob, selector command, lineno): arrays set per texture unit
         self.components = []  # (cmd glob, N, lineno): an array setter's fixed components per element
-        self.pixels = []    # (cmd glob, reads/clears/-, lineno): what a command does with the framebuffer's pixels
+        self.pixels = []    # (cmd glob, reads/clears/discards/-, lineno): what a command does with the framebuffer's pixels
         self.nullable = []  # (cmd glob, param glob, lineno): `in` pointers the GL reads nothing through when NULL
         self.objects = []   # (cmd glob, role, where, lineno): what a command does to one object (trim)
         self.writes = []    # (cmd glob, param, lineno): the object a command also writes (a copy's destination)
@@ -129,8 +129,8 @@ class Rules:
                         raise AnnotationError(f'{path}:{no}: components takes 1 to 4, not {w[2]!r}')
                     self.components.append((w[1], int(w[2]), no))
                 elif w[0] == 'pixels' and len(w) == 3:
-                    if w[2] not in ('reads', 'clears', '-'):
-                        raise AnnotationError(f'{path}:{no}: pixels takes reads, clears or -, not {w[2]!r}')
+                    if w[2] not in ('reads', 'clears', 'discards', '-'):
+                        raise AnnotationError(f'{path}:{no}: pixels takes reads, clears, discards or -, not {w[2]!r}')
                     self.pixels.append((w[1], w[2], no))
                 elif w[0] == 'exposes' and len(w) == 2:
                     self.exposes.append((w[1], no))

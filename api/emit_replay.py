@@ -287,7 +287,8 @@ def write(out, cmds, enums, sizefn_replay):
         handler = f'rp_{c.name}' if c.api == 'gl' and c.replay == 'call' else 'NULL'
         chk = f'rp_chk_{c.name}' if checkable(c) else 'NULL'
         egl = c.egl_handler if c.replay == 'egl' and c.egl_handler else 'NULL'
-        pixels = {'-': 'RP_PIXELS_NONE', 'reads': 'RP_PIXELS_READS', 'clears': 'RP_PIXELS_CLEARS'}[c.pixels]
+        pixels = {'-': 'RP_PIXELS_NONE', 'reads': 'RP_PIXELS_READS', 'clears': 'RP_PIXELS_CLEARS',
+                  'discards': 'RP_PIXELS_DISCARDS'}[c.pixels]
         L.append(f'    {{{c.number}, {c.alias_index}, "{c.name}", {handler}, {how}, {class_enum(c.cls)}, '
                  f'{pixels}, {chk}, {egl}}},')
     L.append('};')

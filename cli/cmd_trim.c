@@ -170,7 +170,7 @@ int gt_cmd_trim(int argc, char **argv)
                s.window_contents, s.window_contents_bytes);
     printf("left out of the setup: %" PRIu64 " frames a later one repeats (%" PRIu64 " calls), %" PRIu64
            " draws and clears into window surfaces, %" PRIu64
-           " queries, reads, snapshots, swaps and EGL records that change nothing\n",
+           " queries, reads, snapshots, swaps, invalidations and EGL records that change nothing\n",
            s.dropped_frames, s.dropped_repeated, s.dropped_window_draws, s.dropped_queries);
     if (s.note[0])
         printf("note: %s\n", s.note);

@@ -24,7 +24,7 @@ enum {
 };
 enum { RP_CALL, RP_SKIP, RP_EGL };
 /* What a command does with the bound framebuffer's pixels. */
-enum { RP_PIXELS_NONE, RP_PIXELS_READS, RP_PIXELS_CLEARS };
+enum { RP_PIXELS_NONE, RP_PIXELS_READS, RP_PIXELS_CLEARS, RP_PIXELS_DISCARDS };
 
 /* rp_decode.c: a call record decoded into reused storage (no malloc), in
  * protobuf-c's shape. 1: *out is valid until the next call; 0: not a

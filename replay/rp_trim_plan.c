@@ -466,8 +466,11 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
         return frame_keep(p, seq, sig_record(0, m, tid));
     }
     int is_draw = e && e->cls == GT_CLASS_DRAW, is_clear = e && e->pixels == RP_PIXELS_CLEARS;
+    /* An invalidation only allows the driver to forget pixels: without it
+     * they are kept, one outcome it allows (mpv invalidates each pass's
+     * target, six a frame, each keeping its bindings). */
     if (!e || e->how == RP_SKIP || (e->how == RP_EGL && (e->cls == GT_CLASS_FRAME || !e->egl)) ||
-        (e->how == RP_CALL && reads_into_memory(m))) {
+        (e->how == RP_CALL && reads_into_memory(m)) || e->pixels == RP_PIXELS_DISCARDS) {
         drop(p, seq);
         p->plan->dropped_other++;
     } else if ((is_draw || is_clear) && !p->opt->keep_window_draws && p->frame < p->plan->start_frame &&
