@@ -914,6 +914,23 @@ def trims_write_textures(mode, writes, exact=False):
                  {f: setup.count(f) for f in ('glDrawArrays', 'glTexSubImage2D')})
 
 
+def invalidations():
+    """trim_app invalidate: each frame invalidates its framebuffer object's
+    colour before a pass into it, and again after. An invalidation only
+    lets the driver forget pixels, so a setup leaves it out, and the
+    bindings it named (pixels ... discards). Before, each stayed: mpv's
+    high-quality profile invalidates six targets a frame, and its setups
+    grew with the start."""
+    trace = record('trim_app_invalidate', [trim_app, 'invalidate'])
+    setups = []
+    for k in (2, 6):
+        out = check_trim('invalidate', trace, '--frames', k, k + 1) if trace else None
+        setups.append(setup_fns(out) if out else [])
+    ck.check('invalidate 2-3 and 6-7: no invalidation in either setup, and setups of the same length (not growing '
+             'with the start)', all(setups) and not any('glInvalidateFramebuffer' in s for s in setups) and
+             len(setups[0]) == len(setups[1]), [(len(s), s.count('glInvalidateFramebuffer')) for s in setups])
+
+
 def unpack_rows():
     """trim_app rows: chain's passes after each frame's upload of a 4x4
     corner of a 64-pixel-wide picture (GL_UNPACK_ROW_LENGTH 64, then 0).
@@ -1255,6 +1272,7 @@ def main():
     deleted_programs()
     chained_passes()
     unpack_rows()
+    invalidations()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -115,6 +115,10 @@
  *               renderbuffer; the window shows the R11F_G11F_B10F
  *               texture scaled down and, from frame 6, the renderbuffer
  *               blitted into a corner.
+ *   invalidate  each frame invalidates the framebuffer object's colour
+ *               (glInvalidateFramebuffer, as mpv does before each pass),
+ *               clears it, draws a quad into it and shows it; then
+ *               invalidates it again, under other bindings.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
@@ -795,6 +799,22 @@ static void frame_programs(const app *a, int f)
     glDeleteProgram(prog);
 }
 
+static void frame_invalidate(app *a, int f)
+{
+    static const GLenum colour = GL_COLOR_ATTACHMENT0;
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, &colour);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.0f, 0.05f * (float)f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.0f, 0.9f, 0.4f, 0.1f, 1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    show_texture(a);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
+    glInvalidateFramebuffer(GL_READ_FRAMEBUFFER, 1, &colour);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
 typedef struct floats {
     GLuint src, f16, f32, f11, rb, fbo[4]; /* fbo: f16's, f32's, f11's, rb's */
 } floats;
@@ -906,9 +926,10 @@ int main(int argc, char **argv)
         strcmp(mode, "reupload") && strcmp(mode, "settings") && strcmp(mode, "passes") && strcmp(mode, "ahead") && strcmp(mode, "basevertex") &&
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
-        strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float")) {
+        strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
+        strcmp(mode, "invalidate")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate\n");
         return 2;
     }
     sample_egl e;
@@ -1013,6 +1034,8 @@ int main(int argc, char **argv)
             frame_rows(&ch, &a, f);
         else if (!strcmp(mode, "float"))
             frame_floats(&fl, &a, f);
+        else if (!strcmp(mode, "invalidate"))
+            frame_invalidate(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
