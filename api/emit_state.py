@@ -28,9 +28,9 @@ UNIFORM_BASES = {'float': 'f', 'int': 'i', 'uint': 'u', 'bool': 'b'}
 
 
 class Fact:
-    def __init__(self, type_, scope, index, also, values, target=None):
+    def __init__(self, type_, scope, index, also, values, target=None, window=False):
         self.type, self.scope, self.index, self.also, self.values = type_, scope, index, also, values
-        self.target = target
+        self.target, self.window = target, window
 
 
 class Tables:
@@ -88,11 +88,14 @@ def read_tsv(path, enums, egl_enums):
             continue
         if read_other(p, where, enums, egl_enums, t):
             continue
-        target = None
+        target, window = None, p[-1] == 'window-buffer'
+        if window:
+            p.pop()
         if p[-1].startswith('target='):
             target = gl_enum(enums, p.pop()[7:], where)
         if len(p) not in (4, 5):
-            raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES] [target=GL_T], got {line!r}')
+            raise SystemExit(f'{where}: expected PNAME TYPE SCOPE ALSO [VALUES] [target=GL_T] [window-buffer], '
+                             f'got {line!r}')
         name, type_, scope, also = p[:4]
         if name not in enums:
             raise SystemExit(f'{where}: {name} is no GLES enum of gl.xml')
@@ -116,7 +119,9 @@ def read_tsv(path, enums, egl_enums):
             raise SystemExit(f'{where}: VALUES must be a count')
         if target and type_ not in CLASSES:
             raise SystemExit(f'{where}: target= is for bindings (a TYPE naming an object class)')
-        facts[name] = Fact(type_, scope, index, also, int(p[4]) if len(p) == 5 else None, target)
+        if window and type_ != 'enum':
+            raise SystemExit(f'{where}: window-buffer is for an enum naming a buffer')
+        facts[name] = Fact(type_, scope, index, also, int(p[4]) if len(p) == 5 else None, target, window)
     missing = [q for q in QUERIES if q not in queries and q != 'level']
     if missing:
         raise SystemExit(f'{path}: no query line for {missing}')
@@ -197,7 +202,7 @@ def write(out, root, state_path, counts_path, egl_enums=()):
         values = f.values if f.values is not None else c.values if c else 1
         counted = f'0x{enums[c.counted_by]:x}u' if c and c.counted_by else '0'
         if qi == QUERIES.index('enabled'):
-            f = Fact('bool', f.scope, None, f.also, 1)  # glIsEnabled gives a boolean
+            f = Fact('bool', f.scope, None, f.also, 1, None, f.window)  # glIsEnabled gives a boolean
         if f.type in CLASSES:
             type_, cls = 'GT_STATE_NAME', 1 + CLASSES.index(f.type)
         else:
@@ -211,7 +216,8 @@ def write(out, root, state_path, counts_path, egl_enums=()):
                 index_bound = f'0x{enums[f.index]:x}u'
         target = f'0x{enums[f.target]:x}u' if f.target else '0'
         L.append(f'    {{0x{value:x}u, "{name}", {qi}, {type_}, {cls}, {scope}, {values}, {counted}, '
-                 f'{index_count}, {index_bound}, {gles1}, {gles}, "{" ".join(exts)}", {target}}},')
+                 f'{index_count}, {index_bound}, {gles1}, {gles}, "{" ".join(exts)}", {target}, '
+                 f'{int(f.window)}}},')
     L += ['};', f'const size_t gt_api_nstates = {len(rows)};']
     L += other_tables(tables, enums, egl)
     with open(os.path.join(out, 'gt_api_states.c'), 'w') as f:

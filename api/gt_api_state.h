@@ -61,6 +61,8 @@ typedef struct gt_api_state {
     const char *extensions; /* the GLES extensions defining it, space-separated */
     uint32_t target;        /* a binding's: the target it binds (GL_TEXTURE_2D for
                                GL_TEXTURE_BINDING_2D), 0 when none */
+    uint8_t window_buffer;  /* names a buffer of the framebuffer bound: of a window's,
+                               GLES says GL_BACK (state.tsv `window-buffer`) */
 } gt_api_state;
 
 /* Sorted by query, then pname. */

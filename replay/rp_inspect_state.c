@@ -46,6 +46,8 @@ int ik_get_plain(ik *k, const gt_api_state *s, void *arg, double *v, int n)
                : s->type == GT_STATE_INT64 && k->ver >= 30 ? (double)u.l[j]
                : s->type == GT_STATE_INT || s->type == GT_STATE_FLOAT ? (double)u.i[j]
                                                                     : (double)(GLuint)u.i[j];
+    if (s->window_buffer && n == 1 && v[0] == GL_FRONT)
+        v[0] = GL_BACK; /* api/state.tsv `window-buffer` */
     return refused();
 }
 
