@@ -12,13 +12,18 @@
  * draws a triangle whose corners touch the window's edges, so a frame drawn
  * at the wrong size cannot match. After each frame's draw the app reads the
  * whole window back and prints its size and fingerprint; exits 0 only if GL
- * and EGL reported no error and every frame had the size asked for. */
+ * and EGL reported no error and every frame had the size asked for.
+ *   resize_x11 [fbo]
+ * fbo: a GLES 3 context, and each frame first clears a framebuffer object's
+ * texture, as mpv starts its frames with a pass: the new size is recorded,
+ * and replay binds the new surface, while that framebuffer is bound. */
 #include <EGL/egl.h>
-#include <GLES2/gl2.h>
+#include <GLES3/gl3.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sample_egl.h"
 #include "sample_shader.h"
@@ -52,7 +57,11 @@ static void resize(Display *x, Window win, int w, int h)
 
 int main(int argc, char **argv)
 {
-    sample_egl_no_args(APP, argc, argv);
+    int fbo_first = argc == 2 && !strcmp(argv[1], "fbo");
+    if (argc > 2 || (argc == 2 && !fbo_first)) {
+        fprintf(stderr, "usage: %s [fbo]\n", APP);
+        return 2;
+    }
     Display *x = XOpenDisplay(NULL);
     if (!x) {
         fprintf(stderr, "%s: cannot open the X display (run it under xvfb-run)\n", APP);
@@ -77,7 +86,7 @@ int main(int argc, char **argv)
     if (!eglChooseConfig(dpy, want, &cfg, 1, &n) || n < 1)
         fail("eglChooseConfig");
     EGLSurface surf = eglCreateWindowSurface(dpy, cfg, (EGLNativeWindowType)win, NULL);
-    static const EGLint cattr[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+    const EGLint cattr[] = {EGL_CONTEXT_CLIENT_VERSION, fbo_first ? 3 : 2, EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
     if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
         fail("eglCreateWindowSurface, eglCreateContext or eglMakeCurrent");
@@ -92,12 +101,29 @@ int main(int argc, char **argv)
     glLinkProgram(prog);
     glUseProgram(prog);
 
+    GLuint tex = 0, fbo = 0;
+    if (fbo_first) {
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glGenFramebuffers(1, &fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
     static unsigned char px[160 * 120 * 4];
     int bad = 0;
     for (int f = 0; f < FRAMES; f++) {
         const int *s = sizes[f / 2];
         if (f > 0 && f % 2 == 0)
             resize(x, win, s[0], s[1]);
+        if (fbo_first) {
+            glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+            glViewport(0, 0, 16, 16);
+            glClearColor(0.2f, 0.1f * (float)f, 0.4f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        }
         glViewport(0, 0, s[0], s[1]);
         glClearColor(0.1f * (float)f, 0.3f, 0.5f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
