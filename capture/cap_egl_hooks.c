@@ -137,6 +137,7 @@ void cap_hook_make_current(cap_tls *t, unsigned idx, const uint64_t *args, uint6
         t->cs->read_depth_stencil = t->cs->es_major >= 2 && ext && strstr(ext, "GL_NV_read_depth_stencil") != NULL;
         t->cs->float_colour = (t->cs->es_major == 3 && t->cs->es_minor >= 2) || t->cs->es_major > 3 ||
                               (t->cs->es_major == 3 && ext && strstr(ext, "GL_EXT_color_buffer_float") != NULL);
+        t->cs->norm16 = t->cs->es_major >= 3 && ext && strstr(ext, "GL_EXT_texture_norm16") != NULL;
     }
     if (t->cs)
         t->es_major = t->cs->es_major;

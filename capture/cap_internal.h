@@ -77,6 +77,7 @@ typedef struct cap_ctx_state {
     int read_depth, read_stencil; /* NV_read_depth, NV_read_stencil */
     int read_depth_stencil;     /* NV_read_depth_stencil */
     int float_colour;           /* EXT_color_buffer_float (or GLES 3.2): float levels drawn into and read */
+    int norm16;                 /* EXT_texture_norm16: 16-bit normalized levels drawn into and read */
     int nmaps;
     cap_map maps[CAP_MAX_MAPS];
     int npersistent;            /* maps with GL_MAP_PERSISTENT_BIT among them */

@@ -12,7 +12,9 @@
  * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned; on GLES 3 with
  * EXT_color_buffer_float (or GLES 3.2), float colour (16- and 32-bit
  * float RGBA, RG and red, and R11F_G11F_B10F), read as 32-bit floats and
- * written as halves (16-bit), floats or packed (R11F_G11F_B10F). Nor is a draw or
+ * written as halves (16-bit), floats or packed (R11F_G11F_B10F); with
+ * EXT_texture_norm16, 16-bit normalized RGBA, RG and red (a 10-bit
+ * video's planes), read and written as GL_UNSIGNED_SHORT. Nor is a draw or
  * clear into a framebuffer object written whose colour buffer (one drawn,
  * or none) and, when it writes depth (its test on, or in a clear's mask),
  * depth buffer are such levels, or single-sampled renderbuffers of such a
@@ -45,7 +47,7 @@
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
  * What GLES cannot read back this way (compressed, stencil and luminance
- * textures, integer and 16-bit normalized ones, float depth, multisampled
+ * textures, integer ones, float depth, multisampled
  * renderbuffers, levels above 0 on GLES 2) is written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
@@ -113,10 +115,16 @@ static int is_float(const level *l)
            (l->type == GL_FLOAT || l->type == GL_HALF_FLOAT || l->type == GL_UNSIGNED_INT_10F_11F_11F_REV);
 }
 
+/* A 16-bit normalized colour level: read as four 16-bit values a pixel. */
+static int is_norm16(const level *l)
+{
+    return l->att == GL_COLOR_ATTACHMENT0 && l->type == GL_UNSIGNED_SHORT;
+}
+
 /* Bytes a pixel of l has as read back. */
 static size_t read_size(const level *l)
 {
-    return is_float(l) ? 16 : 4;
+    return is_float(l) ? 16 : is_norm16(l) ? 8 : 4;
 }
 
 /* Whether l is of object `name` (0: any) in the renderbuffers' name space
@@ -138,12 +146,14 @@ static int copies_images(const cap_tls *t)
     return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
 }
 
-/* Float colour, read as GL_FLOAT RGBA (EXT_color_buffer_float's read),
- * written with a type its internal format takes from any (GLES 3.2 table
- * 8.2): 16-bit floats as halves and R11F_G11F_B10F packed (exact both
- * ways, and fewer bytes than floats), the rest as floats. The app's format and type, when given,
- * were taken by the GL for it. Bytes a pixel has as written, or 0. */
-static int float_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
+/* Colour wider than 8 bits. 16-bit normalized (EXT_texture_norm16): read
+ * as GL_RGBA GL_UNSIGNED_SHORT, written so. Float (EXT_color_buffer_float):
+ * read as GL_RGBA GL_FLOAT, written with a type its internal format takes
+ * from any (GLES 3.2 table 8.2): 16-bit floats as halves and
+ * R11F_G11F_B10F packed (exact both ways, and fewer bytes than floats),
+ * the rest as floats. The app's format and type, when given, were taken
+ * by the GL for it. Bytes a pixel has as written, or 0. */
+static int wide_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
 {
     static const struct { uint32_t ifmt, fmt, type; uint8_t n; } fl[] = {
         {GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8}, {GL_RG16F, GL_RG, GL_HALF_FLOAT, 4},
@@ -151,6 +161,14 @@ static int float_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t
         {GL_RG32F, GL_RG, GL_FLOAT, 8},          {GL_R32F, GL_RED, GL_FLOAT, 4},
         {GL_R11F_G11F_B10F, GL_RGB, GL_UNSIGNED_INT_10F_11F_11F_REV, 4},
     };
+    /* EXT_texture_norm16: read as GL_RGBA GL_UNSIGNED_SHORT, written as the app wrote them */
+    static const struct { uint32_t ifmt, fmt; uint8_t n; } n16[] = {
+        {GL_R16_EXT, GL_RED, 2}, {GL_RG16_EXT, GL_RG, 4}, {GL_RGBA16_EXT, GL_RGBA, 8}};
+    for (size_t i = 0; t->cs && t->cs->norm16 && t->es_major >= 3 && i < sizeof n16 / sizeof n16[0]; i++)
+        if (n16[i].ifmt == ifmt && (!*fmt || *fmt == n16[i].fmt) && (!*type || *type == GL_UNSIGNED_SHORT)) {
+            *fmt = n16[i].fmt, *type = GL_UNSIGNED_SHORT;
+            return n16[i].n;
+        }
     if (!t->cs || !t->cs->float_colour || t->es_major < 3)
         return 0;
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
@@ -195,7 +213,7 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
         return 4;
     }
     *att = GL_COLOR_ATTACHMENT0;
-    int n = float_format(t, ifmt, fmt, type);
+    int n = wide_format(t, ifmt, fmt, type);
     if (n)
         return n;
     if (!*fmt && !*type)
@@ -439,7 +457,7 @@ static void bind(cap_tls *t, binds *b, uint32_t target, uint32_t tex)
 }
 
 /* Every layer of a level read back into px, layer after layer: colour as
- * RGBA8 or float RGBA, depth as 32-bit unsigned, depth and stencil as 24
+ * RGBA8, 16-bit RGBA or float RGBA, depth as 32-bit unsigned, depth and stencil as 24
  * and 8 bits. */
 static int read_layers(cap_tls *t, const level *l, uint8_t *px)
 {
@@ -447,6 +465,8 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
     uint32_t fmt = GL_RGBA, type = GL_UNSIGNED_BYTE;
     if (is_float(l))
         type = GL_FLOAT;
+    else if (is_norm16(l))
+        type = GL_UNSIGNED_SHORT;
     else if (l->att == GL_DEPTH_ATTACHMENT)
         fmt = GL_DEPTH_COMPONENT, type = GL_UNSIGNED_INT;
     else if (l->att == GL_DEPTH_STENCIL_ATTACHMENT)
@@ -499,6 +519,10 @@ static void pack(const level *l, uint8_t *px, size_t npx)
         pack_float(l, px, npx);
         return;
     }
+    for (size_t i = 0; i < npx && is_norm16(l) && l->n < 8; i++)
+        memmove(px + i * l->n, px + i * 8, l->n); /* its components of the four */
+    if (is_norm16(l))
+        return;
     if (l->fmt == GL_BGRA_EXT)
         gt_texel_swap_red_blue(px, npx);
     for (size_t i = 0; i < npx && l->n < 4; i++)
