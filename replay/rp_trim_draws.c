@@ -715,6 +715,13 @@ static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint cty
         return l->read_type = GL_FLOAT, l->type = GL_HALF_FLOAT, l->channels = 1, l->format = GL_RED, 1;
     case GL_R32F:
         return l->read_type = l->type = GL_FLOAT, l->channels = 1, l->format = GL_RED, 1;
+    /* 16-bit normalized (EXT_texture_norm16: a 10-bit video's planes): read and written as such */
+    case GL_R16_EXT:
+        return l->read_type = l->type = GL_UNSIGNED_SHORT, l->channels = 1, l->format = GL_RED, 1;
+    case GL_RG16_EXT:
+        return l->read_type = l->type = GL_UNSIGNED_SHORT, l->channels = 2, l->format = GL_RG, 1;
+    case GL_RGBA16_EXT:
+        return l->read_type = l->type = GL_UNSIGNED_SHORT, 1;
     case GL_R11F_G11F_B10F: /* packed: 32 bits a pixel */
         return l->read_type = GL_FLOAT, l->type = GL_UNSIGNED_INT_10F_11F_11F_REV, l->channels = 3,
                l->format = GL_RGB, 1;
@@ -747,7 +754,7 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return -1;
-    size_t comp = l.read_type == GL_FLOAT ? 4 : 1, px = (size_t)w * (size_t)h;
+    size_t comp = l.read_type == GL_FLOAT ? 4 : l.read_type == GL_UNSIGNED_SHORT ? 2 : 1, px = (size_t)w * (size_t)h;
     size_t ocomp = l.type == GL_HALF_FLOAT ? 2 : comp; /* a component's bytes as written */
     int r11 = l.type == GL_UNSIGNED_INT_10F_11F_11F_REV;
     size_t opx = r11 ? 4 : (size_t)l.channels * ocomp; /* a pixel's */
@@ -774,13 +781,14 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
             memcpy(o, &v, 4);
             continue;
         }
-        for (int c = 0; c < l.channels && ocomp == 2; c++) {
+        int half = l.type == GL_HALF_FLOAT;
+        for (int c = 0; c < l.channels && half; c++) {
             float v;
             memcpy(&v, s + (size_t)c * 4, 4);
             uint16_t half = gt_texel_half(v);
             memcpy(o + (size_t)c * 2, &half, 2);
         }
-        if (ocomp != 2)
+        if (!half)
             memcpy(o, s, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */
             o[0] = s[2], o[2] = s[0];
