@@ -482,15 +482,16 @@ def per_frame(recs, pick):
 def check_held_floats(env):
     """trim_app float with GLTRACE_START_FRAME=5: its passes into float
     targets (RGBA16F and R11F_G11F_B10F made by glTexStorage2D, RGBA32F by
-    glTexImage2D with GL_FLOAT, an RGBA16F renderbuffer) before the start
-    are not written, nor the upload of its 8-bit source they read each
-    frame; the float levels are read back as floats and written, where
-    writing comes on, as halves, floats and R11F_G11F_B10F's packed bits
-    (capture/cap_texhold.c), the renderbuffer through a texture of its
-    format and glCopyImageSubData. Held back and written whole, the same
-    snapshots; the held-back trace replays them. A trim of the whole
-    trace writes the float levels the same way in place of the passes
-    before its start (replay/rp_trim_draws.c) and replays exactly."""
+    glTexImage2D with GL_FLOAT, an RGBA16F renderbuffer) and a 16-bit
+    normalized one (RG16) before the start are not written, nor the upload
+    of its 16-bit source (RGBA16, GL_UNSIGNED_SHORT: a 10-bit video's
+    plane) they read each frame; the levels are read back and written,
+    where writing comes on, as halves, floats, R11F_G11F_B10F's packed
+    bits and 16-bit values (capture/cap_texhold.c), the renderbuffer
+    through a texture of its format and glCopyImageSubData. Held back and
+    written whole, the same snapshots; the held-back trace replays them. A
+    trim of the whole trace writes the levels the same way in place of the
+    passes before its start (replay/rp_trim_draws.c) and replays exactly."""
     infos = {c: (rc, *snapshots(path), path)
              for c, (rc, path) in held_and_whole(env, 'floats', [trim_app, 'float'], 5).items()}
     (rc1, got, held, held_path), (rc0, want, whole, whole_path) = infos['1'], infos['0']
@@ -501,27 +502,29 @@ def check_held_floats(env):
              rp.returncode == 0 and '5 snapshots: 5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
 
     def uploads(r):
-        return r.get('fn') == 'glTexSubImage2D' and r.get('args', {}).get('type') == 'GL_UNSIGNED_BYTE'
+        a = r.get('args', {})
+        return r.get('fn') == 'glTexSubImage2D' and a.get('type') == 'GL_UNSIGNED_SHORT' and a.get('format') == 'GL_RGBA'
 
     def draws(r):
         return r.get('fn') == 'glDrawArrays'
     counts = [(per_frame(recs, uploads), per_frame(recs, draws)) for recs in (held, whole)]
     ck.check('trim_app float: in frames 1-3 held back, no upload of its source and no draw written (written whole: '
-             'one upload and five draws a frame)',
+             'one upload and six draws a frame)',
              all(counts[0][0].get(f, 0) == 0 and counts[0][1].get(f, 0) == 0 and counts[1][0].get(f) == 1 and
-                 counts[1][1].get(f) == 5 for f in (1, 2, 3)), counts)
+                 counts[1][1].get(f) == 6 for f in (1, 2, 3)), counts)
 
     def typed(recs, fn, fmt, typ):
         return [r for r in recs if r.get('fn') == fn and r.get('args', {}).get('format') == fmt and
                 r.get('args', {}).get('type') == typ]
-    start = per_frame(held, lambda r: r.get('fn') in ('glTexSubImage2D', 'glTexImage2D', 'glCopyImageSubData') and
-                      r.get('args', {}).get('type') != 'GL_UNSIGNED_BYTE')
+    start = per_frame(held, lambda r: r.get('fn') in ('glTexSubImage2D', 'glTexImage2D', 'glCopyImageSubData'))
     ck.check('trim_app float held back: the float levels written as read back where frame 4 begins (writing comes on '
              'there, for the snapshot of the frame before the start): the RGBA16F one '
              'and the renderbuffer\'s (through a texture, then glCopyImageSubData) as GL_HALF_FLOAT, the RGBA32F one '
              'as GL_FLOAT (glTexImage2D, as the app made it), the R11F_G11F_B10F one as '
-             'GL_UNSIGNED_INT_10F_11F_11F_REV',
-             start.get(4) == 5 and len(typed(held, 'glTexSubImage2D', 'GL_RGBA', 'GL_HALF_FLOAT')) >= 2 and
+             'GL_UNSIGNED_INT_10F_11F_11F_REV, the RGBA16 and RG16 ones as GL_UNSIGNED_SHORT (eight records with '
+             'the frame\'s own upload)',
+             start.get(4) == 8 and typed(held, 'glTexImage2D', 'GL_RGBA', 'GL_UNSIGNED_SHORT') and
+             typed(held, 'glTexSubImage2D', 'GL_RG', 'GL_UNSIGNED_SHORT') and len(typed(held, 'glTexSubImage2D', 'GL_RGBA', 'GL_HALF_FLOAT')) >= 2 and
              len(typed(held, 'glTexImage2D', 'GL_RGBA', 'GL_FLOAT')) >= 2 and
              typed(held, 'glTexSubImage2D', 'GL_RGB', 'GL_UNSIGNED_INT_10F_11F_11F_REV') and
              any(r.get('fn') == 'glCopyImageSubData' for r in held), start)
@@ -531,14 +534,15 @@ def check_held_floats(env):
         restored = gt.dump(gltrace, out).objects() if r.returncode == 0 else []
         setup = setup_records(out) if r.returncode == 0 else []
         ck.check(f'trim_app float {label}: its trim of frames 6-7 replays exactly on the first try, raising no GL '
-                 'error, the passes before the start left out and the float levels written in their place as '
-                 'halves, floats and packed bits',
+                 'error, the passes before the start left out and the levels written in their place as halves, '
+                 'floats, packed bits and 16-bit values',
                  r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr and
                  no_gl_errors(out) and
                  all(typed(setup, 'glTexSubImage2D', f, t) for f, t in (('GL_RGBA', 'GL_HALF_FLOAT'),
                                                                         ('GL_RGBA', 'GL_FLOAT'),
-                                                                        ('GL_RGB', 'GL_UNSIGNED_INT_10F_11F_11F_REV'))) and
-                 sum(1 for x in setup if x.get('fn') == 'glDrawArrays') <= 6,
+                                                                        ('GL_RGB', 'GL_UNSIGNED_INT_10F_11F_11F_REV'),
+                                                                        ('GL_RG', 'GL_UNSIGNED_SHORT'))) and
+                 sum(1 for x in setup if x.get('fn') == 'glDrawArrays') <= 7,
                  (r.stdout[-400:], r.stderr[-300:], len(restored)))
 
 

@@ -104,17 +104,18 @@
  *               bright quad drawn only if it passed
  *               (NV_conditional_render, whose query name gl.xml does
  *               not class): nothing shows.
- *   float       a video's passes in float, as mpv's high-quality profile
- *               runs them: each frame uploads noise into an RGBA8
- *               texture, adds half of it into an RGBA16F texture
- *               (glTexStorage2D, blended, never cleared: it passes 1.0),
- *               draws that over a moving part of an RGBA32F one
- *               (glTexImage2D with GL_FLOAT), adds a quarter of that
- *               into an R11F_G11F_B10F one (glTexStorage2D, blended)
- *               and a colour over a moving part of an RGBA16F
- *               renderbuffer; the window shows the R11F_G11F_B10F
- *               texture scaled down and, from frame 6, the renderbuffer
- *               blitted into a corner.
+ *   float       a 10-bit video's passes in float, as mpv's high-quality
+ *               profile runs them: each frame uploads noise into an
+ *               RGBA16 texture (EXT_texture_norm16), adds half of it
+ *               into an RGBA16F texture (glTexStorage2D, blended, never
+ *               cleared: it passes 1.0), draws that over a moving part
+ *               of an RGBA32F one (glTexImage2D with GL_FLOAT), adds a
+ *               quarter of that into an R11F_G11F_B10F one
+ *               (glTexStorage2D, blended), draws that scaled down over a
+ *               moving part of an RG16 one (glTexStorage2D), and a
+ *               colour over a moving part of an RGBA16F renderbuffer;
+ *               the window shows the RG16 texture and, from frame 6,
+ *               the renderbuffer blitted into a corner.
  *   invalidate  each frame invalidates the framebuffer object's colour
  *               (glInvalidateFramebuffer, as mpv does before each pass),
  *               clears it, draws a quad into it and shows it; then
@@ -816,7 +817,7 @@ static void frame_invalidate(app *a, int f)
 }
 
 typedef struct floats {
-    GLuint src, f16, f32, f11, rb, fbo[4]; /* fbo: f16's, f32's, f11's, rb's */
+    GLuint src, f16, f32, f11, n16, rb, fbo[5]; /* fbo: f16's, f32's, f11's, rb's, n16's */
 } floats;
 
 static void floats_texture(GLuint tex, GLenum ifmt, int storage, GLenum fmt, GLenum type)
@@ -832,21 +833,22 @@ static void floats_texture(GLuint tex, GLenum ifmt, int storage, GLenum fmt, GLe
 
 static void floats_setup(floats *fl)
 {
-    GLuint tex[4];
-    glGenTextures(4, tex);
-    fl->src = tex[0], fl->f16 = tex[1], fl->f32 = tex[2], fl->f11 = tex[3];
-    floats_texture(fl->src, GL_RGBA8, 0, GL_RGBA, GL_UNSIGNED_BYTE);
+    GLuint tex[5];
+    glGenTextures(5, tex);
+    fl->src = tex[0], fl->f16 = tex[1], fl->f32 = tex[2], fl->f11 = tex[3], fl->n16 = tex[4];
+    floats_texture(fl->src, GL_RGBA16_EXT, 0, GL_RGBA, GL_UNSIGNED_SHORT);
+    floats_texture(fl->n16, GL_RG16_EXT, 1, 0, 0);
     floats_texture(fl->f16, GL_RGBA16F, 1, 0, 0);
     floats_texture(fl->f32, GL_RGBA32F, 0, GL_RGBA, GL_FLOAT);
     floats_texture(fl->f11, GL_R11F_G11F_B10F, 1, 0, 0);
     glGenRenderbuffers(1, &fl->rb);
     glBindRenderbuffer(GL_RENDERBUFFER, fl->rb);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA16F, 32, 32);
-    glGenFramebuffers(4, fl->fbo);
-    const GLuint att[3] = {fl->f16, fl->f32, fl->f11};
-    for (int i = 0; i < 4; i++) {
+    glGenFramebuffers(5, fl->fbo);
+    const GLuint att[5] = {fl->f16, fl->f32, fl->f11, 0, fl->n16};
+    for (int i = 0; i < 5; i++) {
         glBindFramebuffer(GL_FRAMEBUFFER, fl->fbo[i]);
-        if (i < 3)
+        if (i != 3)
             glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, att[i], 0);
         else
             glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fl->rb);
@@ -884,17 +886,18 @@ static void floats_pass(const app *a, GLuint fbo, GLuint tex, float scale, int w
 
 static void frame_floats(const floats *fl, const app *a, int f)
 {
-    static uint8_t noise[32 * 32 * 4];
+    static uint16_t noise[32 * 32 * 4];
     uint32_t x = 2463534242u + (uint32_t)f;
-    for (size_t i = 0; i < sizeof noise; i++) {
+    for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        noise[i] = (uint8_t)x;
+        noise[i] = (uint16_t)x;
     }
     glBindTexture(GL_TEXTURE_2D, fl->src);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, noise);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 32, 32, GL_RGBA, GL_UNSIGNED_SHORT, noise);
     floats_pass(a, fl->fbo[0], fl->src, 0.5f, 1, 1, f);
     floats_pass(a, fl->fbo[1], fl->f16, 1.0f, 0, 0, f);
     floats_pass(a, fl->fbo[2], fl->f32, 0.25f, 1, 1, f);
+    floats_pass(a, fl->fbo[4], fl->f11, 0.15f, 0, 0, f + 2);
     glBindFramebuffer(GL_FRAMEBUFFER, fl->fbo[3]);
     glBindTexture(GL_TEXTURE_2D, 0); /* the program samples unit 0 (a mix weighing it 0): none read */
     draw_quad(a, -0.5f + 0.12f * (float)f, -0.4f + 0.1f * (float)(f % 3), 0.1f * (float)f, 0.37f, 1.0f - 0.09f * (float)f,
@@ -903,9 +906,9 @@ static void frame_floats(const floats *fl, const app *a, int f)
     glViewport(0, 0, W, H);
     glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    glBindTexture(GL_TEXTURE_2D, fl->f11);
+    glBindTexture(GL_TEXTURE_2D, fl->n16);
     glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
-    glUniform1f(a->u_textured, 0.15f);
+    glUniform1f(a->u_textured, 1.0f);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
     glUniform2f(a->u_offset, 0.0f, 0.0f);
