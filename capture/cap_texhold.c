@@ -14,12 +14,15 @@
  * float RGBA, RG and red, and R11F_G11F_B10F), read as 32-bit floats and
  * written as halves (16-bit), floats or packed (R11F_G11F_B10F); with
  * EXT_texture_norm16, 16-bit normalized RGBA, RG and red (a 10-bit
- * video's planes), read and written as GL_UNSIGNED_SHORT. Nor is a draw or
+ * video's planes), read and written as GL_UNSIGNED_SHORT; on GLES 3 with
+ * NV_read_stencil, stencil alone (GL_STENCIL_INDEX8: GLES 3.2 textures,
+ * renderbuffers), read and written as bytes. Nor is a draw or
  * clear into a framebuffer object written whose colour buffer (one drawn,
  * or none) and, when it writes depth (its test on, or in a clear's mask),
  * depth buffer are such levels, or single-sampled renderbuffers of such a
  * format on GLES 3.2 (the storage command, written, makes one followed),
- * and that writes no stencil (cap_defer_window_draw); nor a clear of such
+ * and whose stencil buffer, when it writes stencil, is one too, alone or
+ * packed with depth (cap_defer_window_draw); nor a clear of such
  * a level by name (glClearTexImageEXT). Which commands upload comes from
  * the API description (api/emit_defer.py texture_upload, texture_clear,
  * renderbuffer_storage).
@@ -46,7 +49,7 @@
  * then deleted, under a name capture takes from the driver for it
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
- * What GLES cannot read back this way (compressed, stencil and luminance
+ * What GLES cannot read back this way (compressed and luminance
  * textures, integer ones, float depth, multisampled
  * renderbuffers, levels above 0 on GLES 2) is written as before.
  *
@@ -124,7 +127,7 @@ static int is_norm16(const level *l)
 /* Bytes a pixel of l has as read back. */
 static size_t read_size(const level *l)
 {
-    return is_float(l) ? 16 : is_norm16(l) ? 8 : 4;
+    return is_float(l) ? 16 : is_norm16(l) ? 8 : l->att == GL_STENCIL_ATTACHMENT ? 1 : 4;
 }
 
 /* Whether l is of object `name` (0: any) in the renderbuffers' name space
@@ -184,8 +187,9 @@ static int wide_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t 
  * (its components); with NV_read_depth depth, read as GL_UNSIGNED_INT (16
  * and 24 bits widened, exact both ways; an unsized GL_DEPTH_COMPONENT
  * keeps the app's type, which chooses its size); on GLES 3 with
- * NV_read_depth_stencil 24-bit depth with 8-bit stencil, read and
- * written as GL_UNSIGNED_INT_24_8. A copy's or a renderbuffer's (fmt and
+ * NV_read_stencil stencil alone as bytes, with NV_read_depth_stencil
+ * 24-bit depth with 8-bit stencil, read and written as
+ * GL_UNSIGNED_INT_24_8; wider colour (wide_format). A copy's or a renderbuffer's (fmt and
  * type 0) follows its internal format. *att: the attachment it is read
  * through. */
 static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type, uint32_t *att)
@@ -195,6 +199,12 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
         {GL_RGBA8, GL_RGBA, 4, 1}, {GL_RGB8, GL_RGB, 3, 1}, {GL_RG8, GL_RG, 2, 1}, {GL_R8, GL_RED, 1, 1},
         {GL_BGRA_EXT, GL_BGRA_EXT, 4, 0}, /* EXT_texture_format_BGRA8888: read as RGBA, red and blue swapped */
     };
+    *att = GL_STENCIL_ATTACHMENT; /* stencil alone: bytes (NV_read_stencil; GLES 3.2's stencil textures) */
+    if (t->cs && t->cs->read_stencil && t->es_major >= 3 && ifmt == GL_STENCIL_INDEX8 &&
+        (!*fmt || *fmt == GL_STENCIL_INDEX) && (!*type || *type == GL_UNSIGNED_BYTE)) {
+        *fmt = GL_STENCIL_INDEX, *type = GL_UNSIGNED_BYTE;
+        return 1;
+    }
     *att = GL_DEPTH_STENCIL_ATTACHMENT; /* read as GL_UNSIGNED_INT_24_8 (NV_read_depth_stencil) */
     if (t->cs && t->cs->read_depth_stencil && t->es_major >= 3 &&
         ((ifmt == GL_DEPTH24_STENCIL8 && (!*fmt || *fmt == GL_DEPTH_STENCIL)) ||
@@ -366,8 +376,7 @@ static level *attached(cap_tls *t, GLenum fb, GLenum att)
 
 /* The framebuffer bound for drawing: what a draw (its tests) or a clear
  * (its mask) writes of it is levels followed here: its colour buffer (one
- * drawn, or none), its depth and stencil buffers when written (stencil
- * only as part of a packed depth and stencil level). */
+ * drawn, or none), its depth and stencil buffers when written. */
 int cap_texhold_fbo_draw(cap_tls *t, uint32_t mask)
 {
     if (t->es_major < 2 || (t->th && t->th->busy))
@@ -469,6 +478,8 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
         type = GL_UNSIGNED_SHORT;
     else if (l->att == GL_DEPTH_ATTACHMENT)
         fmt = GL_DEPTH_COMPONENT, type = GL_UNSIGNED_INT;
+    else if (l->att == GL_STENCIL_ATTACHMENT)
+        fmt = GL_STENCIL_INDEX, type = GL_UNSIGNED_BYTE;
     else if (l->att == GL_DEPTH_STENCIL_ATTACHMENT)
         fmt = GL_DEPTH_STENCIL, type = GL_UNSIGNED_INT_24_8;
     for (int32_t z = 0; z < l->d; z++)

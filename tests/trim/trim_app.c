@@ -116,6 +116,13 @@
  *               colour over a moving part of an RGBA16F renderbuffer;
  *               the window shows the RG16 texture and, from frame 6,
  *               the renderbuffer blitted into a corner.
+ *   stencil     the framebuffer object's texture with a stencil
+ *               renderbuffer of its own (GL_STENCIL_INDEX8), cleared
+ *               once: each frame counts a moving quad into the stencil
+ *               (colour writes off, GL_INCR) and then, after clearing the
+ *               colour, covers where it was counted twice or more with a
+ *               colour of the frame: what the stencil holds is every
+ *               frame's. The window shows the texture.
  *   invalidate  each frame invalidates the framebuffer object's colour
  *               (glInvalidateFramebuffer, as mpv does before each pass),
  *               clears it, draws a quad into it and shows it; then
@@ -800,6 +807,46 @@ static void frame_programs(const app *a, int f)
     glDeleteProgram(prog);
 }
 
+static GLuint stencil_setup(const app *a)
+{
+    GLuint rb;
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_STENCIL_INDEX8, 32, 32);
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
+    glClearStencil(0);
+    glClear(GL_STENCIL_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return rb;
+}
+
+static void frame_stencil(app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    glEnable(GL_STENCIL_TEST);
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glStencilFunc(GL_ALWAYS, 0, 0xff);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    draw_quad(a, -0.6f + 0.13f * (float)f, -0.3f + 0.07f * (float)(f % 5), 1.0f, 1.0f, 1.0f, 1.0f, 0.0f);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDisable(GL_STENCIL_TEST);
+    glClearColor(0.0f, 0.0f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_STENCIL_TEST);
+    glStencilFunc(GL_LEQUAL, 2, 0xff); /* 2 <= the count */
+    glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    draw_quad(a, 0.0f, 0.0f, 0.2f + 0.08f * (float)f, 0.9f, 0.4f, 1.0f, 0.0f);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    glDisable(GL_STENCIL_TEST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    show_texture(a);
+}
+
 static void frame_invalidate(app *a, int f)
 {
     static const GLenum colour = GL_COLOR_ATTACHMENT0;
@@ -930,9 +977,9 @@ int main(int argc, char **argv)
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
-        strcmp(mode, "invalidate")) {
+        strcmp(mode, "invalidate") && strcmp(mode, "stencil")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil\n");
         return 2;
     }
     sample_egl e;
@@ -978,6 +1025,8 @@ int main(int argc, char **argv)
     chain ch;
     if (!strcmp(mode, "chain") || !strcmp(mode, "rows"))
         chain_setup(&ch);
+    if (!strcmp(mode, "stencil"))
+        stencil_setup(&a);
     floats fl;
     if (!strcmp(mode, "float"))
         floats_setup(&fl);
@@ -1039,6 +1088,8 @@ int main(int argc, char **argv)
             frame_floats(&fl, &a, f);
         else if (!strcmp(mode, "invalidate"))
             frame_invalidate(&a, f);
+        else if (!strcmp(mode, "stencil"))
+            frame_stencil(&a, f);
         else
             frame_feedback(&a, f);
         sample_egl_swap(&e);
