@@ -72,7 +72,8 @@ static void usage(FILE *f)
     }
     fprintf(f, "  %-*s  keep frames N.. only: the run is recorded in full, then trimmed (gltrace trim)\n"
                "  %-*s  and only K frames from N\n", HELP_COLUMN - 4, "--start-frame N", HELP_COLUMN - 4, "--frames K");
-    fputs("Exits with PROGRAM's exit status.\n", f);
+    fputs("Exits with PROGRAM's exit status; 3 when it exits 0 but --start-frame's frames could not be cut out\n"
+          "of its run (too few frames, or a trim that did not replay exactly: the whole trace is left).\n", f);
 }
 
 /* libgltrace.so beside this executable (build tree), or where the install
@@ -488,8 +489,8 @@ static char *announced_files(record_run *r, int *out_announced)
 }
 
 /* --start-frame: the run's trace replaced by its trim (the whole one is
- * left as it is when the trim fails or does not replay exactly). */
-static void trim_file(const record_run *r, const char *name)
+ * left as it is when the trim fails or does not replay exactly: -1). */
+static int trim_file(const record_run *r, const char *name)
 {
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s.trimming", name);
@@ -499,22 +500,24 @@ static void trim_file(const record_run *r, const char *name)
         fprintf(stderr, "gltrace record: kept %llu frames from frame %s (calls %llu-%llu of the run), %llu bytes of "
                 "the whole run's %llu\n", (unsigned long long)s.frames, r->start_frame, (unsigned long long)s.first_call,
                 (unsigned long long)s.last_call, (unsigned long long)s.out_bytes, (unsigned long long)s.in_bytes);
-        return;
+        return 0;
     }
     remove(tmp);
     fprintf(stderr, "gltrace record: %s left whole: %s; its frames before %s took no snapshot\n", name,
             rc == 2 ? s.error : "its trim at --start-frame did not replay exactly (gltrace trim says more)",
             r->start_frame);
+    return -1;
 }
 
 /* One file of the run, its process gone: a trace compacted, a timing
- * file's JSON closed if it was cut short. */
-static void finish_file(const record_run *r, const char *name, int level, double deadline)
+ * file's JSON closed if it was cut short. -1: --start-frame's trim of it
+ * could not be made. */
+static int finish_file(const record_run *r, const char *name, int level, double deadline)
 {
     if (!wait_free(name, deadline)) {
         fprintf(stderr, "gltrace: %s is still being written by a process of the run after --linger; left as it is\n",
                 name);
-        return;
+        return r->start_frame ? -1 : 0;
     }
     /* Nothing is at risk any more, so the many small chunks written for
      * crash safety become a few large ones, which compress far better. A
@@ -523,8 +526,7 @@ static void finish_file(const record_run *r, const char *name, int level, double
     char err[512];
     if (r->full && !r->val[GT_SET_NO_COMPACT] && gt_compact_in_place(name, level, err, sizeof err) == -1)
         fprintf(stderr, "gltrace record: trace left uncompacted: %s\n", err);
-    if (r->start_frame)
-        trim_file(r, name);
+    int rc = r->start_frame ? trim_file(r, name) : 0;
     int closed = r->timed ? cap_timing_file_close(name) : CAP_TIMING_FILE_WHOLE;
     if (closed != CAP_TIMING_FILE_WHOLE)
         fprintf(stderr, "gltrace record: %s was cut short (the process was killed); closed its JSON%s\n", name,
@@ -532,10 +534,12 @@ static void finish_file(const record_run *r, const char *name, int level, double
     struct stat st;
     if (stat(name, &st) == 0)
         fprintf(stderr, "gltrace: wrote %s (%lld bytes)\n", name, (long long)st.st_size);
+    return rc;
 }
 
-/* Every file of the run finished, and what the run leaves said. */
-static void finish_outputs(record_run *r)
+/* Every file of the run finished, and what the run leaves said. -1: a
+ * --start-frame trim could not be made. */
+static int finish_outputs(record_run *r)
 {
     int out_announced;
     char *names = announced_files(r, &out_announced);
@@ -544,11 +548,11 @@ static void finish_outputs(record_run *r)
     long linger;
     gt_setting_parse(GT_SET_LINGER, r->val[GT_SET_LINGER], &linger);
     double deadline = now_s() + (double)linger;
-    int nfiles = 0;
+    int nfiles = 0, rc = 0;
     for (char *name = names, *nl; name && (nl = strchr(name, '\n')); name = nl + 1) {
         *nl = 0;
         nfiles++;
-        finish_file(r, name, (int)level, deadline);
+        rc |= finish_file(r, name, (int)level, deadline);
     }
     free(names);
     /* The file -o named, made empty above: no process of the run used GL,
@@ -559,6 +563,7 @@ static void finish_outputs(record_run *r)
         unlink(r->out);
     if ((r->full || r->timed) && nfiles == 0)
         fprintf(stderr, "gltrace: no process of the run used GL or EGL; no trace written to %s\n", r->out);
+    return rc;
 }
 
 /* The program's exit status as ours. */
@@ -603,8 +608,10 @@ int gt_cmd_record(int argc, char **argv)
     int status = 0;
     done = start_and_wait(&r, &status);
     if (done < 0) {
-        finish_outputs(&r);
+        int trimmed = finish_outputs(&r);
         done = exit_status(&r, status);
+        if (done == 0 && trimmed != 0)
+            done = 3; /* the program ran, but the frames asked for were not cut out of its run */
     }
     free(r.abs);
     return done;

@@ -320,7 +320,7 @@ def hard_starts():
                  (r.stdout[-400:], r.stderr[-300:]))
         r = run([gltrace, 'record', '--start-frame', '30', '-o', out, '--', trim_app, 'map'])
         ck.check('record --start-frame past the run\'s end: the whole trace kept, saying why and that its frames '
-                 'took no snapshot', r.returncode == 0 and 'left whole' in r.stderr and
+                 'took no snapshot, exit 3 (the app exited 0)', r.returncode == 3 and 'left whole' in r.stderr and
                  'has no frame 30 (it has 9)' in r.stderr and 'frames before 30 took no snapshot' in r.stderr, r.stderr)
         _, info = gt.info(gltrace, out)
         ck.check('record --start-frame 30: the whole trace has all nine frames\' calls, and no snapshot',
