@@ -35,7 +35,8 @@ typedef enum gt_class {
     GT_CLASS_ARRAYS,   /* sets a vertex array (client arrays are recorded after it) */
     GT_CLASS_CONTEXT,  /* creates a context */
     GT_CLASS_PUSH,     /* opens a debug group or marker (the viewer's call tree) */
-    GT_CLASS_POP       /* closes one */
+    GT_CLASS_POP,      /* closes one */
+    GT_CLASS_PBUFFER   /* makes a pbuffer: its swaps keep its pixels */
 } gt_class;
 
 /* What a command does to one object (`object` lines of api/annotations.txt),

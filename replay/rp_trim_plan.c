@@ -10,7 +10,8 @@
  * (nothing of the setup is compared, and the kept frames then number from
  * 0), and draws into a window surface in frames before the start's: a swap
  * discards what they drew (unless the trim is asked to keep them, for an
- * app whose frame reads its predecessor's). A draw into a framebuffer
+ * app whose frame reads its predecessor's; a pbuffer's swap keeps them,
+ * so its pixels at the start are written instead). A draw into a framebuffer
  * object, or with transform feedback or shader stores active, is kept: its
  * results outlive the frame.
  *
@@ -64,6 +65,8 @@ typedef struct planner {
     rp_trim_holders *holders;   /* NULL: every framebuffer's and vertex array's records are kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
+    uint64_t pbuffers[64];      /* recorded pbuffers (`class ... pbuffer`): a swap keeps their pixels */
+    int npbuffers;
     /* Draws into a window surface (and their client arrays) waiting for
      * that surface's next swap, which throws their pixels away: a thread
      * may draw into its window in a frame the other threads' swaps have
@@ -301,15 +304,27 @@ static void note_window(planner *p, uint64_t surface)
         p->windows[p->nwindows++] = surface;
 }
 
-/* At the start, with window_contents: the pixels of the windows whose
- * draws were left out, as the replay of the original has them (a surface
- * destroyed since has none). -1: out of memory. */
+static int is_pbuffer(const planner *p, uint64_t surface)
+{
+    for (int i = 0; i < p->npbuffers; i++)
+        if (p->pbuffers[i] == surface)
+            return 1;
+    return 0;
+}
+
+/* At the start: the pixels of the windows whose draws were left out, as
+ * the replay of the original has them (a surface destroyed since has
+ * none): all of them with window_contents, else the pbuffers', which
+ * their swaps did not throw away (weston's headless output draws only
+ * what changed, over what its earlier frames left). -1: out of memory. */
 static int read_windows(planner *p, rp *r)
 {
     p->plan->windows = calloc((size_t)p->nwindows + 1, sizeof *p->plan->windows);
     if (!p->plan->windows)
         return -1;
     for (int i = 0; i < p->nwindows; i++) {
+        if (!p->opt->window_contents && !is_pbuffer(p, p->windows[i]))
+            continue;
         struct rp_trim_window *w = &p->plan->windows[p->plan->nwindows];
         if (rp_initial_read(r, p->windows[i], &w->px, &w->w, &w->h) == 0) {
             w->surface = p->windows[i];
@@ -446,6 +461,8 @@ static int classify(planner *p, rp *r, const rp_msg *m, uint64_t seq, uint64_t t
     int slot = pending_of(p, tid);
     int synthetic = GT_FN_IS_SYNTHETIC(m->function);
     const rp_entry *e = synthetic ? NULL : entry_of(r, m);
+    if (e && e->cls == GT_CLASS_PBUFFER && p->npbuffers < (int)(sizeof p->pbuffers / sizeof p->pbuffers[0]))
+        p->pbuffers[p->npbuffers++] = rp_ret_u(m);
     if ((m->function == GT_FN_SURFACE || m->function == GT_FN_CURRENT || (e && e->how == RP_EGL)) &&
         changes_nothing(p, m, e, tid)) {
         drop(p, seq);
@@ -545,7 +562,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
         if (p->objs)
             rp_trim_objs_start(p->objs, r, p->plan, p->in, p->opt, p->opt->by_calls ? p->opt->call_first : seq + 1,
                                p->opt->keep_gone_contexts ? NULL : p->ctxs.destroyed);
-        if (p->opt->window_contents && !p->opt->keep_window_draws && read_windows(p, r) != 0) {
+        if (!p->opt->keep_window_draws && read_windows(p, r) != 0) {
             snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
             return 1;
         }
