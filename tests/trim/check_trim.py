@@ -485,6 +485,22 @@ def per_frame(recs, pick):
     return counts
 
 
+def held_mode_replays(env, mode):
+    """trim_app MODE with GLTRACE_START_FRAME=5, held back and written
+    whole: checks that both have the same 5 snapshots and that the held
+    one's replay matches them; (held records, held path, whole records,
+    whole path)."""
+    infos = {c: (rc, *snapshots(path), path)
+             for c, (rc, path) in held_and_whole(env, mode, [trim_app, mode], 5).items()}
+    (rc1, got, held, held_path), (rc0, want, whole, whole_path) = infos['1'], infos['0']
+    ck.check(f'trim_app {mode}, GLTRACE_START_FRAME=5: held back and written whole, the same 5 snapshots',
+             rc1 == 0 and rc0 == 0 and got == want and len(want) == 5, (rc1, rc0, len(got), len(want)))
+    rp = run([gltrace, 'replay', held_path])
+    ck.check(f'trim_app {mode} held back: its replay matches the 5 snapshots',
+             rp.returncode == 0 and '5 snapshots: 5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
+    return held, held_path, whole, whole_path
+
+
 def check_held_floats(env):
     """trim_app float with GLTRACE_START_FRAME=5: its passes into float
     targets (RGBA16F and R11F_G11F_B10F made by glTexStorage2D, RGBA32F by
@@ -498,14 +514,7 @@ def check_held_floats(env):
     written whole, the same snapshots; the held-back trace replays them. A
     trim of the whole trace writes the levels the same way in place of the
     passes before its start (replay/rp_trim_draws.c) and replays exactly."""
-    infos = {c: (rc, *snapshots(path), path)
-             for c, (rc, path) in held_and_whole(env, 'floats', [trim_app, 'float'], 5).items()}
-    (rc1, got, held, held_path), (rc0, want, whole, whole_path) = infos['1'], infos['0']
-    ck.check('trim_app float, GLTRACE_START_FRAME=5: held back and written whole, the same 5 snapshots',
-             rc1 == 0 and rc0 == 0 and got == want and len(want) == 5, (rc1, rc0, len(got), len(want)))
-    rp = run([gltrace, 'replay', held_path])
-    ck.check('trim_app float held back: its replay matches the 5 snapshots',
-             rp.returncode == 0 and '5 snapshots: 5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
+    held, held_path, whole, whole_path = held_mode_replays(env, 'float')
 
     def uploads(r):
         a = r.get('args', {})
@@ -564,14 +573,7 @@ def check_held_stencil(env):
     replays them and trims exactly (on the second try: trim takes a clear
     of all of a colour buffer to end what the stencil beside it held, a
     guess this app breaks, so the check keeps the draws into textures)."""
-    infos = {c: (rc, *snapshots(path), path)
-             for c, (rc, path) in held_and_whole(env, 'stencil', [trim_app, 'stencil'], 5).items()}
-    (rc1, got, held, held_path), (rc0, want, whole, _) = infos['1'], infos['0']
-    ck.check('trim_app stencil, GLTRACE_START_FRAME=5: held back and written whole, the same 5 snapshots',
-             rc1 == 0 and rc0 == 0 and got == want and len(want) == 5, (rc1, rc0, len(got), len(want)))
-    rp = run([gltrace, 'replay', held_path])
-    ck.check('trim_app stencil held back: its replay matches the 5 snapshots',
-             rp.returncode == 0 and '5 snapshots: 5 matched, 0 differ' in rp.stderr, rp.stderr[-300:])
+    held, held_path, whole, _ = held_mode_replays(env, 'stencil')
     draws = [per_frame(recs, lambda r: r.get('fn') == 'glDrawArrays') for recs in (held, whole)]
     ck.check('trim_app stencil: in frames 1-3 held back, no draw written (written whole: the count, the cover and '
              'the window\'s, three a frame)',

@@ -905,8 +905,23 @@ static void floats_setup(floats *fl)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-/* Texture tex drawn, scaled by `scale` (u_color 0: the mix is tex * scale),
- * over all of the 32x32 target (whole) or the moving quad. */
+/* The texture bound, scaled by `scale` (u_color 0: the mix is tex *
+ * scale), over all of the viewport (a client array), then the quad buffer
+ * at attribute 0 again. */
+static void draw_scaled(const app *a, float scale)
+{
+    glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
+    glUniform1f(a->u_textured, scale);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    glUniform2f(a->u_offset, 0.0f, 0.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
+/* Texture tex drawn, scaled by `scale`, over all of the 32x32 target
+ * (whole) or the moving quad. */
 static void floats_pass(const app *a, GLuint fbo, GLuint tex, float scale, int whole, int blend, int f)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -916,18 +931,10 @@ static void floats_pass(const app *a, GLuint fbo, GLuint tex, float scale, int w
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
     }
-    if (whole) {
-        glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
-        glUniform1f(a->u_textured, scale);
-        glBindBuffer(GL_ARRAY_BUFFER, 0);
-        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-        glUniform2f(a->u_offset, 0.0f, 0.0f);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-        glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
-    } else {
+    if (whole)
+        draw_scaled(a, scale);
+    else
         draw_quad(a, -0.6f + 0.15f * (float)f, 0.1f * (float)(f % 4), 0.0f, 0.0f, 0.0f, 0.0f, scale);
-    }
     glDisable(GL_BLEND);
 }
 
@@ -954,14 +961,7 @@ static void frame_floats(const floats *fl, const app *a, int f)
     glClearColor(0.0f, 0.0f, 0.2f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     glBindTexture(GL_TEXTURE_2D, fl->n16);
-    glUniform4f(a->u_color, 0.0f, 0.0f, 0.0f, 0.0f);
-    glUniform1f(a->u_textured, 1.0f);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
-    glUniform2f(a->u_offset, 0.0f, 0.0f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+    draw_scaled(a, 1.0f);
     if (f >= 6) { /* a blit reads the renderbuffer: before a mid-run start, capture writes what it read at once */
         glBindFramebuffer(GL_READ_FRAMEBUFFER, fl->fbo[3]);
         glBlitFramebuffer(0, 0, 32, 32, 0, 0, 16, 16, GL_COLOR_BUFFER_BIT, GL_NEAREST);
