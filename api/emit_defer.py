@@ -141,12 +141,19 @@ def draw_binding(c, sel, enums):
 
 def window_draw(c, sel):
     """The C condition under which draw command c is not written, or None:
-    a draw (class draw, with a primitive mode: not a compute dispatch) or a
-    clear (`pixels ... clears`)."""
-    is_draw = c.cls == 'draw' and any(p.name == 'mode' for p in c.params)
-    if not (is_draw or c.pixels == 'clears') or c.ret.kind != 'VOID':
+    a draw (class draw, with a primitive mode: not a compute dispatch), a
+    clear (`pixels ... clears`) or a blit (`pixels ... reads` with a mask
+    and a filter: it writes the buffers its mask names, as a clear does;
+    into the window it is left out as a draw is, and into levels followed
+    there is nothing to write before it: what it read or wrote is in the
+    levels read back, and the window's pixels, where writing comes on)."""
+    names = {p.name for p in c.params}
+    is_draw = c.cls == 'draw' and 'mode' in names
+    is_blit = c.pixels == 'reads' and {'mask', 'filter'} <= names
+    if not (is_draw or is_blit or c.pixels == 'clears') or c.ret.kind != 'VOID':
         return None
-    mask = f'(uint32_t)x_{c.params[0].name}' if c.pixels == 'clears' else 'CAP_DRAW_ALL'  # a clear's first: its mask
+    mask = f'(uint32_t)x_{c.params[0].name}' if c.pixels == 'clears' else \
+        '(uint32_t)x_mask' if is_blit else 'CAP_DRAW_ALL'  # a clear's first: its mask
     return (f'CAP_UNLIKELY(atomic_load_explicit(&cap_defer_on, memory_order_relaxed)) && cap_defer_now() && '
             f'cap_defer_window_draw(t, {sel[DRAW_FB]}, {mask})')
 

@@ -328,7 +328,8 @@ int cap_snapshot_read_level(cap_tls *t, uint32_t tex, uint32_t face, int32_t lev
  * framebuffer object bound for drawing (the selector slot `fb`), and
  * nothing else it writes (what trim's step 2 leaves out); or into a
  * framebuffer object whose colour is a texture level written off, and
- * nothing else (cap_texhold.c). `mask`: a clear's, or CAP_DRAW_ALL. */
+ * nothing else (cap_texhold.c). `mask`: a clear's or a blit's, or
+ * CAP_DRAW_ALL. */
 CAP_INLINE int cap_defer_window_draw(cap_tls *t, unsigned fb, uint32_t mask)
 {
     if (t->sel[fb] != 0 && t->sel[fb] != CAP_SEL_DEFAULT) {

@@ -16,8 +16,8 @@
  * EXT_texture_norm16, 16-bit normalized RGBA, RG and red (a 10-bit
  * video's planes), read and written as GL_UNSIGNED_SHORT; on GLES 3 with
  * NV_read_stencil, stencil alone (GL_STENCIL_INDEX8: GLES 3.2 textures,
- * renderbuffers), read and written as bytes. Nor is a draw or
- * clear into a framebuffer object written whose colour buffer (one drawn,
+ * renderbuffers), read and written as bytes. Nor is a draw, a
+ * clear or a blit into a framebuffer object written whose colour buffer (one drawn,
  * or none) and, when it writes depth (its test on, or in a clear's mask),
  * depth buffer are such levels, or single-sampled renderbuffers of such a
  * format on GLES 3.2 (the storage command, written, makes one followed),

@@ -366,6 +366,7 @@ def hard_starts():
         check_held_unswapped(env)
         check_held_floats(env)
         check_held_stencil(env)
+        check_held_blits(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
         ck.check('record --frames without --start-frame: exit 2', r.returncode == 2 and '--start-frame' in r.stderr,
                  r.stderr)
@@ -561,6 +562,24 @@ def check_held_floats(env):
                  (r.stdout[-400:], r.stderr[-300:], len(restored)))
 
 
+def check_held_blits(env):
+    """trim_app ahead with GLTRACE_START_FRAME=5: each frame draws into the
+    framebuffer object's texture and blits it into the window. Before the
+    start the blit is held back as a draw into the window is (its pixels
+    written where writing comes on), so nothing is written before it.
+    Before, the blit was written, and the texture read back and written
+    before it, every frame: a render-to-texture-then-blit app wrote a
+    picture a frame before the start."""
+    held, _, whole, _ = held_mode_replays(env, 'ahead')
+    blits = [per_frame(recs, lambda r: r.get('fn') == 'glBlitFramebuffer') for recs in (held, whole)]
+    levels = per_frame(held, lambda r: r.get('fn') == 'glTexImage2D')
+    ck.check('trim_app ahead: in frames 1-3 held back, no blit and no texture written (written whole: a blit a '
+             'frame); the texture and the window\'s pixels written where frame 4 begins',
+             all(blits[0].get(f, 0) == 0 and not levels.get(f) and blits[1].get(f) == 1 for f in (1, 2, 3)) and
+             levels.get(4) == 1 and
+             per_frame(held, lambda r: r.get('fn') == 'gltraceSurfaceContents').get(4) == 1, (blits, levels))
+
+
 def check_held_stencil(env):
     """trim_app stencil with GLTRACE_START_FRAME=5: its stencil renderbuffer
     alone (GL_STENCIL_INDEX8) counts a moving quad each frame, never
@@ -678,10 +697,11 @@ def check_held_layers(env, version):
     its uploads into the layers of an array texture and the slices of a 3D
     one, its draws into a layer and its depth-tested draws into a colour
     and a depth texture before the start are not written; nor, on GLES
-    3.2, its depth-tested draws into a colour and a depth renderbuffer.
-    Each is written as read back, once, before frame 3's blit of the
-    renderbuffer and where the start's frame begins (on GLES 3.1, before
-    each frame's written draw into the renderbuffers): one glTexImage3D of
+    3.2, its depth-tested draws into a colour and a depth renderbuffer,
+    nor frame 3's blit of the renderbuffer into the window (held back as a
+    draw into the window is). Each is written as read back, once, where
+    the start's frame begins (on GLES 3.1, before each frame's written
+    draw into the renderbuffers): one glTexImage3D of
     the array's three layers, one glTexSubImage3D of the 3D texture's four
     slices (made by glTexStorage3D), one glTexImage2D of the depth texture
     (GL_DEPTH_COMPONENT, read through NV_read_depth), and each
@@ -717,10 +737,11 @@ def check_held_layers(env, version):
     depth = per_frame(held, fn('glTexImage2D', format='GL_DEPTH_COMPONENT', type='GL_UNSIGNED_INT'))
     if version == '3.2':
         ck.check(f'{name}: the array\'s layers, the 3D texture\'s slices, the depth texture and the two '
-                 'renderbuffers (each copied from a texture made for it) written as read back, once each, before '
-                 'frame 3\'s blit and where frame 5 begins',
-                 all(array.get(f) == volume.get(f) == depth.get(f) == 1 and rb.get(f) == made.get(f) == 2
-                     for f in (3, 5)) and not any(array.get(f) or rb.get(f) or depth.get(f) for f in (1, 2, 4)),
+                 'renderbuffers (each copied from a texture made for it) written as read back, once each, where '
+                 'frame 5 begins, and none in frames 1-4 (frame 3\'s blit into the window held back: before, the '
+                 'levels were written before it)',
+                 array.get(5) == volume.get(5) == depth.get(5) == 1 and rb.get(5) == made.get(5) == 2 and
+                 not any(array.get(f) or rb.get(f) or depth.get(f) for f in (1, 2, 3, 4)),
                  (array, volume, depth, rb, made))
     else:
         # The draw into the renderbuffers is written, and may read any
