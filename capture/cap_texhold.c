@@ -74,8 +74,9 @@ typedef struct level {
                                   or GL_RENDERBUFFER (a renderbuffer's name) */
     int32_t level, w, h, d;    /* d: depth or layers (1 for 2D) */
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
-    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8, or float RGBA for a float type),
-                                  GL_DEPTH_ATTACHMENT (as 32-bit) or GL_DEPTH_STENCIL_ATTACHMENT (24 and 8 bits) */
+    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8, or as float or 16-bit RGBA for
+                                  those types: read_size), GL_DEPTH_ATTACHMENT (as 32-bit),
+                                  GL_DEPTH_STENCIL_ATTACHMENT (24 and 8 bits) or GL_STENCIL_ATTACHMENT (bytes) */
     uint8_t n;                 /* bytes a pixel has as written (8-bit colour: its components) */
     uint8_t changed;           /* since last written */
     uint8_t immutable;         /* made by a storage command (written): written back in place */
