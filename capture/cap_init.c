@@ -232,8 +232,7 @@ static int parse_trace_options(void)
 void cap_stop_frame_check(void)
 {
     static _Atomic int stopped;
-    uint64_t ended = atomic_load(&cap_frame) + atomic_load(&cap_unswapped_frames);
-    if (ended <= cap_opt_stop_frame || atomic_exchange(&stopped, 1))
+    if (cap_frames_ended() <= cap_opt_stop_frame || atomic_exchange(&stopped, 1))
         return;
     cap_dispatch_select(0);
     atomic_store(&cap_tracing, 0);

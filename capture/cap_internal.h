@@ -256,16 +256,21 @@ uint8_t *cap_defer_begin(cap_tls *t, size_t max, int32_t number, uint64_t t0);
 void cap_defer_end(cap_tls *t, uint8_t *p, uint32_t alias, const cap_defer_key *k, unsigned nk);
 void cap_defer_flush(cap_tls *t);        /* writes the queue, in order */
 
+/* The frames ended so far, as the start and stop frames count them:
+ * swaps, and the frames of a program that has not swapped (below). */
+CAP_INLINE uint64_t cap_frames_ended(void)
+{
+    extern _Atomic uint64_t cap_frame, cap_unswapped_frames;
+    return atomic_load_explicit(&cap_frame, memory_order_relaxed) +
+           atomic_load_explicit(&cap_unswapped_frames, memory_order_relaxed);
+}
+
 /* Holding back now (cap_defer_on being 1): before the start frame
  * (GLTRACE_START_FRAME) or a host's start. */
 CAP_INLINE int cap_defer_now(void)
 {
     extern uint64_t cap_opt_start_frame;
-    extern _Atomic uint64_t cap_frame, cap_unswapped_frames;
-    if (CAP_LIKELY(!cap_opt_start_frame || atomic_load_explicit(&cap_frame, memory_order_relaxed) +
-                                                   atomic_load_explicit(&cap_unswapped_frames, memory_order_relaxed) +
-                                                   1 <
-                                               cap_opt_start_frame))
+    if (CAP_LIKELY(!cap_opt_start_frame || cap_frames_ended() + 1 < cap_opt_start_frame))
         return 1;
     cap_defer_stop();
     return 0;
@@ -575,9 +580,7 @@ extern uint64_t cap_opt_stop_frame; /* GLTRACE_STOP_FRAME, 0: none (cap_init.c) 
 void cap_stop_frame_check(void);    /* at a frame's end: tracing stops past the stop frame */
 static inline int cap_before_start(void)
 {
-    return cap_opt_start_frame && atomic_load_explicit(&cap_frame, memory_order_relaxed) +
-                                          atomic_load_explicit(&cap_unswapped_frames, memory_order_relaxed) + 1 <
-                                      cap_opt_start_frame;
+    return cap_opt_start_frame && cap_frames_ended() + 1 < cap_opt_start_frame;
 }
 
 /* cap_egl_hooks.c */
