@@ -93,4 +93,30 @@ static inline unsigned int gt_texel_r11g11b10(const float *rgb)
     return r | g << 11 | b << 22;
 }
 
+/* npx pixels read as four floats each (glReadPixels GL_RGBA GL_FLOAT), as
+ * a level of `comps` components is written back: type 0x140B
+ * (GL_HALF_FLOAT) halves, 0x8C3B (GL_UNSIGNED_INT_10F_11F_11F_REV) red,
+ * green and blue packed in 32 bits, else floats. out may be rgba itself:
+ * a pixel's output never passes its input. Returns the bytes written. */
+static inline size_t gt_texel_pack_floats(const unsigned char *rgba, size_t npx, int comps, unsigned type,
+                                          unsigned char *out)
+{
+    size_t size = type == 0x8C3B ? 4 : type == 0x140B ? 2 : 4, stride = type == 0x8C3B ? 4 : (size_t)comps * size;
+    for (size_t i = 0; i < npx; i++) {
+        float v[4];
+        __builtin_memcpy(v, rgba + i * 16, sizeof v);
+        unsigned char *o = out + i * stride;
+        if (type == 0x8C3B) {
+            unsigned int p = gt_texel_r11g11b10(v);
+            __builtin_memcpy(o, &p, 4);
+            continue;
+        }
+        for (int c = 0; c < comps; c++) {
+            unsigned short h = gt_texel_half(v[c]);
+            __builtin_memcpy(o + (size_t)c * size, size == 2 ? (const void *)&h : (const void *)&v[c], size);
+        }
+    }
+    return npx * stride;
+}
+
 #endif

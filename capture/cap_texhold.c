@@ -495,22 +495,8 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
  * output never passes its input. */
 static void pack_float(const level *l, uint8_t *px, size_t npx)
 {
-    for (size_t i = 0; i < npx && l->type == GL_UNSIGNED_INT_10F_11F_11F_REV; i++) {
-        float rgb[3];
-        memcpy(rgb, px + i * 16, sizeof rgb);
-        uint32_t v = gt_texel_r11g11b10(rgb);
-        memcpy(px + i * 4, &v, 4);
-    }
-    if (l->type == GL_UNSIGNED_INT_10F_11F_11F_REV)
-        return;
-    size_t size = l->type == GL_HALF_FLOAT ? 2 : 4, comps = l->n / size;
-    for (size_t i = 0; i < npx; i++)
-        for (size_t c = 0; c < comps; c++) {
-            float v;
-            memcpy(&v, px + (i * 4 + c) * 4, 4);
-            uint16_t h = gt_texel_half(v);
-            memcpy(px + (i * comps + c) * size, size == 2 ? (const void *)&h : (const void *)&v, size);
-        }
+    int comps = l->type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 3 : l->n / (l->type == GL_HALF_FLOAT ? 2 : 4);
+    gt_texel_pack_floats(px, npx, comps, l->type, px);
 }
 
 /* What was read back, as the level is written: colour packed down to its

@@ -772,24 +772,11 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
         free(rgba), free(out);
         return -1;
     }
-    for (size_t i = 0; i < px; i++) {
+    if (l.read_type == GL_FLOAT) /* halves, packed or floats */
+        gt_texel_pack_floats(rgba, px, l.channels, l.type, out);
+    for (size_t i = 0; i < px && l.read_type != GL_FLOAT; i++) {
         uint8_t *s = rgba + i * 4 * comp, *o = out + i * opx;
-        if (r11) {
-            float rgb[3];
-            memcpy(rgb, s, sizeof rgb);
-            uint32_t v = gt_texel_r11g11b10(rgb);
-            memcpy(o, &v, 4);
-            continue;
-        }
-        int half = l.type == GL_HALF_FLOAT;
-        for (int c = 0; c < l.channels && half; c++) {
-            float v;
-            memcpy(&v, s + (size_t)c * 4, 4);
-            uint16_t half = gt_texel_half(v);
-            memcpy(o + (size_t)c * 2, &half, 2);
-        }
-        if (!half)
-            memcpy(o, s, (size_t)l.channels * comp);
+        memcpy(o, s, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */
             o[0] = s[2], o[2] = s[0];
     }

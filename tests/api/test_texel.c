@@ -1,0 +1,95 @@
+/* The texel conversions capture and trim write float levels back with
+ * (api/gt_texel.h): every value a half, an 11-bit or a 10-bit float holds
+ * must come back as the same bits, since a level read back as floats and
+ * written so must replay exactly. Each value is made from its bits here
+ * (ldexpf), not by the code under test. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gt_texel.h"
+
+static int failures;
+
+/* A half's value from its bits (IEEE 754 binary16). */
+static float half_value(unsigned h)
+{
+    unsigned e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(1024 + m), (int)e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* Every half: its value converts back to it (NaN to a NaN). */
+static void halves(void)
+{
+    for (unsigned h = 0; h < 65536; h++) {
+        float v = half_value(h);
+        unsigned got = gt_texel_half(v);
+        int ok = isnan(v) ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff) : got == h;
+        if (!ok && failures++ < 10)
+            printf("FAIL half %04x: %g came back as %04x\n", h, (double)v, got);
+    }
+    /* Rounding where a float falls between halves: to nearest, ties to even. */
+    static const struct { float v; unsigned h; } near[] = {
+        {65504.0f, 0x7bff}, {65519.0f, 0x7bff}, {65520.0f, 0x7c00}, {1e-8f, 0x0000}, {3e-8f, 0x0001},
+        {1.0f + 1.0f / 2048, 0x3c00}, {1.0f + 3.0f / 2048, 0x3c02},
+    };
+    for (size_t i = 0; i < sizeof near / sizeof near[0]; i++)
+        if (gt_texel_half(near[i].v) != near[i].h && failures++ < 20)
+            printf("FAIL half of %.9g: %04x, not %04x\n", (double)near[i].v, gt_texel_half(near[i].v), near[i].h);
+}
+
+/* Every 11-bit (red) and 10-bit (blue) float: packed back to its bits. */
+static void r11g11b10(void)
+{
+    for (unsigned x = 0; x < 2048; x++) {
+        if ((x >> 6) == 31 && (x & 63))
+            continue; /* NaN */
+        float red = half_value(x << 4), blue = half_value((x & 1023) << 5);
+        float rgb[3] = {red, red, blue};
+        unsigned want = x | x << 11 | (x & 1023) << 22;
+        if ((x & 1023) >> 5 == 31 && (x & 31))
+            continue; /* the blue value a NaN */
+        unsigned got = gt_texel_r11g11b10(rgb);
+        if (got != want && failures++ < 30)
+            printf("FAIL r11g11b10 %03x: %08x, not %08x\n", x, got, want);
+    }
+}
+
+/* Pixels read as RGBA floats, packed as each level type is written, in place. */
+static void pack(void)
+{
+    float px[8] = {1.0f, 0.5f, -2.0f, 0.25f, 65504.0f, 0.0f, 1.0f, 1.0f};
+    unsigned char b[sizeof px];
+    memcpy(b, px, sizeof px);
+    size_t n = gt_texel_pack_floats(b, 2, 2, 0x140B, b); /* RG16F: two halves a pixel */
+    unsigned short h[4];
+    memcpy(h, b, sizeof h);
+    if (n != 8 || h[0] != 0x3c00 || h[1] != 0x3800 || h[2] != 0x7bff || h[3] != 0)
+        failures++, printf("FAIL pack RG16F: %zu bytes, %04x %04x %04x %04x\n", n, h[0], h[1], h[2], h[3]);
+    memcpy(b, px, sizeof px);
+    n = gt_texel_pack_floats(b, 2, 1, 0x1406, b); /* R32F: the red floats */
+    float f[2];
+    memcpy(f, b, sizeof f);
+    if (n != 8 || f[0] != 1.0f || f[1] != 65504.0f)
+        failures++, printf("FAIL pack R32F: %zu bytes, %g %g\n", n, (double)f[0], (double)f[1]);
+    memcpy(b, px, sizeof px);
+    n = gt_texel_pack_floats(b, 1, 3, 0x8C3B, b); /* R11F_G11F_B10F: negative blue is 0 */
+    unsigned p;
+    memcpy(&p, b, 4);
+    if (n != 4 || p != (0x3c0u | 0x380u << 11))
+        failures++, printf("FAIL pack R11F_G11F_B10F: %zu bytes, %08x\n", n, p);
+}
+
+int main(void)
+{
+    halves();
+    r11g11b10();
+    pack();
+    if (failures) {
+        printf("%d failures\n", failures);
+        return 1;
+    }
+    printf("ok: every half, 11-bit and 10-bit float came back as its bits\n");
+    return 0;
+}
