@@ -119,4 +119,32 @@ static inline size_t gt_texel_pack_floats(const unsigned char *rgba, size_t npx,
     return npx * stride;
 }
 
+/* npx pixels read as four 32-bit integers each (glReadPixels
+ * GL_RGBA_INTEGER with GL_UNSIGNED_INT or GL_INT), as a level of `comps`
+ * components of an integer format is written back: type 0x1400/0x1401
+ * (GL_BYTE, GL_UNSIGNED_BYTE) a byte a component, 0x1402/0x1403 (GL_SHORT,
+ * GL_UNSIGNED_SHORT) two, 0x1404/0x1405 (GL_INT, GL_UNSIGNED_INT) four,
+ * 0x8368 (GL_UNSIGNED_INT_2_10_10_10_REV) RGB10_A2UI's 32 bits. A level's
+ * values fit its type, so the low bytes are exact, sign included (two's
+ * complement). out may be rgba itself. Returns the bytes written. */
+static inline size_t gt_texel_pack_ints(const unsigned char *rgba, size_t npx, int comps, unsigned type,
+                                        unsigned char *out)
+{
+    size_t size = type == 0x1400 || type == 0x1401 ? 1 : type == 0x1402 || type == 0x1403 ? 2 : 4;
+    size_t stride = type == 0x8368 ? 4 : (size_t)comps * size;
+    for (size_t i = 0; i < npx; i++) {
+        unsigned int v[4];
+        __builtin_memcpy(v, rgba + i * 16, sizeof v);
+        unsigned char *o = out + i * stride;
+        if (type == 0x8368) {
+            unsigned int p = (v[0] & 0x3ffu) | (v[1] & 0x3ffu) << 10 | (v[2] & 0x3ffu) << 20 | (v[3] & 3u) << 30;
+            __builtin_memcpy(o, &p, 4);
+            continue;
+        }
+        for (int c = 0; c < comps; c++)
+            for (size_t b = 0; b < size; b++)
+                o[(size_t)c * size + b] = (unsigned char)(v[c] >> (8 * b));
+    }
+    return npx * stride;
+}
 #endif

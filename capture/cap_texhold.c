@@ -16,7 +16,10 @@
  * EXT_texture_norm16, 16-bit normalized RGBA, RG and red (a 10-bit
  * video's planes), read and written as GL_UNSIGNED_SHORT; on GLES 3 with
  * NV_read_stencil, stencil alone (GL_STENCIL_INDEX8: GLES 3.2 textures,
- * renderbuffers), read and written as bytes. Nor is a draw, a
+ * renderbuffers), read and written as bytes; on GLES 3, integer colour
+ * (the colour-renderable 8-, 16- and 32-bit RGBA, RG and red, signed or
+ * not, and RGB10_A2UI), read as 32-bit integers and written as the
+ * format's own type. Nor is a draw, a
  * clear or a blit into a framebuffer object written whose colour buffer (one drawn,
  * or none) and, when it writes depth (its test on, or in a clear's mask),
  * depth buffer are such levels, or single-sampled renderbuffers of such a
@@ -50,7 +53,7 @@
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
  * What GLES cannot read back this way (compressed and luminance
- * textures, integer ones, float depth, multisampled
+ * textures, float depth, multisampled
  * renderbuffers, levels above 0 on GLES 2) is written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
@@ -74,8 +77,8 @@ typedef struct level {
                                   or GL_RENDERBUFFER (a renderbuffer's name) */
     int32_t level, w, h, d;    /* d: depth or layers (1 for 2D) */
     uint32_t ifmt, fmt, type;  /* as defined: written with them */
-    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8, or as float or 16-bit RGBA for
-                                  those types: read_size), GL_DEPTH_ATTACHMENT (as 32-bit),
+    uint32_t att;              /* read through: GL_COLOR_ATTACHMENT0 (as RGBA8, or as float, 32-bit integer or
+                                  16-bit RGBA for those types: read_size), GL_DEPTH_ATTACHMENT (as 32-bit),
                                   GL_DEPTH_STENCIL_ATTACHMENT (24 and 8 bits) or GL_STENCIL_ATTACHMENT (bytes) */
     uint8_t n;                 /* bytes a pixel has as written (8-bit colour: its components) */
     uint8_t changed;           /* since last written */
@@ -125,10 +128,17 @@ static int is_norm16(const level *l)
     return l->att == GL_COLOR_ATTACHMENT0 && l->type == GL_UNSIGNED_SHORT;
 }
 
+/* An integer colour level: read as four 32-bit integers a pixel. */
+static int is_int(const level *l)
+{
+    return l->att == GL_COLOR_ATTACHMENT0 &&
+           (l->fmt == GL_RED_INTEGER || l->fmt == GL_RG_INTEGER || l->fmt == GL_RGBA_INTEGER);
+}
+
 /* Bytes a pixel of l has as read back. */
 static size_t read_size(const level *l)
 {
-    return is_float(l) ? 16 : is_norm16(l) ? 8 : l->att == GL_STENCIL_ATTACHMENT ? 1 : 4;
+    return is_float(l) || is_int(l) ? 16 : is_norm16(l) ? 8 : l->att == GL_STENCIL_ATTACHMENT ? 1 : 4;
 }
 
 /* Whether l is of object `name` (0: any) in the renderbuffers' name space
@@ -148,6 +158,32 @@ static uint32_t bound(uint32_t bind)
 static int copies_images(const cap_tls *t)
 {
     return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
+}
+
+/* Integer colour (GLES 3, the colour-renderable formats of table 8.10):
+ * read as GL_RGBA_INTEGER with GL_INT or GL_UNSIGNED_INT, written as the
+ * format's own type (gt_texel_pack_ints). Bytes a pixel has as written,
+ * or 0. */
+static int int_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
+{
+    static const struct { uint32_t ifmt, fmt, type; uint8_t n; } in[] = {
+        {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1},     {GL_R8I, GL_RED_INTEGER, GL_BYTE, 1},
+        {GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 2},   {GL_R16I, GL_RED_INTEGER, GL_SHORT, 2},
+        {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 4},     {GL_R32I, GL_RED_INTEGER, GL_INT, 4},
+        {GL_RG8UI, GL_RG_INTEGER, GL_UNSIGNED_BYTE, 2},     {GL_RG8I, GL_RG_INTEGER, GL_BYTE, 2},
+        {GL_RG16UI, GL_RG_INTEGER, GL_UNSIGNED_SHORT, 4},   {GL_RG16I, GL_RG_INTEGER, GL_SHORT, 4},
+        {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 8},     {GL_RG32I, GL_RG_INTEGER, GL_INT, 8},
+        {GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4}, {GL_RGBA8I, GL_RGBA_INTEGER, GL_BYTE, 4},
+        {GL_RGBA16UI, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, 8}, {GL_RGBA16I, GL_RGBA_INTEGER, GL_SHORT, 8},
+        {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 16}, {GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, 16},
+        {GL_RGB10_A2UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, 4},
+    };
+    for (size_t i = 0; t->es_major >= 3 && i < sizeof in / sizeof in[0]; i++)
+        if (in[i].ifmt == ifmt && (!*fmt || *fmt == in[i].fmt) && (!*type || *type == in[i].type)) {
+            *fmt = in[i].fmt, *type = in[i].type;
+            return in[i].n;
+        }
+    return 0;
 }
 
 /* Colour wider than 8 bits. 16-bit normalized (EXT_texture_norm16): read
@@ -190,7 +226,8 @@ static int wide_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t 
  * keeps the app's type, which chooses its size); on GLES 3 with
  * NV_read_stencil stencil alone as bytes, with NV_read_depth_stencil
  * 24-bit depth with 8-bit stencil, read and written as
- * GL_UNSIGNED_INT_24_8; wider colour (wide_format). A copy's or a renderbuffer's (fmt and
+ * GL_UNSIGNED_INT_24_8; wider colour (wide_format); integer colour
+ * (int_format). A copy's or a renderbuffer's (fmt and
  * type 0) follows its internal format. *att: the attachment it is read
  * through. */
 static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type, uint32_t *att)
@@ -225,6 +262,8 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
     }
     *att = GL_COLOR_ATTACHMENT0;
     int n = wide_format(t, ifmt, fmt, type);
+    if (!n)
+        n = int_format(t, ifmt, fmt, type);
     if (n)
         return n;
     if (!*fmt && !*type)
@@ -475,6 +514,9 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
     uint32_t fmt = GL_RGBA, type = GL_UNSIGNED_BYTE;
     if (is_float(l))
         type = GL_FLOAT;
+    else if (is_int(l))
+        fmt = GL_RGBA_INTEGER, type = l->type == GL_BYTE || l->type == GL_SHORT || l->type == GL_INT ? GL_INT
+                                                                                                        : GL_UNSIGNED_INT;
     else if (is_norm16(l))
         type = GL_UNSIGNED_SHORT;
     else if (l->att == GL_DEPTH_ATTACHMENT)
@@ -515,6 +557,11 @@ static void pack(const level *l, uint8_t *px, size_t npx)
     }
     if (is_float(l)) {
         pack_float(l, px, npx);
+        return;
+    }
+    if (is_int(l)) {
+        int comps = l->fmt == GL_RED_INTEGER ? 1 : l->fmt == GL_RG_INTEGER ? 2 : 4;
+        gt_texel_pack_ints(px, npx, comps, l->type, px);
         return;
     }
     for (size_t i = 0; i < npx && is_norm16(l) && l->n < 8; i++)

@@ -670,11 +670,38 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
 /* ---------------------------------------------------------------- the start: the textures read back */
 
 typedef struct layout { /* how a texture level is read back and written */
-    GLenum read_type;   /* glReadPixels with GL_RGBA and this type */
+    GLenum read_format, read_type; /* glReadPixels's: GL_RGBA, or GL_RGBA_INTEGER for an integer level */
     int channels;       /* kept of the four read, in order (BGRA: swapped) */
     GLenum format, type; /* glTexSubImage2D's */
     int swap;           /* red and blue swapped (BGRA) */
 } layout;
+
+/* Integer colour (the colour-renderable ones, GLES 3.2 table 8.10): read
+ * as four 32-bit integers, signed or not as the format is, and written as
+ * its own type (gt_texel_pack_ints). 0 for another format. */
+static int integer_layout(GLint internal, layout *l)
+{
+    static const struct { GLint internal; GLenum format, type; int channels; } ints[] = {
+        {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1},    {GL_R8I, GL_RED_INTEGER, GL_BYTE, 1},
+        {GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 1},  {GL_R16I, GL_RED_INTEGER, GL_SHORT, 1},
+        {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1},    {GL_R32I, GL_RED_INTEGER, GL_INT, 1},
+        {GL_RG8UI, GL_RG_INTEGER, GL_UNSIGNED_BYTE, 2},    {GL_RG8I, GL_RG_INTEGER, GL_BYTE, 2},
+        {GL_RG16UI, GL_RG_INTEGER, GL_UNSIGNED_SHORT, 2},  {GL_RG16I, GL_RG_INTEGER, GL_SHORT, 2},
+        {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2},    {GL_RG32I, GL_RG_INTEGER, GL_INT, 2},
+        {GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4}, {GL_RGBA8I, GL_RGBA_INTEGER, GL_BYTE, 4},
+        {GL_RGBA16UI, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, 4}, {GL_RGBA16I, GL_RGBA_INTEGER, GL_SHORT, 4},
+        {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4}, {GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, 4},
+        {GL_RGB10_A2UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, 4},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (ints[i].internal == internal) {
+            GLenum t = ints[i].type;
+            int is_signed = t == GL_BYTE || t == GL_SHORT || t == GL_INT;
+            *l = (layout){GL_RGBA_INTEGER, is_signed ? GL_INT : GL_UNSIGNED_INT, ints[i].channels, ints[i].format, t, 0};
+            return 1;
+        }
+    return 0;
+}
 
 /* The layout of a texture level of this internal format (the sizes and
  * component type tell an unsized one), or 0 when it is not read back
@@ -682,7 +709,9 @@ typedef struct layout { /* how a texture level is read back and written */
 static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint ctype, layout *l)
 {
     int unorm8 = red_bits == 8 && ctype == GL_UNSIGNED_NORMALIZED;
-    *l = (layout){GL_UNSIGNED_BYTE, 4, GL_RGBA, GL_UNSIGNED_BYTE, 0};
+    *l = (layout){GL_RGBA, GL_UNSIGNED_BYTE, 4, GL_RGBA, GL_UNSIGNED_BYTE, 0};
+    if (integer_layout(internal, l))
+        return 1;
     switch (internal) {
     case GL_RGBA8: case GL_SRGB8_ALPHA8:
         return 1;
@@ -754,10 +783,12 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return -1;
-    size_t comp = l.read_type == GL_FLOAT ? 4 : l.read_type == GL_UNSIGNED_SHORT ? 2 : 1, px = (size_t)w * (size_t)h;
-    size_t ocomp = l.type == GL_HALF_FLOAT ? 2 : comp; /* a component's bytes as written */
-    int r11 = l.type == GL_UNSIGNED_INT_10F_11F_11F_REV;
-    size_t opx = r11 ? 4 : (size_t)l.channels * ocomp; /* a pixel's */
+    int integer = l.read_format == GL_RGBA_INTEGER, wide = l.read_type == GL_FLOAT || integer;
+    size_t comp = wide ? 4 : l.read_type == GL_UNSIGNED_SHORT ? 2 : 1, px = (size_t)w * (size_t)h;
+    long written = gt_texel_bytes(l.format, l.type); /* a pixel's bytes as written */
+    if (written <= 0)
+        return -1;
+    size_t opx = (size_t)written;
     uint8_t *rgba = malloc(px * 4 * comp);
     uint8_t *out = malloc(px * opx);
     struct rp_trim_restore *rs = realloc(plan->restores, (plan->nrestores + 1) * sizeof *rs);
@@ -767,14 +798,16 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
         free(rgba), free(out);
         return -1;
     }
-    glReadPixels(0, 0, w, h, GL_RGBA, l.read_type, rgba);
+    glReadPixels(0, 0, w, h, l.read_format, l.read_type, rgba);
     if (glGetError() != GL_NO_ERROR) {
         free(rgba), free(out);
         return -1;
     }
-    if (l.read_type == GL_FLOAT) /* halves, packed or floats */
+    if (integer)
+        gt_texel_pack_ints(rgba, px, l.channels, l.type, out);
+    else if (l.read_type == GL_FLOAT) /* halves, packed or floats */
         gt_texel_pack_floats(rgba, px, l.channels, l.type, out);
-    for (size_t i = 0; i < px && l.read_type != GL_FLOAT; i++) {
+    for (size_t i = 0; i < px && !wide; i++) {
         uint8_t *s = rgba + i * 4 * comp, *o = out + i * opx;
         memcpy(o, s, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */

@@ -1,7 +1,8 @@
-/* The texel conversions capture and trim write float levels back with
- * (api/gt_texel.h): every value a half, an 11-bit or a 10-bit float holds
- * must come back as the same bits, since a level read back as floats and
- * written so must replay exactly. Each value is made from its bits here
+/* The texel conversions capture and trim write float and integer levels
+ * back with (api/gt_texel.h): every value a half, an 11-bit or a 10-bit
+ * float holds must come back as the same bits, since a level read back as
+ * floats and written so must replay exactly; so must an integer level's
+ * extremes, read back as 32-bit integers. Each value is made from its bits here
  * (ldexpf), not by the code under test. */
 #include <math.h>
 #include <stdio.h>
@@ -81,15 +82,54 @@ static void pack(void)
         failures++, printf("FAIL pack R11F_G11F_B10F: %zu bytes, %08x\n", n, p);
 }
 
+/* Pixels read as RGBA 32-bit integers (signed ones sign-extended, as the
+ * GL returns them), packed as each integer level type is written. */
+static void pack_ints(void)
+{
+    int px[8] = {-128, 127, -1, 0, -32768, 32767, 2147483647, -2147483647 - 1};
+    int px8[8] = {-128, 127, 5, 6, -1, 0, 7, 8};
+    unsigned char b[sizeof px];
+    memcpy(b, px8, sizeof px8);
+    size_t n = gt_texel_pack_ints(b, 2, 2, 0x1400, b); /* RG8I: a byte each */
+    signed char c[4];
+    memcpy(c, b, sizeof c);
+    if (n != 4 || c[0] != -128 || c[1] != 127 || c[2] != -1 || c[3] != 0)
+        failures++, printf("FAIL pack RG8I: %zu bytes, %d %d %d %d\n", n, c[0], c[1], c[2], c[3]);
+    memcpy(b, px, sizeof px);
+    n = gt_texel_pack_ints(b, 2, 1, 0x1402, b); /* R16I: the red shorts */
+    short s[2];
+    memcpy(s, b, sizeof s);
+    if (n != 4 || s[0] != -128 || s[1] != -32768)
+        failures++, printf("FAIL pack R16I: %zu bytes, %d %d\n", n, s[0], s[1]);
+    memcpy(b, px, sizeof px);
+    n = gt_texel_pack_ints(b, 2, 4, 0x1404, b); /* RGBA32I: as read */
+    if (n != sizeof px || memcmp(b, px, sizeof px) != 0)
+        failures++, printf("FAIL pack RGBA32I: %zu bytes\n", n);
+    unsigned u[8] = {255, 0, 65535, 1, 1023, 512, 1, 3};
+    memcpy(b, u, sizeof u);
+    n = gt_texel_pack_ints(b, 2, 3, 0x1403, b); /* RGB16UI (not renderable, but packed alike) */
+    unsigned short us[6];
+    memcpy(us, b, sizeof us);
+    if (n != 12 || us[0] != 255 || us[1] != 0 || us[2] != 65535 || us[3] != 1023 || us[4] != 512 || us[5] != 1)
+        failures++, printf("FAIL pack RGB16UI: %zu bytes\n", n);
+    memcpy(b, u, sizeof u);
+    n = gt_texel_pack_ints(b, 2, 4, 0x8368, b); /* RGB10_A2UI */
+    unsigned p[2];
+    memcpy(p, b, sizeof p);
+    if (n != 8 || p[0] != (255u | 65535u % 1024 << 20 | 1u << 30) || p[1] != (1023u | 512u << 10 | 1u << 20 | 3u << 30))
+        failures++, printf("FAIL pack RGB10_A2UI: %zu bytes, %08x %08x\n", n, p[0], p[1]);
+}
+
 int main(void)
 {
     halves();
     r11g11b10();
     pack();
+    pack_ints();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;
     }
-    printf("ok: every half, 11-bit and 10-bit float came back as its bits\n");
+    printf("ok: every half, 11-bit and 10-bit float came back as its bits; integer levels packed\n");
     return 0;
 }

@@ -365,6 +365,7 @@ def hard_starts():
             check_held_layers(env, version)
         check_held_unswapped(env)
         check_held_floats(env)
+        check_held_integers(env)
         check_held_stencil(env)
         check_held_blits(env)
         r = run([gltrace, 'record', '--frames', '2', '-o', out, '--', trim_app, 'map'])
@@ -578,6 +579,48 @@ def check_held_blits(env):
              all(blits[0].get(f, 0) == 0 and not levels.get(f) and blits[1].get(f) == 1 for f in (1, 2, 3)) and
              levels.get(4) == 1 and
              per_frame(held, lambda r: r.get('fn') == 'gltraceSurfaceContents').get(4) == 1, (blits, levels))
+
+
+def check_held_integers(env):
+    """trim_app integer with GLTRACE_START_FRAME=5: its passes into integer
+    targets (RGBA8UI, RG16UI and RGB10_A2UI made by glTexStorage2D, R32I by
+    glTexImage2D with GL_RED_INTEGER GL_INT) before the start are not
+    written; the levels are read back as 32-bit integers and written, where
+    writing comes on, each in its own format and type (capture/cap_texhold.c).
+    Held back and written whole, the same snapshots; the held-back trace
+    replays them. A trim of either writes the levels the same way in place
+    of the passes before its start (replay/rp_trim_draws.c) and replays
+    exactly on the first try with no GL error. Before, integer levels were
+    not read back: every pass was written, and stayed in trims."""
+    held, held_path, whole, whole_path = held_mode_replays(env, 'integer')
+
+    def draws(r):
+        return r.get('fn') == 'glDrawArrays'
+    counts = [per_frame(recs, draws) for recs in (held, whole)]
+    ck.check('trim_app integer: in frames 1-3 held back, no draw written (written whole: five a frame)',
+             all(counts[0].get(f, 0) == 0 and counts[1].get(f) == 5 for f in (1, 2, 3)), counts)
+    kinds = (('GL_RGBA_INTEGER', 'GL_UNSIGNED_BYTE'), ('GL_RED_INTEGER', 'GL_INT'), ('GL_RG_INTEGER', 'GL_UNSIGNED_SHORT'),
+             ('GL_RGBA_INTEGER', 'GL_UNSIGNED_INT_2_10_10_10_REV'))
+
+    def written(recs, fmt, typ):
+        return [r for r in recs if r.get('fn') in ('glTexSubImage2D', 'glTexImage2D') and
+                r.get('args', {}).get('format') == fmt and r.get('args', {}).get('type') == typ and
+                isinstance(r.get('args', {}).get('pixels'), dict) and r['args']['pixels'].get('data')]
+    start = per_frame(held, lambda r: r.get('fn') in ('glTexSubImage2D', 'glTexImage2D'))
+    ck.check('trim_app integer held back: the four levels written as read back where frame 4 begins, each in its '
+             'format and type (RGBA8UI as GL_RGBA_INTEGER GL_UNSIGNED_BYTE, R32I as GL_RED_INTEGER GL_INT with '
+             'glTexImage2D as the app made it, RG16UI as GL_RG_INTEGER GL_UNSIGNED_SHORT, RGB10_A2UI packed)',
+             start.get(4) == 4 and all(written(held, f, t) for f, t in kinds), start)
+    for path, label in ((held_path, 'held back'), (whole_path, 'written whole')):
+        out = os.path.join(work, f'integers-{label[:4]}-6-7.gltrace')
+        r = run([gltrace, 'trim', path, '--frames', '6-7', '-o', out])
+        setup = setup_records(out) if r.returncode == 0 else []
+        ck.check(f'trim_app integer {label}: its trim of frames 6-7 replays exactly on the first try, raising no GL '
+                 'error, the passes before the start left out and the four levels written in their place',
+                 r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and 'note:' not in r.stderr and
+                 'the pixels of 4 texture levels' in r.stdout and no_gl_errors(out) and
+                 all(written(setup, f, t) for f, t in kinds) and not any(draws(x) for x in setup),
+                 (r.stdout[-400:], r.stderr[-300:]))
 
 
 def check_held_stencil(env):

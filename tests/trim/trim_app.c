@@ -123,6 +123,13 @@
  *               colour, covers where it was counted twice or more with a
  *               colour of the frame: what the stencil holds is every
  *               frame's. The window shows the texture.
+ *   integer     passes into integer targets, never cleared after the
+ *               first frame: each frame draws a moving quad of values
+ *               of its own into an RGBA8UI texture (glTexStorage2D), an
+ *               R32I one (glTexImage2D, GL_RED_INTEGER GL_INT: large
+ *               negative values), an RG16UI and an RGB10_A2UI one
+ *               (glTexStorage2D); the window shows all four read with
+ *               texelFetch, so what every frame drew shows.
  *   invalidate  each frame invalidates the framebuffer object's colour
  *               (glInvalidateFramebuffer, as mpv does before each pass),
  *               clears it, draws a quad into it and shows it; then
@@ -969,6 +976,111 @@ static void frame_floats(const floats *fl, const app *a, int f)
     }
 }
 
+/* Integer targets: 0 RGBA8UI, 1 R32I, 2 RG16UI, 3 RGB10_A2UI. */
+typedef struct ints {
+    GLuint tex[4], fbo[4], put_u, put_i, show, vao_none;
+    GLint u_u, u_i, off_u, off_i;
+} ints;
+
+static const char *ints_vs = "#version 300 es\n"
+                             "layout(location = 0) in vec2 p;\n"
+                             "uniform vec2 u_offset;\n"
+                             "void main() { gl_Position = vec4(p + u_offset, 0.0, 1.0); }\n";
+static const char *ints_put_u = "#version 300 es\n"
+                                "uniform highp uvec4 u_value;\n"
+                                "layout(location = 0) out highp uvec4 o;\n"
+                                "void main() { o = u_value; }\n";
+static const char *ints_put_i = "#version 300 es\n"
+                                "uniform highp ivec4 u_value;\n"
+                                "layout(location = 0) out highp ivec4 o;\n"
+                                "void main() { o = u_value; }\n";
+static const char *ints_show = "#version 300 es\n"
+                               "precision highp float;\n"
+                               "uniform highp usampler2D u_a, u_c, u_d;\n"
+                               "uniform highp isampler2D u_b;\n"
+                               "out vec4 o;\n"
+                               "void main() {\n"
+                               "  ivec2 t = ivec2(gl_FragCoord.xy) / 2;\n"
+                               "  uvec4 a = texelFetch(u_a, t, 0), c = texelFetch(u_c, t, 0), d = texelFetch(u_d, t, 0);\n"
+                               "  ivec4 b = texelFetch(u_b, t, 0);\n"
+                               "  o = vec4(float((a.r ^ a.b) & 255u) / 255.0, float((-b.r) % 65536) / 65535.0,\n"
+                               "           float(c.g % 251u) / 250.0, 0.5 + float(d.r + d.a * 7u) / 4096.0);\n"
+                               "}\n";
+
+static void ints_setup(ints *in)
+{
+    static const GLenum ifmt[4] = {GL_RGBA8UI, GL_R32I, GL_RG16UI, GL_RGB10_A2UI};
+    glGenTextures(4, in->tex);
+    glGenFramebuffers(4, in->fbo);
+    for (int i = 0; i < 4; i++) {
+        glBindTexture(GL_TEXTURE_2D, in->tex[i]);
+        if (i == 1)
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_R32I, 32, 32, 0, GL_RED_INTEGER, GL_INT, NULL);
+        else
+            glTexStorage2D(GL_TEXTURE_2D, 1, ifmt[i], 32, 32);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, in->fbo[i]);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, in->tex[i], 0);
+        static const GLuint zu[4];
+        static const GLint zi[4];
+        if (i == 1)
+            glClearBufferiv(GL_COLOR, 0, zi);
+        else
+            glClearBufferuiv(GL_COLOR, 0, zu);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    GLuint vs, fs;
+    in->put_u = sample_shader_program(APP, ints_vs, ints_put_u, &vs, &fs);
+    in->put_i = sample_shader_program(APP, ints_vs, ints_put_i, &vs, &fs);
+    in->show = sample_shader_program(APP, ints_vs, ints_show, &vs, &fs);
+    in->u_u = glGetUniformLocation(in->put_u, "u_value");
+    in->u_i = glGetUniformLocation(in->put_i, "u_value");
+    in->off_u = glGetUniformLocation(in->put_u, "u_offset");
+    in->off_i = glGetUniformLocation(in->put_i, "u_offset");
+    glUseProgram(in->show);
+    static const char *names[4] = {"u_a", "u_b", "u_c", "u_d"};
+    for (int i = 0; i < 4; i++)
+        glUniform1i(glGetUniformLocation(in->show, names[i]), i);
+}
+
+static void frame_ints(const ints *in, const app *a, int f)
+{
+    const GLuint u = (GLuint)f;
+    const GLuint uv[3][4] = {{u * 17u + 3u, 40u, 200u - u * 9u, 255u},
+                             {0u, u * 7000u + 1u, 0u, 0u},
+                             {u * 100u + 5u, 1023u - u, u * 50u, u % 4u}};
+    const GLint iv[4] = {-100003 * (f + 1), 0, 0, 0};
+    glViewport(0, 0, 32, 32);
+    for (int i = 0; i < 4; i++) {
+        glBindFramebuffer(GL_FRAMEBUFFER, in->fbo[i]);
+        int sgn = i == 1;
+        glUseProgram(sgn ? in->put_i : in->put_u);
+        glUniform2f(sgn ? in->off_i : in->off_u, -0.6f + 0.13f * (float)f + 0.05f * (float)i, 0.1f * (float)(f % 4));
+        if (sgn)
+            glUniform4iv(in->u_i, 1, iv);
+        else
+            glUniform4uiv(in->u_u, 1, uv[i == 0 ? 0 : i - 1]);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, W, H);
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(in->show);
+    for (int i = 0; i < 4; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, in->tex[i]);
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, full);
+    glUniform2f(glGetUniformLocation(in->show, "u_offset"), 0.0f, 0.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc == 2 ? argv[1] : "";
@@ -977,9 +1089,10 @@ int main(int argc, char **argv)
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
-        strcmp(mode, "invalidate") && strcmp(mode, "stencil")) {
+        strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
-                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil\n");
+                        "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
+                        "integer\n");
         return 2;
     }
     sample_egl e;
@@ -1030,6 +1143,9 @@ int main(int argc, char **argv)
     floats fl;
     if (!strcmp(mode, "float"))
         floats_setup(&fl);
+    ints in;
+    if (!strcmp(mode, "integer"))
+        ints_setup(&in);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -1086,6 +1202,8 @@ int main(int argc, char **argv)
             frame_rows(&ch, &a, f);
         else if (!strcmp(mode, "float"))
             frame_floats(&fl, &a, f);
+        else if (!strcmp(mode, "integer"))
+            frame_ints(&in, &a, f);
         else if (!strcmp(mode, "invalidate"))
             frame_invalidate(&a, f);
         else if (!strcmp(mode, "stencil"))
