@@ -603,7 +603,8 @@ void rp_reset_note(rp_reset *s, rp *r, const rp_msg *m, uint64_t tid, const rp_e
     if (e->how == RP_EGL) {
         if (e->cls == GT_CLASS_CURRENT && r->cur_ctx != s->ctx)
             cannot(s, "the kept calls make another context current (call %llu)", (unsigned long long)seq);
-        else if (e->egl && e->cls != GT_CLASS_FRAME && e->cls != GT_CLASS_CURRENT && !GT_FN_IS_SYNTHETIC(m->function))
+        else if (e->egl && e->cls != GT_CLASS_FRAME && e->cls != GT_CLASS_CURRENT && e->cls != GT_CLASS_API &&
+                 !GT_FN_IS_SYNTHETIC(m->function)) /* a client API binding makes nothing: replay binds GLES */
             cannot(s, "the kept calls make or end an EGL object (%s, call %llu)", name, (unsigned long long)seq);
         return;
     }

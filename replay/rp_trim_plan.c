@@ -79,6 +79,8 @@ typedef struct planner {
      * saying the same again does nothing on replay. */
     struct { uint64_t tid, draw, read, ctx; } bound[RP_MAX_THREADS];
     int nbound;
+    struct { uint64_t tid, api; } apis[RP_MAX_THREADS]; /* each thread's bound client API (eglBindAPI) */
+    int napis;
     struct { uint64_t surface; int64_t w, h; } size[64];
     int nsize;
     /* The last clear of each window surface kept so far: a later one
@@ -339,6 +341,22 @@ static int read_windows(planner *p, rp *r)
  * has bound, a gltraceSurface (not a creation's) of the size its surface
  * has. Notes what a kept one changes. Any other EGL call replay acts on
  * may end or make a handle, so the bindings are forgotten. */
+/* Whether `api` is the client API thread tid has bound already (noted
+ * as bound either way). */
+static int same_api(planner *p, uint64_t tid, uint64_t api)
+{
+    int i = 0;
+    while (i < p->napis && p->apis[i].tid != tid)
+        i++;
+    if (i < p->napis && p->apis[i].api == api)
+        return 1;
+    if (i == p->napis && i < RP_MAX_THREADS)
+        p->napis++;
+    if (i < RP_MAX_THREADS)
+        p->apis[i].tid = tid, p->apis[i].api = api;
+    return 0;
+}
+
 static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint64_t tid)
 {
     if (m->function == GT_FN_SURFACE) {
@@ -353,6 +371,12 @@ static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint6
             p->nsize++;
         if (i < 64)
             p->size[i].surface = s, p->size[i].w = w, p->size[i].h = h;
+        return 0;
+    }
+    if (e && e->cls == GT_CLASS_API && m->n_args) {
+        if (same_api(p, tid, rp_arg_u(m, 0)))
+            return 1;
+        p->nbound = 0; /* another API: the next eglMakeCurrent stays */
         return 0;
     }
     int current = m->function == GT_FN_CURRENT || (e && e->cls == GT_CLASS_CURRENT && e->how == RP_EGL);
