@@ -55,6 +55,7 @@ typedef struct event {
     uint16_t name;               /* an unbinding's key name */
     uint32_t del;                /* an unbinding's deletion (dels index) */
     uint8_t skip;                /* a call of the state at the start that is not written */
+    uint8_t makes;               /* a binding that names its object first: GLES makes the object there */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -146,9 +147,10 @@ static uint64_t obj_of(rp *r, int cls, uint32_t recorded)
  * of programs and shaders (whose deletion unbinds nothing: one in use
  * outlives it, and step 5 keeps that one); a deletion ends each one's
  * namers, an unbinding of each key holding it. */
-static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
+static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq, int *first)
 {
     int deletes = f->obj_role == GT_OBJ_DELETES;
+    *first = 0;
     for (unsigned i = 0; i < f->nparams && i < m->n_args; i++) {
         const gt_api_param *pa = &f->params[i];
         if ((!unbound_class(pa->obj_class) && pa->obj_class != GT_STATE_PROGRAM_NAME) || pa->dir == GT_DIR_OUT)
@@ -167,6 +169,7 @@ static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
             uint64_t obj = obj_of(r, pa->obj_class, rec), last = 0;
             rp_map_get(&s->namers, obj, &last);
             if (!deletes) {
+                *first |= !last;
                 struct namer *v = grow(s->namer, &s->capnamer, s->nnamer + 1, sizeof *v, &s->oom);
                 if (!v)
                     return -1;
@@ -345,9 +348,15 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         return -1;
     e->seq = seq, e->n = 0;
     size_t at = s->n - 1;
-    if (note_objects(s, r, m, f, seq) != 0)
+    int first = 0;
+    if (note_objects(s, r, m, f, seq, &first) != 0)
         return -1;
     e = &s->ev[at]; /* the unbindings may have moved the events */
+    /* The first binding of a name since glGen* made it makes the object:
+     * before it, the name is no object (an attachment of it fails), so it
+     * stays however later bindings of its key cover it (Qt binds a new
+     * texture, attaches it, then binds it again to set it up). */
+    e->makes = (uint8_t)(first && f->obj_role == GT_OBJ_NONE);
     /* A command the driver refused set nothing: it stays, reading everything. */
     if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
         return 0;
@@ -486,7 +495,7 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
             }
             continue;
         }
-        if (is_covered(&c, e->key[0]) && (e->seq >> 3) < nbytes) {
+        if (is_covered(&c, e->key[0]) && !e->makes && (e->seq >> 3) < nbytes) {
             if (!dry) {
                 plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
                 plan->dropped_sets++;

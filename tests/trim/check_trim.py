@@ -1043,6 +1043,21 @@ def invalidations():
              len(setups[0]) == len(setups[1]), [(len(s), s.count('glInvalidateFramebuffer')) for s in setups])
 
 
+def first_binding():
+    """trim_app attach: its framebuffer object's texture is generated,
+    bound, attached, then bound again for its parameters and storage, as
+    Qt makes a layer's (seen where capture held the storage back, a trace
+    server's spool). The first binding makes the texture; the second
+    covers its key with nothing reading it between (an attachment reads no
+    binding), and step 8 left the first out: the attachment of a name that
+    was no object yet failed, and the trim was exact only on its second
+    try, keeping the state commands."""
+    trace = record('trim_app_attach', [trim_app, 'attach'])
+    for k in (2, 6):
+        if trace:
+            check_trim('attach', trace, '--frames', k, k + 1)
+
+
 def unpack_rows():
     """trim_app rows: chain's passes after each frame's upload of a 4x4
     corner of a 64-pixel-wide picture (GL_UNPACK_ROW_LENGTH 64, then 0).
@@ -1385,6 +1400,7 @@ def main():
     chained_passes()
     unpack_rows()
     invalidations()
+    first_binding()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -130,6 +130,10 @@
  *               negative values), an RG16UI and an RGB10_A2UI one
  *               (glTexStorage2D); the window shows all four read with
  *               texelFetch, so what every frame drew shows.
+ *   attach      the framebuffer object's texture made as Qt makes a
+ *               layer's: generated, bound (which makes it), attached,
+ *               bound again for its parameters and its storage; each
+ *               frame clears it, draws a quad into it and shows it.
  *   invalidate  each frame invalidates the framebuffer object's colour
  *               (glInvalidateFramebuffer, as mpv does before each pass),
  *               clears it, draws a quad into it and shows it; then
@@ -854,6 +858,31 @@ static void frame_stencil(app *a, int f)
     show_texture(a);
 }
 
+static void attach_setup(app *a)
+{
+    glDeleteTextures(1, &a->tex);
+    glGenTextures(1, &a->tex);
+    glBindTexture(GL_TEXTURE_2D, a->tex); /* makes the texture: the name is no object before */
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->tex, 0);
+    glBindTexture(GL_TEXTURE_2D, a->tex); /* covers the first binding's key: nothing read it since */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 32, 32, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+static void frame_attach(app *a, int f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.1f, 0.05f * (float)f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.5f + 0.1f * (float)f, 0.1f, 0.2f, 0.9f, 0.4f, 1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    show_texture(a);
+}
+
 static void frame_invalidate(app *a, int f)
 {
     static const GLenum colour = GL_COLOR_ATTACHMENT0;
@@ -1089,10 +1118,10 @@ int main(int argc, char **argv)
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
-        strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer")) {
+        strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer\n");
+                        "integer|attach\n");
         return 2;
     }
     sample_egl e;
@@ -1146,6 +1175,8 @@ int main(int argc, char **argv)
     ints in;
     if (!strcmp(mode, "integer"))
         ints_setup(&in);
+    if (!strcmp(mode, "attach"))
+        attach_setup(&a);
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -1204,6 +1235,8 @@ int main(int argc, char **argv)
             frame_floats(&fl, &a, f);
         else if (!strcmp(mode, "integer"))
             frame_ints(&in, &a, f);
+        else if (!strcmp(mode, "attach"))
+            frame_attach(&a, f);
         else if (!strcmp(mode, "invalidate"))
             frame_invalidate(&a, f);
         else if (!strcmp(mode, "stencil"))
