@@ -56,6 +56,7 @@ typedef struct event {
     uint32_t del;                /* an unbinding's deletion (dels index) */
     uint8_t skip;                /* a call of the state at the start that is not written */
     uint8_t makes;               /* a binding that names its object first: GLES makes the object there */
+    uint8_t keep;                /* such a binding a later one of that object covers, after a record named it */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -72,7 +73,7 @@ struct rp_trim_sets {
     size_t n, cap;
     size_t nsets;
     /* Bindings: the object each binding key holds, by the last binding. */
-    struct binding { uint64_t key, obj; uint16_t name; } *bind;
+    struct binding { uint64_t key, obj; uint16_t name; size_t ev; } *bind; /* ev: the last binding's event + 1 */
     size_t nbind, capbind;
     rp_map bind_of;  /* key -> bind index + 1 */
     /* The records that named each object since its last deletion. */
@@ -205,6 +206,17 @@ static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
 }
 
 /* A binding command just noted (its key e->key[0]): the object it binds. */
+/* Whether a record before the last one (the binding being noted) named
+ * obj after seq. */
+static int named_since(const rp_trim_sets *s, uint64_t obj, uint64_t seq)
+{
+    uint64_t last = 0;
+    if (!rp_map_get(&s->namers, obj, &last) || !last)
+        return 0;
+    size_t before = s->namer[last - 1].next;
+    return before && s->namer[before - 1].seq > seq;
+}
+
 static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, const event *e)
 {
     if (f->obj_role != GT_OBJ_NONE)
@@ -221,15 +233,20 @@ static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
     uint64_t obj = obj_of(r, f->params[found].obj_class, (uint32_t)rp_arg_i(m, (unsigned)found)), v;
     if ((uint32_t)obj == 0)
         obj = 0;
+    size_t ev = (size_t)(e - s->ev) + 1;
     if (rp_map_get(&s->bind_of, e->key[0], &v) && v) {
-        s->bind[v - 1].obj = obj;
+        struct binding *b = &s->bind[v - 1];
+        event *made = b->ev ? &s->ev[b->ev - 1] : NULL;
+        if (obj && b->obj == obj && made && made->makes && named_since(s, obj, made->seq))
+            made->keep = 1;
+        b->obj = obj, b->ev = ev;
         return 0;
     }
     struct binding *b = grow(s->bind, &s->capbind, s->nbind + 1, sizeof *b, &s->oom);
     if (!b)
         return -1;
     s->bind = b;
-    s->bind[s->nbind] = (struct binding){e->key[0], obj, f->state[0].name};
+    s->bind[s->nbind] = (struct binding){e->key[0], obj, f->state[0].name, ev};
     return rp_map_put(&s->bind_of, e->key[0], ++s->nbind) != 0 ? (s->oom = 1, -1) : 0;
 }
 
@@ -353,9 +370,10 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         return -1;
     e = &s->ev[at]; /* the unbindings may have moved the events */
     /* The first binding of a name since glGen* made it makes the object:
-     * before it, the name is no object (an attachment of it fails), so it
-     * stays however later bindings of its key cover it (Qt binds a new
-     * texture, attaches it, then binds it again to set it up). */
+     * before it, the name is no object (an attachment of it fails). When
+     * a later binding of the same object covers it after a record named
+     * the object between (Qt binds a new texture, attaches it, then binds
+     * it again to set it up), it stays (note_binding: keep). */
     e->makes = (uint8_t)(first && f->obj_role == GT_OBJ_NONE);
     /* A command the driver refused set nothing: it stays, reading everything. */
     if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
@@ -495,7 +513,7 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
             }
             continue;
         }
-        if (is_covered(&c, e->key[0]) && !e->makes && (e->seq >> 3) < nbytes) {
+        if (is_covered(&c, e->key[0]) && !e->keep && (e->seq >> 3) < nbytes) {
             if (!dry) {
                 plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
                 plan->dropped_sets++;
