@@ -9,7 +9,9 @@
  * changed. The formats: colour that a framebuffer reads as RGBA8 (8-bit
  * unsigned normalized RGBA, RGB, RG, red or BGRA); with NV_read_depth,
  * depth (GL_DEPTH_COMPONENT with GL_UNSIGNED_SHORT or GL_UNSIGNED_INT,
- * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned; on GLES 3 with
+ * GL_DEPTH_COMPONENT16 and 24), read as 32-bit unsigned, and on GLES 3
+ * GL_DEPTH_COMPONENT32F, read as floats (with NV_read_depth_stencil,
+ * GL_DEPTH32F_STENCIL8 too, as GL_FLOAT_32_UNSIGNED_INT_24_8_REV); on GLES 3 with
  * EXT_color_buffer_float (or GLES 3.2), float colour (16- and 32-bit
  * float RGBA, RG and red, and R11F_G11F_B10F), read as 32-bit floats and
  * written as halves (16-bit), floats or packed (R11F_G11F_B10F); with
@@ -53,7 +55,7 @@
  * (`gen-textures`, `texture-storage`, `texture-level`, `copy-image`,
  * `delete-textures`).
  * What GLES cannot read back this way (compressed and luminance
- * textures, float depth, multisampled
+ * textures, multisampled
  * renderbuffers, levels above 0 on GLES 2) is written as before.
  *
  * The table is the thread's own (one allocation, at its first level): no
@@ -138,7 +140,11 @@ static int is_int(const level *l)
 /* Bytes a pixel of l has as read back. */
 static size_t read_size(const level *l)
 {
-    return is_float(l) || is_int(l) ? 16 : is_norm16(l) ? 8 : l->att == GL_STENCIL_ATTACHMENT ? 1 : 4;
+    if (is_float(l) || is_int(l))
+        return 16;
+    if (is_norm16(l) || l->type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
+        return 8;
+    return l->att == GL_STENCIL_ATTACHMENT ? 1 : 4;
 }
 
 /* Whether l is of object `name` (0: any) in the renderbuffers' name space
@@ -244,6 +250,11 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
         return 1;
     }
     *att = GL_DEPTH_STENCIL_ATTACHMENT; /* read as GL_UNSIGNED_INT_24_8 (NV_read_depth_stencil) */
+    if (t->cs && t->cs->read_depth_stencil && t->es_major >= 3 && ifmt == GL_DEPTH32F_STENCIL8 &&
+        (!*fmt || *fmt == GL_DEPTH_STENCIL) && (!*type || *type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV)) {
+        *fmt = GL_DEPTH_STENCIL, *type = GL_FLOAT_32_UNSIGNED_INT_24_8_REV; /* its float, then 24 bits and 8 */
+        return 8;
+    }
     if (t->cs && t->cs->read_depth_stencil && t->es_major >= 3 &&
         ((ifmt == GL_DEPTH24_STENCIL8 && (!*fmt || *fmt == GL_DEPTH_STENCIL)) ||
          (ifmt == GL_DEPTH_STENCIL && *fmt == GL_DEPTH_STENCIL && *type == GL_UNSIGNED_INT_24_8))) {
@@ -254,6 +265,11 @@ static int format_of(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *t
     if (t->cs && t->cs->read_depth && ifmt == GL_DEPTH_COMPONENT && *fmt == GL_DEPTH_COMPONENT &&
         (*type == GL_UNSIGNED_INT || *type == GL_UNSIGNED_SHORT))
         return *type == GL_UNSIGNED_INT ? 4 : 2;
+    if (t->cs && t->cs->read_depth && t->es_major >= 3 && ifmt == GL_DEPTH_COMPONENT32F &&
+        (!*fmt || *fmt == GL_DEPTH_COMPONENT) && (!*type || *type == GL_FLOAT)) {
+        *fmt = GL_DEPTH_COMPONENT, *type = GL_FLOAT; /* read as floats: exact */
+        return 4;
+    }
     if (t->cs && t->cs->read_depth && t->es_major >= 3 &&
         (ifmt == GL_DEPTH_COMPONENT16 || ifmt == GL_DEPTH_COMPONENT24) &&
         (!*fmt || *fmt == GL_DEPTH_COMPONENT)) {
@@ -520,11 +536,11 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
     else if (is_norm16(l))
         type = GL_UNSIGNED_SHORT;
     else if (l->att == GL_DEPTH_ATTACHMENT)
-        fmt = GL_DEPTH_COMPONENT, type = GL_UNSIGNED_INT;
+        fmt = GL_DEPTH_COMPONENT, type = l->type == GL_FLOAT ? GL_FLOAT : GL_UNSIGNED_INT;
     else if (l->att == GL_STENCIL_ATTACHMENT)
         fmt = GL_STENCIL_INDEX, type = GL_UNSIGNED_BYTE;
     else if (l->att == GL_DEPTH_STENCIL_ATTACHMENT)
-        fmt = GL_DEPTH_STENCIL, type = GL_UNSIGNED_INT_24_8;
+        fmt = GL_DEPTH_STENCIL, type = l->type; /* GL_UNSIGNED_INT_24_8 or GL_FLOAT_32_UNSIGNED_INT_24_8_REV */
     for (int32_t z = 0; z < l->d; z++)
         if (cap_snapshot_read_level(t, l->tex, l->face, l->level, z, l->w, l->h, l->att, fmt, type,
                                     px + layer * (size_t)z) != 0)

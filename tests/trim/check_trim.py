@@ -363,6 +363,7 @@ def hard_starts():
         check_held_images(env)
         for version in ('3.2', '3.1'):
             check_held_layers(env, version)
+        check_held_layers(env, '3.2', float_depth=True)
         check_held_unswapped(env)
         check_held_floats(env)
         check_held_integers(env)
@@ -735,7 +736,7 @@ def check_held_textures(env, es):
              r.returncode == 0 and no_gl_errors(out), out)
 
 
-def check_held_layers(env, version):
+def check_held_layers(env, version, float_depth=False):
     """layers_app with GLTRACE_START_FRAME=6 on a GLES `version` context:
     its uploads into the layers of an array texture and the slices of a 3D
     one, its draws into a layer and its depth-tested draws into a colour
@@ -751,10 +752,15 @@ def check_held_layers(env, version):
     renderbuffer as a texture of its own copied into it
     (glCopyImageSubData, which GLES 3.1 lacks: there their draws are
     written). Written whole, the same snapshots; held back, a replay that
-    matches them and a trim of frames 7-8 exact on the first try."""
-    name = f'layers-{version}'
+    matches them and a trim of frames 7-8 exact on the first try.
+    float_depth: layers_app float, its depth texture GL_DEPTH_COMPONENT32F
+    and its renderbuffer GL_DEPTH32F_STENCIL8, read back as floats (and
+    GL_FLOAT_32_UNSIGNED_INT_24_8_REV): the same, the depth texture
+    written with GL_FLOAT. Before, their draws were written."""
+    name = f'layers-{version}' + ('-float' if float_depth else '')
+    argv = [layers_app, 'float'] if float_depth else [layers_app]
     infos = {c: (rc, *snapshots(path), path) for c, (rc, path) in
-             held_and_whole(env, name, [layers_app], 6, MESA_GLES_VERSION_OVERRIDE=version).items()}
+             held_and_whole(env, name, argv, 6, MESA_GLES_VERSION_OVERRIDE=version).items()}
     (rc1, got, held, held_path), (rc0, want, whole, _) = infos['1'], infos['0']
     ck.check(f'{name}, GLTRACE_START_FRAME=6: held back and written whole, the same 7 snapshots',
              rc1 == 0 and rc0 == 0 and got == want and len(want) == 7, (rc1, rc0, len(got), len(want)))
@@ -777,7 +783,8 @@ def check_held_layers(env, version):
     volume = per_frame(held, fn('glTexSubImage3D', depth=4))
     rb = per_frame(held, fn('glCopyImageSubData', dstTarget='GL_RENDERBUFFER'))
     made = per_frame(held, fn('glGenTextures', n=1))
-    depth = per_frame(held, fn('glTexImage2D', format='GL_DEPTH_COMPONENT', type='GL_UNSIGNED_INT'))
+    depth = per_frame(held, fn('glTexImage2D', format='GL_DEPTH_COMPONENT',
+                               type='GL_FLOAT' if float_depth else 'GL_UNSIGNED_INT'))
     if version == '3.2':
         ck.check(f'{name}: the array\'s layers, the 3D texture\'s slices, the depth texture and the two '
                  'renderbuffers (each copied from a texture made for it) written as read back, once each, where '

@@ -22,6 +22,9 @@
  *     (the window then shows it, and it is read by a written command);
  *   - shows each layer of the array, two slices of the 3D texture, and
  *     the depth pass's colour and depth in the window.
+ * `layers_app float` makes the depth texture GL_DEPTH_COMPONENT32F
+ * (glTexImage2D with GL_FLOAT) and the packed renderbuffer
+ * GL_DEPTH32F_STENCIL8, as engines with reversed depth do.
  * `layers_app finish` ends each frame with one more draw into the depth
  * pass's framebuffer and glFinish with it bound instead of a swap, as a
  * context that never swaps (a browser's GPU process) does.
@@ -105,7 +108,7 @@ static GLuint texture(GLenum target)
     return t;
 }
 
-static void setup(app *a)
+static void setup(app *a, int float_depth)
 {
     a->array = program(fs_array);
     a->volume = program(fs_3d);
@@ -133,7 +136,7 @@ static void setup(app *a)
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->rb);
     glGenRenderbuffers(1, &a->rb_depth);
     glBindRenderbuffer(GL_RENDERBUFFER, a->rb_depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, RB, RB);
+    glRenderbufferStorage(GL_RENDERBUFFER, float_depth ? GL_DEPTH32F_STENCIL8 : GL_DEPTH24_STENCIL8, RB, RB);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, a->rb_depth);
     glClearColor(0.1f, 0.0f, 0.2f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
@@ -143,7 +146,10 @@ static void setup(app *a)
     a->depth_colour = texture(GL_TEXTURE_2D);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, RB, RB, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     a->depth_tex = texture(GL_TEXTURE_2D);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, RB, RB, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
+    if (float_depth)
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, RB, RB, 0, GL_DEPTH_COMPONENT, GL_FLOAT, NULL);
+    else
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, RB, RB, 0, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
     glGenFramebuffers(1, &a->depth_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, a->depth_fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->depth_colour, 0);
@@ -222,16 +228,16 @@ static void frame(app *a, int f)
 
 int main(int argc, char **argv)
 {
-    int finish = argc == 2 && !strcmp(argv[1], "finish");
-    if (argc > 1 && !finish) {
-        fprintf(stderr, "usage: " APP " [finish]   (finish: each frame ends in glFinish with the depth pass's "
-                        "framebuffer bound, never a swap)\n");
+    int finish = argc == 2 && !strcmp(argv[1], "finish"), float_depth = argc == 2 && !strcmp(argv[1], "float");
+    if (argc > 1 && !finish && !float_depth) {
+        fprintf(stderr, "usage: " APP " [finish|float]   (finish: each frame ends in glFinish with the depth pass's "
+                        "framebuffer bound, never a swap; float: 32-bit float depth)\n");
         return 2;
     }
     sample_egl e;
     sample_egl_open(&e, APP, sample_egl_display(APP), 3, W, H);
     app a = {0};
-    setup(&a);
+    setup(&a, float_depth);
     for (int f = 0; f < FRAMES; f++) {
         frame(&a, f);
         if (finish) { /* a context that never swaps: its snapshots are taken at glFinish, of this framebuffer */
