@@ -22,14 +22,15 @@ static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0,
 int rp_trim_call_pack(const gt_api_fn *f, int32_t ctx, const double *a, int n, const uint8_t *bytes, size_t nbytes,
                       uint8_t **out, size_t *len)
 {
-    Gltrace__GLMessage__DataType dt[12], *dtp[12];
-    int32_t iv[12];
-    int64_t lv[12], addr = 0x1000;
-    float fv[12];
-    protobuf_c_boolean bv[12];
+    enum { MAX = 16 }; /* glCopyImageSubData's 15 */
+    Gltrace__GLMessage__DataType dt[MAX], *dtp[MAX];
+    int32_t iv[MAX];
+    int64_t lv[MAX], addr = 0x1000;
+    float fv[MAX];
+    protobuf_c_boolean bv[MAX];
     union { float f[64]; int32_t i[64]; } arr;
     ProtobufCBinaryData bin = {0, (uint8_t *)&arr};
-    if (f->nparams > 12)
+    if (f->nparams > MAX)
         return -1;
     for (unsigned i = 0; i < f->nparams; i++) {
         gltrace__glmessage__data_type__init(&dt[i]);

@@ -13,7 +13,9 @@
  * Walked backwards from the start, a draw, clear or blit goes when
  * everything it writes can be written so (a colour attachment that is a
  * 2D texture level or a cube face of a format read back exactly, of the
- * start's share group, or a pbuffer's colour buffer) or is replaced whole
+ * start's share group, a single-sampled renderbuffer of such a format on
+ * GLES 3.2, written through a texture and glCopyImageSubData as capture
+ * writes one, or a pbuffer's colour buffer) or is replaced whole
  * before the start (a clear of all of it, a deletion; a clear of all of a
  * colour buffer is taken to end what the depth and stencil beside it held:
  * a guess), and nothing kept after it reads what it wrote. What reads a texture: a
@@ -759,28 +761,13 @@ static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint cty
     }
 }
 
-/* The pixels of an image, read through a framebuffer of replay's own into
- * a new restore of the plan; 0, or -1 when it cannot be (not alive, a
- * format not read back exactly, refused). The caller saved and restores
- * the bindings and pixel pack state this changes. */
-static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+/* The pixels of colour attachment 0 of replay's own framebuffer (w by h,
+ * laid out as l), read into a new restore of the plan (its object left
+ * for the caller); 0, or -1 when it cannot be (incomplete, refused). */
+static int read_attached(rp *r, const layout *lp, GLint w, GLint h, rp_trim_plan *plan)
 {
-    GLenum bind = im->face == GL_TEXTURE_2D ? GL_TEXTURE_2D : GL_TEXTURE_CUBE_MAP;
-    if (!glIsTexture(im->name))
-        return -1;
-    glBindTexture(bind, im->name);
-    GLint w = 0, h = 0, internal = 0, red = 0, alpha = 0, ctype = 0;
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_WIDTH, &w);
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_HEIGHT, &h);
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_INTERNAL_FORMAT, &internal);
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_RED_SIZE, &red);
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_ALPHA_SIZE, &alpha);
-    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_RED_TYPE, &ctype);
-    layout l;
-    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384 ||
-        !layout_of(internal, red, alpha, ctype, &l))
-        return -1;
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
+    (void)r;
+    layout l = *lp;
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return -1;
     int integer = l.read_format == GL_RGBA_INTEGER, wide = l.read_type == GL_FLOAT || integer;
@@ -808,18 +795,78 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     else if (l.read_type == GL_FLOAT) /* halves, packed or floats */
         gt_texel_pack_floats(rgba, px, l.channels, l.type, out);
     for (size_t i = 0; i < px && !wide; i++) {
-        uint8_t *s = rgba + i * 4 * comp, *o = out + i * opx;
-        memcpy(o, s, (size_t)l.channels * comp);
+        uint8_t *sp = rgba + i * 4 * comp, *o = out + i * opx;
+        memcpy(o, sp, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */
-            o[0] = s[2], o[2] = s[0];
+            o[0] = sp[2], o[2] = sp[0];
     }
     free(rgba);
-    struct rp_trim_restore *x = &plan->restores[plan->nrestores++];
-    *x = (struct rp_trim_restore){.texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_TEXTURE_NAME),
-                                                              im->name),
-                                  .bind = bind, .face = im->face, .level = im->level, .w = w, .h = h,
-                                  .format = l.format, .type = l.type, .px = out,
-                                  .len = px * opx};
+    plan->restores[plan->nrestores++] = (struct rp_trim_restore){.w = w, .h = h, .format = l.format, .type = l.type,
+                                                                 .px = out, .len = px * opx};
+    return 0;
+}
+
+/* The pixels of a texture level, read through a framebuffer of replay's
+ * own into a new restore of the plan; 0, or -1 when it cannot be (not
+ * alive, a format not read back exactly, refused). The caller saved and
+ * restores the bindings and pixel pack state this changes. */
+static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+{
+    GLenum bind = im->face == GL_TEXTURE_2D ? GL_TEXTURE_2D : GL_TEXTURE_CUBE_MAP;
+    if (!glIsTexture(im->name))
+        return -1;
+    glBindTexture(bind, im->name);
+    GLint w = 0, h = 0, internal = 0, red = 0, alpha = 0, ctype = 0;
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_WIDTH, &w);
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_HEIGHT, &h);
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_RED_SIZE, &red);
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_ALPHA_SIZE, &alpha);
+    glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_RED_TYPE, &ctype);
+    layout l;
+    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384 ||
+        !layout_of(internal, red, alpha, ctype, &l))
+        return -1;
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
+    if (read_attached(r, &l, w, h, plan) != 0)
+        return -1;
+    struct rp_trim_restore *x = &plan->restores[plan->nrestores - 1];
+    x->texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_TEXTURE_NAME), im->name);
+    x->bind = bind, x->face = im->face, x->level = im->level;
+    return 0;
+}
+
+/* A single-sampled colour renderbuffer's pixels, read as read_back reads
+ * a level, into a restore that writes it through a texture of its format
+ * (GLES 3.2's glCopyImageSubData: refused on an earlier context). */
+static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+{
+    GLint major = 0, minor = 0, w = 0, h = 0, internal = 0, samples = 0, red = 0, alpha = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 32 || !glIsRenderbuffer(im->name))
+        return -1;
+    glBindRenderbuffer(GL_RENDERBUFFER, im->name);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &w);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &h);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_RED_SIZE, &red);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_ALPHA_SIZE, &alpha);
+    layout l;
+    /* A renderbuffer's format is sized: an unsized one of layout_of (GL_RGBA) is none of its. */
+    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384 || samples > 0 ||
+        internal == GL_RGBA || internal == GL_RGB ||
+        !layout_of(internal, red, alpha, GL_UNSIGNED_NORMALIZED, &l))
+        return -1;
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, im->name);
+    int rc = read_attached(r, &l, w, h, plan);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 0);
+    if (rc != 0)
+        return -1;
+    struct rp_trim_restore *x = &plan->restores[plan->nrestores - 1];
+    x->texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_RENDERBUFFER_NAME), im->name);
+    x->bind = GL_RENDERBUFFER, x->face = GL_RENDERBUFFER, x->internal = (uint32_t)internal;
     return 0;
 }
 
@@ -833,7 +880,7 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     rp_map rev = {0};
     rp_names_reverse(r, &rev);
     rp_hold_errors(r);
-    GLint fb_draw = 0, fb_read = 0, t2d = 0, tcube = 0, pack_buf = 0, unpack_buf = 0, active = 0;
+    GLint fb_draw = 0, fb_read = 0, t2d = 0, tcube = 0, pack_buf = 0, unpack_buf = 0, active = 0, rb = 0;
     static const GLenum pack[] = {GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS};
     static const GLenum unpack[] = {GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
                                     GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES};
@@ -845,6 +892,7 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
     glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    glGetIntegerv(GL_RENDERBUFFER_BINDING, &rb);
     for (int i = 0; i < 4; i++)
         glGetIntegerv(pack[i], &packv[i]);
     /* What the restore records set and set back (rp_trim_write.c). */
@@ -869,10 +917,11 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     int group = r->ctx[r->cur_ctx].group;
     for (size_t i = 0; i < d->nimg; i++) {
         image *im = &d->img[i];
-        if (im->kind != IMG_TEX || im->aspect != ASP_COLOR)
+        if ((im->kind != IMG_TEX && im->kind != IMG_RB) || im->aspect != ASP_COLOR)
             continue;
         im->restore = plan->nrestores;
-        im->restorable = im->group == group && read_back(r, im, &rev, plan) == 0;
+        im->restorable = im->group == group && (im->kind == IMG_TEX ? read_back(r, im, &rev, plan)
+                                                                     : read_back_renderbuffer(r, im, &rev, plan)) == 0;
         while (glGetError() != GL_NO_ERROR)
             ;
     }
@@ -881,6 +930,7 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     glDeleteFramebuffers(1, &fb);
     glBindTexture(GL_TEXTURE_2D, (GLuint)t2d);
     glBindTexture(GL_TEXTURE_CUBE_MAP, (GLuint)tcube);
+    glBindRenderbuffer(GL_RENDERBUFFER, (GLuint)rb);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
     for (int i = 0; i < 4; i++)
         glPixelStorei(pack[i], packv[i]);

@@ -34,7 +34,9 @@ typedef struct rp_trim_plan {
      * glTexSubImage2D records before the start marker when `used` (a draw
      * into it was left out), with the state those records set and set back. */
     struct rp_trim_restore {
-        uint32_t texture, bind, face, level; /* recorded name, target bound to, of the level */
+        uint32_t texture, bind, face, level; /* recorded name, target bound to, of the level; a renderbuffer's:
+                                                its name, bind GL_RENDERBUFFER */
+        uint32_t internal;                   /* a renderbuffer's internal format (its texture's storage) */
         int w, h;
         uint32_t format, type;
         uint8_t *px;

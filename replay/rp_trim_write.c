@@ -265,10 +265,10 @@ static int emit_call(tout *o, uint64_t tid, int32_t ctx, const char *use, const 
     for (size_t i = 0; !f && i < gt_api_nstate_fns; i++)
         if (!strcmp(gt_api_state_fns[i].use, use))
             f = gt_api_find_name(gt_api_state_fns[i].int_fn);
-    double a[12];
+    double a[16];
     uint8_t *msg = NULL;
     size_t n = 0;
-    if (!f || f->nparams > 12)
+    if (!f || f->nparams > 16)
         return -1;
     for (unsigned i = 0; i < f->nparams; i++)
         a[i] = f->params[i].kind == GT_K_POINTER ? 0 : (double)args[i];
@@ -315,6 +315,32 @@ static int emit_buffers(tout *o, uint64_t tid, const struct rp_trim_buffers *b)
     return rc ? -1 : 0;
 }
 
+/* A recorded texture name for the texture a renderbuffer is written
+ * through: one no driver gives an app (names count up from 1), deleted
+ * before the start. */
+#define RESTORE_TEXTURE 0x7fff0000u
+
+/* A renderbuffer written as it was at the start, as capture writes one
+ * (capture/cap_texhold.c): a texture of its format made, filled, copied
+ * into it (glCopyImageSubData, GLES 3.2), deleted. The caller binds the
+ * start's 2D texture again after. */
+static int emit_renderbuffer(tout *o, uint64_t tid, int32_t ctx, const struct rp_trim_restore *x)
+{
+    uint32_t tex = RESTORE_TEXTURE;
+    int rc = emit_call(o, tid, ctx, "gen-textures", (int64_t[]){1, 0}, (const uint8_t *)&tex, sizeof tex);
+    rc |= emit_call(o, tid, ctx, "bind-texture", (int64_t[]){GL_TEXTURE_2D, tex}, NULL, 0);
+    rc |= emit_call(o, tid, ctx, "texture-storage", (int64_t[]){GL_TEXTURE_2D, 1, x->internal, x->w, x->h}, NULL, 0);
+    rc |= emit_call(o, tid, ctx, "texture-level", (int64_t[]){GL_TEXTURE_2D, 0, 0, 0, x->w, x->h, x->format, x->type, 0},
+                    x->px, x->len);
+    rc |= emit_call(o, tid, ctx, "copy-image",
+                    (int64_t[]){tex, GL_TEXTURE_2D, 0, 0, 0, 0, x->texture, GL_RENDERBUFFER, 0, 0, 0, 0, x->w, x->h, 1},
+                    NULL, 0);
+    rc |= emit_call(o, tid, ctx, "delete-textures", (int64_t[]){1, 0}, (const uint8_t *)&tex, sizeof tex);
+    o->sum->restored_textures++;
+    o->sum->restored_bytes += x->len;
+    return rc;
+}
+
 /* The texture levels whose draws were left out, written as they were at
  * the start (rp_trim_draws.c): unpack state that reads the rows as they
  * are, each level bound on the active unit and written whole, then the
@@ -352,6 +378,11 @@ static int emit_restores(tout *o, uint64_t tid, const rp_trim_plan *plan)
         const struct rp_trim_restore *x = &plan->restores[i];
         if (!x->used)
             continue;
+        if (x->bind == GL_RENDERBUFFER) {
+            rc |= emit_renderbuffer(o, tid, ctx, x);
+            bound2d = 1;
+            continue;
+        }
         rc |= emit_call(o, tid, ctx, "bind-texture", (int64_t[]){x->bind, x->texture}, NULL, 0);
         *(x->bind == GL_TEXTURE_2D ? &bound2d : &boundcube) = 1;
         rc |= emit_call(o, tid, ctx, "texture-level",
