@@ -25,7 +25,7 @@ packages=(
   # GTK 4's demos on GLES (tests/apps/check_gtk.py)
   gtk-4-examples
   # a Qt Quick scene on GLES (tests/apps/qt_quick.cpp, check_qt.py)
-  qtdeclarative5-dev qml-module-qtquick2 g++
+  qtdeclarative5-dev qml-module-qtquick2 qml-module-qtquick-particles2 g++
   # diff report checked in a real headless browser; peer tools for benchmarks
   chromium imagemagick apitrace apitrace-tracers hyperfine valgrind
   # gltrace view: its server and JSON; its page checked through chromedriver

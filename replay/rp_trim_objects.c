@@ -56,6 +56,7 @@ typedef struct mark {
 typedef struct life {
     uint64_t *seq; /* its contents records */
     uint32_t *part; /* of each: what it writes (write_of: a level, the buffer), 0 else, SUPERSEDED, ASKED; | WHOLE */
+    struct box { int64_t v[6]; } *box; /* of each SUB write: its region (x y z width height depth; offset size) */
     size_t n, cap;
     mark *marks;
     size_t nmarks, capmarks;
@@ -144,7 +145,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     if (!o)
         return;
     for (size_t i = 0; i < o->n; i++)
-        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].marks), free(o->lives[i].holds),
+        free(o->lives[i].seq), free(o->lives[i].part), free(o->lives[i].box), free(o->lives[i].marks), free(o->lives[i].holds),
             free(o->lives[i].users);
     free(o->lives);
     rp_map_free(&o->live);
@@ -291,9 +292,10 @@ static uint32_t pack_write(rp *r, const gt_api_fn *f, const rp_msg *m, int *whol
  * to its size); else 0 (parameters, sources, storage, mipmap generation).
  * *whole: it replaces the pixels or bytes that part held. Asked after
  * the replay made the call. */
-static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
+static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole, struct box *box)
 {
     *whole = 0;
+    *box = (struct box){{-1, -1, -1, -1, -1, -1}};
     if (f->obj_class == GT_STATE_QUERY_NAME) { /* a begin or timestamp writes the result whole, an end in part */
         *whole = f->obj_where != GT_WHERE_ACTIVE;
         return *whole ? 1 : 1 | SUB;
@@ -305,9 +307,11 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
             *whole = 1;
         } else {
             int64_t depth = param(f, "depth") >= 0 ? arg_named(f, m, "depth", 1) : 1;
-            *whole = covers_level(r, (uint32_t)target, level, arg_named(f, m, "xoffset", 0),
-                                  arg_named(f, m, "yoffset", 0), arg_named(f, m, "zoffset", 0),
-                                  arg_named(f, m, "width", -1), arg_named(f, m, "height", 1), depth);
+            *box = (struct box){{arg_named(f, m, "xoffset", 0), arg_named(f, m, "yoffset", 0),
+                                 arg_named(f, m, "zoffset", 0), arg_named(f, m, "width", -1),
+                                 arg_named(f, m, "height", 1), depth}};
+            *whole = covers_level(r, (uint32_t)target, level, box->v[0], box->v[1], box->v[2], box->v[3], box->v[4],
+                                  box->v[5]);
             part |= SUB;
         }
         return part;
@@ -323,6 +327,7 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole)
         while (glGetError() != GL_NO_ERROR)
             size = -1;
         *whole = arg_named(f, m, "offset", -1) == 0 && arg_named(f, m, "size", -2) == size;
+        *box = (struct box){{arg_named(f, m, "offset", -1), arg_named(f, m, "size", -1), 0, 0, 0, 0}};
         return 1 | SUB;
     }
     return 0;
@@ -339,6 +344,18 @@ static void supersede_before(life *l, uint32_t part, size_t from, size_t end)
         if (l->part[k] < ASKED && (p | SUB) == (part | SUB) && (!(part & SUB) || (p & SUB)))
             l->part[k] = SUPERSEDED;
     }
+}
+
+/* A region's write replaces an earlier write of the same region of the
+ * same part in [from, k) (Qt writes an image into its texture atlas in
+ * five glTexSubImage2D a frame, the same five rectangles each time). */
+static void supersede_same_region(life *l, size_t k, size_t from)
+{
+    if (l->box[k].v[0] < 0 || l->box[k].v[3] <= 0)
+        return; /* no region known */
+    for (size_t j = from; j < k; j++)
+        if (l->part[j] == l->part[k] && !memcmp(&l->box[j], &l->box[k], sizeof l->box[k]))
+            l->part[j] = SUPERSEDED;
 }
 
 static struct mapping *mapping_of(rp_trim_objs *o, int ctx, uint32_t buffer);
@@ -396,6 +413,8 @@ static void resolve(life *l, const rp_trim_plan *plan, size_t nbytes)
         }
         if (k < l->n && l->part[k] < ASKED && (l->part[k] & WHOLE))
             supersede_before(l, l->part[k] & ~WHOLE, barrier, k);
+        else if (k < l->n && l->part[k] < ASKED && (l->part[k] & SUB))
+            supersede_same_region(l, k, barrier);
     }
     l->pinned = (uint8_t)pinned, l->held = (uint8_t)held;
 }
@@ -614,8 +633,9 @@ static int note_made(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m
     return 0;
 }
 
-/* A contents record of a life; -1: out of memory. */
-static int add(life *l, uint64_t seq, uint32_t part)
+/* A contents record of a life, with the region a SUB write wrote (NULL:
+ * none known); -1: out of memory. */
+static int add(life *l, uint64_t seq, uint32_t part, const struct box *box)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
@@ -625,10 +645,14 @@ static int add(life *l, uint64_t seq, uint32_t part)
         uint32_t *w = realloc(l->part, cap * sizeof *w);
         if (w)
             l->part = w;
-        if (!s || !w)
+        struct box *b = realloc(l->box, cap * sizeof *b);
+        if (b)
+            l->box = b;
+        if (!s || !w || !b)
             return -1;
         l->cap = cap;
     }
+    l->box[l->n] = box ? *box : (struct box){{-1, -1, -1, -1, -1, -1}};
     l->seq[l->n] = seq, l->part[l->n++] = part;
     return 0;
 }
@@ -757,7 +781,7 @@ static int map_end(rp_trim_objs *o, rp *r, life *l, uint32_t buffer, uint64_t se
     mp->seq[mp->n++] = seq;
     size_t before = l->n;
     for (int i = 0; i < mp->n; i++)
-        if (add(l, mp->seq[i], 1 | SUB) != 0)
+        if (add(l, mp->seq[i], 1 | SUB, NULL) != 0)
             return -1;
     if (mp->offset == 0 && mp->length == mp->size && mp->written == mp->size)
         l->part[before] |= WHOLE; /* supersedes what came before the map */
@@ -892,7 +916,7 @@ static int note_writes(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg 
             mark_add(o, l, BARRIER | PIN, seq);
             continue;
         }
-        if (add(l, seq, 0) != 0)
+        if (add(l, seq, 0, NULL) != 0)
             return -1;
         l->epoch++;
         mark_add(o, l, BARRIER, ALWAYS);
@@ -998,10 +1022,11 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         int again = rp_map_get(&o->asked, h, &v) && v == (uint64_t)l->epoch + 1;
         if (rp_map_put(&o->asked, h, (uint64_t)l->epoch + 1) != 0)
             return -1;
-        return add(l, seq, again ? ASKED : 0);
+        return add(l, seq, again ? ASKED : 0, NULL);
     }
     int whole = 0;
-    uint32_t part = write_of(r, f, m, &whole);
+    struct box box;
+    uint32_t part = write_of(r, f, m, &whole, &box);
     if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
         int ucls = 0;
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &ucls);
@@ -1010,7 +1035,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
             mark_add(o, &o->lives[v - 1], BARRIER, seq); /* counts if the upload stays */
         rp_hold_errors(r); /* a GLES 2 context has no such binding */
     }
-    if (add(l, seq, whole ? part | WHOLE : part) != 0)
+    if (add(l, seq, whole ? part | WHOLE : part, part & SUB ? &box : NULL) != 0)
         return -1;
     if (l->cls == GT_STATE_BUFFER_NAME)
         o->wrote_seq = seq, o->wrote = (uint64_t)(l - o->lives) + 1;

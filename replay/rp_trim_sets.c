@@ -57,6 +57,7 @@ typedef struct event {
     uint8_t skip;                /* a call of the state at the start that is not written */
     uint8_t makes;               /* a binding that names its object first: GLES makes the object there */
     uint8_t keep;                /* such a binding a later one of that object covers, after a record named it */
+    uint8_t refused;             /* refused for an enum the driver does not know: it set nothing */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -375,8 +376,17 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
      * the object between (Qt binds a new texture, attaches it, then binds
      * it again to set it up), it stays (note_binding: keep). */
     e->makes = (uint8_t)(first && f->obj_role == GT_OBJ_NONE);
-    /* A command the driver refused set nothing: it stays, reading everything. */
-    if (!f->nstate || f->nstate > SETS_MAX_KEYS || glGetError() != GL_NO_ERROR)
+    if (!f->nstate || f->nstate > SETS_MAX_KEYS)
+        return 0;
+    /* A state command the driver refused set nothing. One refused for an
+     * enum the driver does not know (Qt's particles enable
+     * GL_POINT_SPRITE_OES on GLES 3 each frame) goes, reading nothing:
+     * kept reading everything, it kept every state command of every frame
+     * before it. Refused otherwise, it stays, reading everything. */
+    GLenum err = glGetError();
+    if (err == GL_INVALID_ENUM)
+        e->refused = 1;
+    if (err != GL_NO_ERROR)
         return 0;
     if (keys_of(r, m, f, e->key) != 0)
         return 0; /* a part the driver could not say: the command stays, reading everything */
@@ -488,6 +498,13 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
         const event *e = &s->ev[i];
         if ((e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq)) || e->skip)
             continue; /* another step left it out, or a call not written: it reads nothing */
+        if (e->refused) {
+            if (!dry && (e->seq >> 3) < nbytes) {
+                plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
+                plan->dropped_sets++;
+            }
+            continue;
+        }
         if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, e->key[0])) != 0)
             break;
         if (!e->n) {

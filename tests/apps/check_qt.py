@@ -8,7 +8,13 @@ frames trimmed out of it at three points must replay exactly on the
 first try, and their setups must not grow with the start: Qt binds
 EGL_OPENGL_ES_API before each frame, and each binding stayed in the
 setups (547 of 1326 calls at frame 150, 1009 of 1788 at frame 600)
-until a trim left out those that bind the API already bound. A trim's
+until a trim left out those that bind the API already bound; Qt's
+particles enable GL_POINT_SPRITE_OES each frame, which GLES 3 refuses,
+and each refusal stayed reading everything, keeping every state command
+before it (19027 calls at frame 300, 81711 at frame 1300), until a
+refused enum went; its canvas is written into Qt's atlas as the same
+five rectangles each frame, each kept (541 and 2316 glTexSubImage2D)
+until a write of the same region replaced an earlier one. A trim's
 --loop repeats its frames exactly, each from a reset written back (a
 binding of the client API makes no EGL object). Then the same scene
 started under `gltrace record --listen`, traced for a second from a
