@@ -376,8 +376,10 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
      * the object between (Qt binds a new texture, attaches it, then binds
      * it again to set it up), it stays (note_binding: keep). */
     e->makes = (uint8_t)(first && f->obj_role == GT_OBJ_NONE);
-    if (!f->nstate || f->nstate > SETS_MAX_KEYS)
+    if (!f->nstate || f->nstate > SETS_MAX_KEYS) {
+        rp_hold_errors(r); /* its own errors: not the next state command's refusal */
         return 0;
+    }
     /* A state command the driver refused set nothing. One refused for an
      * enum the driver does not know (Qt's particles enable
      * GL_POINT_SPRITE_OES on GLES 3 each frame) goes, reading nothing:
