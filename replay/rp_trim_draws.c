@@ -764,10 +764,9 @@ static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint cty
 /* The pixels of colour attachment 0 of replay's own framebuffer (w by h,
  * laid out as l), read into a new restore of the plan (its object left
  * for the caller); 0, or -1 when it cannot be (incomplete, refused). */
-static int read_attached(rp *r, const layout *lp, GLint w, GLint h, rp_trim_plan *plan)
+static int read_attached(const layout *lp, GLint w, GLint h, rp_trim_plan *plan)
 {
-    (void)r;
-    layout l = *lp;
+    const layout l = *lp;
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return -1;
     int integer = l.read_format == GL_RGBA_INTEGER, wide = l.read_type == GL_FLOAT || integer;
@@ -828,7 +827,7 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
         !layout_of(internal, red, alpha, ctype, &l))
         return -1;
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
-    if (read_attached(r, &l, w, h, plan) != 0)
+    if (read_attached(&l, w, h, plan) != 0)
         return -1;
     struct rp_trim_restore *x = &plan->restores[plan->nrestores - 1];
     x->texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_TEXTURE_NAME), im->name);
@@ -860,7 +859,7 @@ static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_
         !layout_of(internal, red, alpha, GL_UNSIGNED_NORMALIZED, &l))
         return -1;
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, im->name);
-    int rc = read_attached(r, &l, w, h, plan);
+    int rc = read_attached(&l, w, h, plan);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 0);
     if (rc != 0)
         return -1;
