@@ -147,4 +147,41 @@ static inline size_t gt_texel_pack_ints(const unsigned char *rgba, size_t npx, i
     }
     return npx * stride;
 }
+/* The colour-renderable integer formats (GLES 3.2 table 8.10): the
+ * format and type a level of internal format `internal` is written with
+ * (GL_RED_INTEGER, GL_RG_INTEGER or GL_RGBA_INTEGER; its component type,
+ * or GL_UNSIGNED_INT_2_10_10_10_REV for RGB10_A2UI) and its components.
+ * Read back, such a level comes as four 32-bit integers a pixel
+ * (GL_RGBA_INTEGER with GL_INT when the type is signed, else
+ * GL_UNSIGNED_INT), which gt_texel_pack_ints packs. 0 for another
+ * internal format. Shared by capture and trim, which read them back. */
+static inline int gt_texel_integer(unsigned internal, unsigned *format, unsigned *type, int *comps)
+{
+    static const struct { unsigned internal, format, type; int comps; } in[] = {
+        {0x8232, 0x8D94, 0x1401, 1}, {0x8231, 0x8D94, 0x1400, 1}, /* R8UI, R8I: RED_INTEGER (U)BYTE */
+        {0x8234, 0x8D94, 0x1403, 1}, {0x8233, 0x8D94, 0x1402, 1}, /* R16UI, R16I: (U)SHORT */
+        {0x8236, 0x8D94, 0x1405, 1}, {0x8235, 0x8D94, 0x1404, 1}, /* R32UI, R32I: (U)INT */
+        {0x8238, 0x8228, 0x1401, 2}, {0x8237, 0x8228, 0x1400, 2}, /* RG8UI, RG8I: RG_INTEGER */
+        {0x823A, 0x8228, 0x1403, 2}, {0x8239, 0x8228, 0x1402, 2}, /* RG16UI, RG16I */
+        {0x823C, 0x8228, 0x1405, 2}, {0x823B, 0x8228, 0x1404, 2}, /* RG32UI, RG32I */
+        {0x8D7C, 0x8D99, 0x1401, 4}, {0x8D8E, 0x8D99, 0x1400, 4}, /* RGBA8UI, RGBA8I: RGBA_INTEGER */
+        {0x8D76, 0x8D99, 0x1403, 4}, {0x8D88, 0x8D99, 0x1402, 4}, /* RGBA16UI, RGBA16I */
+        {0x8D70, 0x8D99, 0x1405, 4}, {0x8D82, 0x8D99, 0x1404, 4}, /* RGBA32UI, RGBA32I */
+        {0x906F, 0x8D99, 0x8368, 4},                              /* RGB10_A2UI: UNSIGNED_INT_2_10_10_10_REV */
+    };
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        if (in[i].internal == internal) {
+            *format = in[i].format, *type = in[i].type, *comps = in[i].comps;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether an integer level of `type` (gt_texel_integer's) is read back
+ * as signed integers. */
+static inline int gt_texel_signed(unsigned type)
+{
+    return type == 0x1400 || type == 0x1402 || type == 0x1404; /* BYTE SHORT INT */
+}
+
 #endif

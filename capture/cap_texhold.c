@@ -166,30 +166,17 @@ static int copies_images(const cap_tls *t)
     return t->cs && (t->cs->es_major > 3 || (t->cs->es_major == 3 && t->cs->es_minor >= 2));
 }
 
-/* Integer colour (GLES 3, the colour-renderable formats of table 8.10):
- * read as GL_RGBA_INTEGER with GL_INT or GL_UNSIGNED_INT, written as the
- * format's own type (gt_texel_pack_ints). Bytes a pixel has as written,
- * or 0. */
+/* Integer colour (GLES 3, gt_texel_integer): read as GL_RGBA_INTEGER
+ * with GL_INT or GL_UNSIGNED_INT, written as the format's own type
+ * (gt_texel_pack_ints). Bytes a pixel has as written, or 0. */
 static int int_format(const cap_tls *t, uint32_t ifmt, uint32_t *fmt, uint32_t *type)
 {
-    static const struct { uint32_t ifmt, fmt, type; uint8_t n; } in[] = {
-        {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1},     {GL_R8I, GL_RED_INTEGER, GL_BYTE, 1},
-        {GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 2},   {GL_R16I, GL_RED_INTEGER, GL_SHORT, 2},
-        {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 4},     {GL_R32I, GL_RED_INTEGER, GL_INT, 4},
-        {GL_RG8UI, GL_RG_INTEGER, GL_UNSIGNED_BYTE, 2},     {GL_RG8I, GL_RG_INTEGER, GL_BYTE, 2},
-        {GL_RG16UI, GL_RG_INTEGER, GL_UNSIGNED_SHORT, 4},   {GL_RG16I, GL_RG_INTEGER, GL_SHORT, 4},
-        {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 8},     {GL_RG32I, GL_RG_INTEGER, GL_INT, 8},
-        {GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4}, {GL_RGBA8I, GL_RGBA_INTEGER, GL_BYTE, 4},
-        {GL_RGBA16UI, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, 8}, {GL_RGBA16I, GL_RGBA_INTEGER, GL_SHORT, 8},
-        {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 16}, {GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, 16},
-        {GL_RGB10_A2UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, 4},
-    };
-    for (size_t i = 0; t->es_major >= 3 && i < sizeof in / sizeof in[0]; i++)
-        if (in[i].ifmt == ifmt && (!*fmt || *fmt == in[i].fmt) && (!*type || *type == in[i].type)) {
-            *fmt = in[i].fmt, *type = in[i].type;
-            return in[i].n;
-        }
-    return 0;
+    unsigned f, ty;
+    int comps;
+    if (t->es_major < 3 || !gt_texel_integer(ifmt, &f, &ty, &comps) || (*fmt && *fmt != f) || (*type && *type != ty))
+        return 0;
+    *fmt = f, *type = ty;
+    return (int)gt_texel_bytes(f, ty);
 }
 
 /* Colour wider than 8 bits. 16-bit normalized (EXT_texture_norm16): read
@@ -531,8 +518,7 @@ static int read_layers(cap_tls *t, const level *l, uint8_t *px)
     if (is_float(l))
         type = GL_FLOAT;
     else if (is_int(l))
-        fmt = GL_RGBA_INTEGER, type = l->type == GL_BYTE || l->type == GL_SHORT || l->type == GL_INT ? GL_INT
-                                                                                                        : GL_UNSIGNED_INT;
+        fmt = GL_RGBA_INTEGER, type = gt_texel_signed(l->type) ? GL_INT : GL_UNSIGNED_INT;
     else if (is_norm16(l))
         type = GL_UNSIGNED_SHORT;
     else if (l->att == GL_DEPTH_ATTACHMENT)

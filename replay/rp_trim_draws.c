@@ -678,31 +678,17 @@ typedef struct layout { /* how a texture level is read back and written */
     int swap;           /* red and blue swapped (BGRA) */
 } layout;
 
-/* Integer colour (the colour-renderable ones, GLES 3.2 table 8.10): read
- * as four 32-bit integers, signed or not as the format is, and written as
- * its own type (gt_texel_pack_ints). 0 for another format. */
+/* Integer colour (gt_texel_integer): read as four 32-bit integers, signed
+ * or not as the format is, and written as its own type
+ * (gt_texel_pack_ints). 0 for another format. */
 static int integer_layout(GLint internal, layout *l)
 {
-    static const struct { GLint internal; GLenum format, type; int channels; } ints[] = {
-        {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1},    {GL_R8I, GL_RED_INTEGER, GL_BYTE, 1},
-        {GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 1},  {GL_R16I, GL_RED_INTEGER, GL_SHORT, 1},
-        {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1},    {GL_R32I, GL_RED_INTEGER, GL_INT, 1},
-        {GL_RG8UI, GL_RG_INTEGER, GL_UNSIGNED_BYTE, 2},    {GL_RG8I, GL_RG_INTEGER, GL_BYTE, 2},
-        {GL_RG16UI, GL_RG_INTEGER, GL_UNSIGNED_SHORT, 2},  {GL_RG16I, GL_RG_INTEGER, GL_SHORT, 2},
-        {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2},    {GL_RG32I, GL_RG_INTEGER, GL_INT, 2},
-        {GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4}, {GL_RGBA8I, GL_RGBA_INTEGER, GL_BYTE, 4},
-        {GL_RGBA16UI, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, 4}, {GL_RGBA16I, GL_RGBA_INTEGER, GL_SHORT, 4},
-        {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4}, {GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, 4},
-        {GL_RGB10_A2UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, 4},
-    };
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (ints[i].internal == internal) {
-            GLenum t = ints[i].type;
-            int is_signed = t == GL_BYTE || t == GL_SHORT || t == GL_INT;
-            *l = (layout){GL_RGBA_INTEGER, is_signed ? GL_INT : GL_UNSIGNED_INT, ints[i].channels, ints[i].format, t, 0};
-            return 1;
-        }
-    return 0;
+    unsigned format, type;
+    int comps;
+    if (!gt_texel_integer((unsigned)internal, &format, &type, &comps))
+        return 0;
+    *l = (layout){GL_RGBA_INTEGER, gt_texel_signed(type) ? GL_INT : GL_UNSIGNED_INT, comps, format, type, 0};
+    return 1;
 }
 
 /* The layout of a texture level of this internal format (the sizes and

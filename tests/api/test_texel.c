@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <GLES3/gl32.h>
+
 #include "gt_texel.h"
 
 static int failures;
@@ -120,8 +122,37 @@ static void pack_ints(void)
         failures++, printf("FAIL pack RGB10_A2UI: %zu bytes, %08x %08x\n", n, p[0], p[1]);
 }
 
+/* The integer formats' table against the GL header's names. */
+static void integer_formats(void)
+{
+    static const struct { GLenum internal, format, type; int comps; } want[] = {
+        {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, 1}, {GL_R8I, GL_RED_INTEGER, GL_BYTE, 1},
+        {GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 1}, {GL_R16I, GL_RED_INTEGER, GL_SHORT, 1},
+        {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1}, {GL_R32I, GL_RED_INTEGER, GL_INT, 1},
+        {GL_RG8UI, GL_RG_INTEGER, GL_UNSIGNED_BYTE, 2}, {GL_RG8I, GL_RG_INTEGER, GL_BYTE, 2},
+        {GL_RG16UI, GL_RG_INTEGER, GL_UNSIGNED_SHORT, 2}, {GL_RG16I, GL_RG_INTEGER, GL_SHORT, 2},
+        {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2}, {GL_RG32I, GL_RG_INTEGER, GL_INT, 2},
+        {GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4}, {GL_RGBA8I, GL_RGBA_INTEGER, GL_BYTE, 4},
+        {GL_RGBA16UI, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT, 4}, {GL_RGBA16I, GL_RGBA_INTEGER, GL_SHORT, 4},
+        {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4}, {GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, 4},
+        {GL_RGB10_A2UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT_2_10_10_10_REV, 4},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        unsigned f = 0, t = 0;
+        int c = 0;
+        if (!gt_texel_integer(want[i].internal, &f, &t, &c) || f != want[i].format || t != want[i].type ||
+            c != want[i].comps)
+            failures++, printf("FAIL integer format %04x: %04x %04x %d\n", want[i].internal, f, t, c);
+    }
+    unsigned f, t;
+    int c;
+    if (gt_texel_integer(GL_RGBA8, &f, &t, &c) || gt_texel_integer(GL_RGB8UI, &f, &t, &c))
+        failures++, printf("FAIL integer format: RGBA8 or RGB8UI (not colour-renderable) taken\n");
+}
+
 int main(void)
 {
+    integer_formats();
     halves();
     r11g11b10();
     pack();
