@@ -336,11 +336,6 @@ static int read_windows(planner *p, rp *r)
     return 0;
 }
 
-/* Whether m (eglMakeCurrent, gltraceCurrent, gltraceSurface, another EGL
- * call) changes nothing replay has: an eglMakeCurrent of what its thread
- * has bound, a gltraceSurface (not a creation's) of the size its surface
- * has. Notes what a kept one changes. Any other EGL call replay acts on
- * may end or make a handle, so the bindings are forgotten. */
 /* Whether `api` is the client API thread tid has bound already (noted
  * as bound either way). */
 static int same_api(planner *p, uint64_t tid, uint64_t api)
@@ -357,6 +352,12 @@ static int same_api(planner *p, uint64_t tid, uint64_t api)
     return 0;
 }
 
+/* Whether m (eglMakeCurrent, gltraceCurrent, gltraceSurface, another EGL
+ * call) changes nothing replay has: an eglMakeCurrent of what its thread
+ * has bound, a gltraceSurface (not a creation's) of the size its surface
+ * has, a binding of the client API its thread has bound (class api).
+ * Notes what a kept one changes. Any other EGL call replay acts on
+ * may end or make a handle, so the bindings are forgotten. */
 static int changes_nothing(planner *p, const rp_msg *m, const rp_entry *e, uint64_t tid)
 {
     if (m->function == GT_FN_SURFACE) {

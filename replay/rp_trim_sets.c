@@ -206,7 +206,6 @@ static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
     return 0;
 }
 
-/* A binding command just noted (its key e->key[0]): the object it binds. */
 /* Whether a record before the last one (the binding being noted) named
  * obj after seq. */
 static int named_since(const rp_trim_sets *s, uint64_t obj, uint64_t seq)
@@ -218,6 +217,7 @@ static int named_since(const rp_trim_sets *s, uint64_t obj, uint64_t seq)
     return before && s->namer[before - 1].seq > seq;
 }
 
+/* A binding command just noted (its key e->key[0]): the object it binds. */
 static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, const event *e)
 {
     if (f->obj_role != GT_OBJ_NONE)
@@ -488,6 +488,15 @@ static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e
 
 /* One walk backwards from the start (see the top). dry: nothing is left
  * out; the calls of the state at the start are marked needed or not. */
+/* A state command left out. */
+static void drop_set(rp_trim_plan *plan, size_t nbytes, uint64_t seq)
+{
+    if ((seq >> 3) < nbytes) {
+        plan->drop[seq >> 3] |= (uint8_t)(1u << (seq & 7));
+        plan->dropped_sets++;
+    }
+}
+
 static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
 {
     size_t size = 16;
@@ -501,10 +510,8 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
         if ((e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq)) || e->skip)
             continue; /* another step left it out, or a call not written: it reads nothing */
         if (e->refused) {
-            if (!dry && (e->seq >> 3) < nbytes) {
-                plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
-                plan->dropped_sets++;
-            }
+            if (!dry)
+                drop_set(plan, nbytes, e->seq);
             continue;
         }
         if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, e->key[0])) != 0)
@@ -533,10 +540,8 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
             continue;
         }
         if (is_covered(&c, e->key[0]) && !e->keep && (e->seq >> 3) < nbytes) {
-            if (!dry) {
-                plan->drop[e->seq >> 3] |= (uint8_t)(1u << (e->seq & 7));
-                plan->dropped_sets++;
-            }
+            if (!dry)
+                drop_set(plan, nbytes, e->seq);
             continue;
         }
         /* A command that changes what is there reads it: it covers nothing. */
