@@ -18,7 +18,7 @@ OBJECT_CLASSES = {'texture': 'texture', 'buffer': 'buffer', 'renderbuffer': 'ren
 # @bound:PARAM (the object bound to the target PARAM holds), or
 # @bound:GL_TARGET (the object bound to that target: no key read implied).
 STATE_KEY = re.compile(r'^(~?[A-Za-z_]\w*)(?:\[([^\]]*)\])?$')
-CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop', 'pbuffer', 'api')
+CLASSES = ('none', 'draw', 'frame', 'current', 'teardown', 'arrays', 'context', 'push', 'pop', 'pbuffer', 'api', 'flush')
 # Argument roles of a draw that reads client arrays, and the registry's
 # parameter names that give them (`draw` lines name the others).
 DRAW_ROLES = ('first', 'count', 'type', 'indices', 'instancecount', 'basevertex', 'drawcount', 'start', 'end',

@@ -37,7 +37,8 @@ typedef enum gt_class {
     GT_CLASS_PUSH,     /* opens a debug group or marker (the viewer's call tree) */
     GT_CLASS_POP,      /* closes one */
     GT_CLASS_PBUFFER,  /* makes a pbuffer: its swaps keep its pixels */
-    GT_CLASS_API       /* binds the thread's client API (its one argument): binding the bound one changes nothing */
+    GT_CLASS_API,      /* binds the thread's client API (its one argument): binding the bound one changes nothing */
+    GT_CLASS_FLUSH     /* submits the context's commands, changing no state: one after nothing is nothing */
 } gt_class;
 
 /* What a command does to one object (`object` lines of api/annotations.txt),

@@ -145,6 +145,9 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.dropped_sets)
         printf("left out of the setup: %" PRIu64 " bindings, settings and uniforms a later one replaced before a read\n",
                s.dropped_sets);
+    if (s.dropped_switches)
+        printf("left out of the setup: %" PRIu64 " context switches (eglMakeCurrent) and flushes that nothing kept "
+               "between them needed\n", s.dropped_switches);
     if (s.dropped_texture_draws)
         printf("left out of the setup: %" PRIu64 " draws and clears into textures; written at the start instead: "
                "the pixels of %" PRIu64 " texture levels (%" PRIu64 " bytes before compression)\n",

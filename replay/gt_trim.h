@@ -82,6 +82,7 @@ typedef struct gt_trim_summary {
     uint64_t syncs, dropped_syncs;      /* fence syncs made before the start no kept record names, their records */
     uint64_t dropped_sets;              /* state commands a later one of the same key replaced */
     uint64_t dropped_asked;             /* location queries asked again of a link, answered the same */
+    uint64_t dropped_switches;          /* context switches and flushes nothing kept between them needed */
     uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
     uint64_t dropped_ends;              /* makings and deletions of objects with nothing else left */
     uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the

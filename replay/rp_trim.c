@@ -61,6 +61,7 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_superseded = plan.dropped_superseded;
     sum->dropped_sets = plan.dropped_sets;
     sum->dropped_asked = plan.dropped_asked;
+    sum->dropped_switches = plan.dropped_switches;
     sum->dropped_texture_draws = plan.dropped_texture_draws;
     sum->dropped_ends = plan.dropped_ends;
     sum->dead_framebuffers = plan.dead_framebuffers;
@@ -157,10 +158,10 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
             what = "draws and clears into window surfaces before the start";
             how = "the windows' pixels at the start are written instead";
             n = sum->dropped_window_draws;
-        } else if (!again.keep_state_commands && sum->dropped_sets) {
+        } else if (!again.keep_state_commands && (sum->dropped_sets || sum->dropped_switches)) {
             again.keep_state_commands = 1;
-            what = "state commands a later one replaced";
-            n = sum->dropped_sets;
+            what = "state commands a later one replaced and context switches nothing needed";
+            n = sum->dropped_sets + sum->dropped_switches;
         } else if (!again.keep_repeated_frames && sum->dropped_frames) {
             again.keep_repeated_frames = again.keep_state_commands = 1;
             what = "setup frames a later one repeats";

@@ -27,6 +27,7 @@ typedef struct rp_trim_plan {
     uint64_t syncs, dropped_syncs; /* fence syncs no kept record names, their records (made, waited on, deleted) */
     uint64_t dropped_sets;  /* state commands a later one of the same key replaced before a read */
     uint64_t dropped_asked; /* queries replay maps the answer of, asked again with the same answer */
+    uint64_t dropped_switches; /* context switches and flushes with nothing kept between (rp_trim_switches.c) */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
     uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the start,
                                                                             nothing read through them */
@@ -226,6 +227,17 @@ rp_trim_holders *rp_trim_holders_new(void);
 int rp_trim_holders_note(rp_trim_holders *b, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
 void rp_trim_holders_finish(rp_trim_holders *b, rp_trim_plan *plan, size_t nbytes);
 void rp_trim_holders_free(rp_trim_holders *b);
+
+/* Step 12 (rp_trim_switches.c): eglMakeCurrent and flushes of the setup
+ * that bind or submit nothing kept. Noted after each record replayed
+ * (e its entry); finished after every other step. */
+typedef struct rp_trim_switches rp_trim_switches;
+struct rp_entry;
+rp_trim_switches *rp_trim_switches_new(void);
+int rp_trim_switches_note(rp_trim_switches *s, const struct Gltrace__GLMessage *m, const struct rp_entry *e,
+                          uint64_t seq, uint64_t tid);
+void rp_trim_switches_finish(rp_trim_switches *s, rp_trim_plan *plan, size_t nbytes);
+void rp_trim_switches_free(rp_trim_switches *s);
 
 typedef struct rp_trim_sets rp_trim_sets;
 rp_trim_sets *rp_trim_sets_new(void);

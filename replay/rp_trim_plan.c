@@ -63,6 +63,7 @@ typedef struct planner {
     rp_trim_sets *sets;         /* NULL: every state command is kept */
     rp_trim_draws *draws;       /* NULL: every draw into a texture is kept */
     rp_trim_holders *holders;   /* NULL: every framebuffer's and vertex array's records are kept */
+    rp_trim_switches *switches; /* NULL: every context switch is kept */
     uint64_t windows[64];       /* recorded surfaces whose draws were left out */
     int nwindows;
     uint64_t pbuffers[64];      /* recorded pbuffers (`class ... pbuffer`): a swap keeps their pixels */
@@ -556,7 +557,8 @@ static int after_call(void *user, rp *r, uint64_t tid)
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
         (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||
         (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0) ||
-        (p->holders && rp_trim_holders_note(p->holders, r, m, seq) != 0)) {
+        (p->holders && rp_trim_holders_note(p->holders, r, m, seq) != 0) ||
+        (p->switches && rp_trim_switches_note(p->switches, m, e, seq, tid) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;
     }
@@ -645,6 +647,7 @@ static void planner_free(planner *p)
     rp_trim_sets_free(p->sets);
     rp_trim_draws_free(p->draws);
     rp_trim_holders_free(p->holders);
+    rp_trim_switches_free(p->switches);
     free(p);
 }
 
@@ -660,7 +663,7 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     }
     pp->opt = opt, pp->plan = plan, pp->in = in;
     if ((!opt->keep_all && (!(pp->objs = rp_trim_objs_new()) || !(pp->holders = rp_trim_holders_new()))) ||
-        (!opt->keep_state_commands && !(pp->sets = rp_trim_sets_new())) ||
+        (!opt->keep_state_commands && (!(pp->sets = rp_trim_sets_new()) || !(pp->switches = rp_trim_switches_new()))) ||
         (!opt->keep_texture_draws && !(pp->draws = rp_trim_draws_new()))) {
         planner_free(pp);
         snprintf(sum->error, sizeof sum->error, "out of memory");
@@ -717,6 +720,9 @@ int rp_trim_plan_make(const char *in, const gt_trim_options *opt, rp_trim_plan *
     /* Last: what the steps before left out reads nothing. */
     if (!sum->error[0] && p.sets)
         rp_trim_sets_finish(p.sets, plan, p.nbytes);
+    /* Step 12, after all that leaves records out: the switches around them. */
+    if (!sum->error[0] && p.switches)
+        rp_trim_switches_finish(p.switches, plan, p.nbytes);
     free(p.ctxs.runs);
 #undef p
     planner_free(pp);

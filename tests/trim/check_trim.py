@@ -1072,6 +1072,37 @@ def first_binding():
             check_trim('attach', trace, '--frames', k, k + 1)
 
 
+def idle_switches():
+    """trim_app switches: each frame flushes and makes its context current
+    without a surface and then with the pbuffer again, as ANGLE does around
+    each task (chromium's GPU process). Every switch binds something else
+    than the one before, so each stayed once the steps before had left the
+    frames' calls out: a chromium setup held 226 eglMakeCurrent at frame
+    100 and 828 at frame 390. Step 12 leaves out a switch with nothing
+    kept after it before its thread's next, one binding what its thread
+    had bound, and a flush with nothing kept before it since its thread's
+    last switch or flush. Trims of frames 5-6 and 7-8 are exact on the
+    first try, their setups of the same length, with 3 eglMakeCurrent (the
+    app's first and the pair around frame 3's write), no flush right after
+    a switch or flush and no switch right after a switch."""
+    trace = record('trim_app_switches', [trim_app, 'switches'])
+    setups = []
+    for k in (5, 7):
+        out = trace and check_trim('switches', trace, '--frames', k, k + 1)
+        setups.append(setup_fns(out) if out else [])
+    switch = ('eglMakeCurrent', 'glFlush')
+    idle = [sum(1 for x, y in zip(s, s[1:]) if x in switch and (y == 'glFlush' or x == y)) for s in setups]
+    counts = [(len(s), s.count('eglMakeCurrent')) for s in setups]
+    ck.check('switches 5-6 and 7-8: setups of the same length, each with 3 eglMakeCurrent, no flush right after a '
+             'switch or flush, no switch right after a switch', all(setups) and counts[0] == counts[1] and counts[0][1] == 3 and idle == [0, 0],
+             (counts, idle))
+    kept = os.path.join(work, 'switches-kept.gltrace')
+    r = run([gltrace, 'trim', trace, '--frames', '7-8', '-o', kept, '--keep-state-commands']) if trace else None
+    n = setup_fns(kept).count('eglMakeCurrent') if r and r.returncode == 0 else 0
+    ck.check('switches 7-8 --keep-state-commands: step 12 is off with step 8, the switches of the frames kept before '
+             'the start stay (more than 3)', n > 3, n)
+
+
 def unpack_rows():
     """trim_app rows: chain's passes after each frame's upload of a 4x4
     corner of a 64-pixel-wide picture (GL_UNPACK_ROW_LENGTH 64, then 0).
@@ -1415,6 +1446,7 @@ def main():
     unpack_rows()
     invalidations()
     first_binding()
+    idle_switches()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -138,11 +138,18 @@
  *               (glInvalidateFramebuffer, as mpv does before each pass),
  *               clears it, draws a quad into it and shows it; then
  *               invalidates it again, under other bindings.
+ *   switches    each frame flushes and makes its context current without
+ *               a surface, then flushes and makes it current with the
+ *               pbuffer again, as ANGLE (chromium's GPU process) does
+ *               around each task; frame 3 writes a corner of a texture
+ *               of noise while it has no surface. Each frame shows that
+ *               texture and a quad where the frame puts it.
  * Exits 0 only if GL reported no error. */
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 #include <EGL/egl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sample_egl.h"
@@ -171,8 +178,6 @@ static void draw_quad(const app *a, float x, float y, float r, float g, float b,
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 }
 
-/* The window cleared, then the texture bound on unit 0 drawn over all of
- * it (from client memory: the quad buffer is bound back after). */
 /* The texture bound, over all of the viewport (a client array), then the
  * quad buffer at attribute 0 again. */
 static void draw_texture(const app *a)
@@ -184,6 +189,8 @@ static void draw_texture(const app *a)
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
 }
 
+/* The window cleared, then the texture bound on unit 0 drawn over all of
+ * it. */
 static void show_texture(const app *a)
 {
     glViewport(0, 0, W, H);
@@ -883,6 +890,43 @@ static void frame_attach(app *a, int f)
     show_texture(a);
 }
 
+/* The texture of noise `switches` shows. */
+static GLuint switches_setup(void)
+{
+    static unsigned char noise[16 * 16 * 4];
+    sample_noise(noise, sizeof noise, 7);
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, noise);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
+static void frame_switches(const sample_egl *e, app *a, GLuint tex, int f)
+{
+    glFlush();
+    if (!eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, e->ctx)) {
+        fprintf(stderr, APP ": eglMakeCurrent without a surface failed: 0x%x\n", eglGetError());
+        exit(1);
+    }
+    if (f == 3) {
+        unsigned char corner[4 * 4 * 4];
+        sample_noise(corner, sizeof corner, 11);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, corner);
+    }
+    glFlush();
+    if (!eglMakeCurrent(e->dpy, e->surf, e->surf, e->ctx)) {
+        fprintf(stderr, APP ": eglMakeCurrent failed: 0x%x\n", eglGetError());
+        exit(1);
+    }
+    glBindTexture(GL_TEXTURE_2D, tex);
+    show_texture(a);
+    draw_quad(a, -0.8f + 0.15f * (float)f, -0.2f, 0.9f, 0.8f, 0.1f, 1.0f, 0.0f);
+}
+
 static void frame_invalidate(app *a, int f)
 {
     static const GLenum colour = GL_COLOR_ATTACHMENT0;
@@ -1118,10 +1162,11 @@ int main(int argc, char **argv)
         strcmp(mode, "download") && strcmp(mode, "queries") && strcmp(mode, "perframe") && strcmp(mode, "churn") &&
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
-        strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach")) {
+        strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
+        strcmp(mode, "switches")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach\n");
+                        "integer|attach|switches\n");
         return 2;
     }
     sample_egl e;
@@ -1177,6 +1222,7 @@ int main(int argc, char **argv)
         ints_setup(&in);
     if (!strcmp(mode, "attach"))
         attach_setup(&a);
+    GLuint noise = !strcmp(mode, "switches") ? switches_setup() : 0;
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
     if (!strcmp(mode, "passes"))
@@ -1239,6 +1285,8 @@ int main(int argc, char **argv)
             frame_attach(&a, f);
         else if (!strcmp(mode, "invalidate"))
             frame_invalidate(&a, f);
+        else if (!strcmp(mode, "switches"))
+            frame_switches(&e, &a, noise, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else
