@@ -57,7 +57,7 @@ typedef struct event {
     uint8_t skip;                /* a call of the state at the start that is not written */
     uint8_t makes;               /* a binding that names its object first: GLES makes the object there */
     uint8_t keep;                /* such a binding a later one of that object covers, after a record named it */
-    uint8_t refused;             /* refused for an enum the driver does not know: it set nothing */
+    uint8_t refused;             /* refused (an error, not out of memory): it set nothing */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -380,13 +380,13 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         rp_hold_errors(r); /* its own errors: not the next state command's refusal */
         return 0;
     }
-    /* A state command the driver refused set nothing. One refused for an
-     * enum the driver does not know (Qt's particles enable
-     * GL_POINT_SPRITE_OES on GLES 3 each frame) goes, reading nothing:
-     * kept reading everything, it kept every state command of every frame
-     * before it. Refused otherwise, it stays, reading everything. */
+    /* A state command the driver refused set nothing (a command that
+     * raises an error other than GL_OUT_OF_MEMORY has no effect: GLES 3.2
+     * section 2.3.1): it goes, reading nothing. Kept reading everything,
+     * it kept every state command of every frame before it (Qt's particles
+     * enable GL_POINT_SPRITE_OES on GLES 3 each frame). */
     GLenum err = glGetError();
-    if (err == GL_INVALID_ENUM)
+    if (err != GL_NO_ERROR && err != GL_OUT_OF_MEMORY)
         e->refused = 1;
     if (err != GL_NO_ERROR)
         return 0;

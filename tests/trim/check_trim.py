@@ -1103,6 +1103,29 @@ def idle_switches():
              'the start stay (more than 3)', n > 3, n)
 
 
+def refused_commands():
+    """trim_app refused: each frame sets a viewport of its own, then makes
+    two calls the driver refuses (GL_INVALID_VALUE, GL_INVALID_OPERATION)
+    before drawing into the window. A refused command has no effect, so it
+    goes and reads nothing; before, only one refused with GL_INVALID_ENUM
+    went, and the others, reading everything, kept each frame's viewport:
+    the setup grew with the start. Trims of frames 3-4 and 6-7 are exact
+    on the first try, with setups of the same length holding none of the
+    refused calls and one glViewport (the start's)."""
+    trace = record('trim_app_refused', [trim_app, 'refused'])
+    setups = []
+    for k in (3, 6):
+        out = os.path.join(work, f'refused-{k}.gltrace')
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if trace else None
+        ck.check(f'refused {k}-{k + 1}: exact on the first try, the state at the start the original\'s',
+                 r is not None and r.returncode == 0 and 'checked: its replay matches 2 of 2' in r.stdout and
+                 'note: without' not in r.stdout and 'is the original\'s' in r.stdout, r and r.stdout)
+        setups.append(setup_fns(out) if r is not None and r.returncode == 0 else [])
+    got = [(len(s), s.count('glLineWidth'), s.count('glViewport')) for s in setups]
+    ck.check('refused 3-4 and 6-7: setups of the same length, without the refused glLineWidth, with one glViewport',
+             all(setups) and got[0] == got[1] and got[0][1:] == (0, 1), got)
+
+
 def unpack_rows():
     """trim_app rows: chain's passes after each frame's upload of a 4x4
     corner of a 64-pixel-wide picture (GL_UNPACK_ROW_LENGTH 64, then 0).
@@ -1447,6 +1470,7 @@ def main():
     invalidations()
     first_binding()
     idle_switches()
+    refused_commands()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -144,7 +144,12 @@
  *               around each task; frame 3 writes a corner of a texture
  *               of noise while it has no surface. Each frame shows that
  *               texture and a quad where the frame puts it.
- * Exits 0 only if GL reported no error. */
+ *   refused     each frame sets a viewport of its own, makes two calls
+ *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
+ *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
+ *               GL_INVALID_OPERATION), clears the window and draws a
+ *               quad; it takes the errors (glGetError) before its swap.
+ * Exits 0 only if GL reported no error (refused: none but its own). */
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 #include <EGL/egl.h>
@@ -927,6 +932,18 @@ static void frame_switches(const sample_egl *e, app *a, GLuint tex, int f)
     draw_quad(a, -0.8f + 0.15f * (float)f, -0.2f, 0.9f, 0.8f, 0.1f, 1.0f, 0.0f);
 }
 
+static void frame_refused(app *a, int f)
+{
+    glViewport(0, 0, W - f, H - 2 * f);
+    glLineWidth(-1.0f);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, a->tex);
+    glClearColor(0.1f, 0.1f * (float)f, 0.3f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.8f + 0.15f * (float)f, 0.3f, 0.2f, 0.9f, 0.5f, 1.0f, 0.0f);
+    while (glGetError() != GL_NO_ERROR)
+        ;
+}
+
 static void frame_invalidate(app *a, int f)
 {
     static const GLenum colour = GL_COLOR_ATTACHMENT0;
@@ -1163,10 +1180,10 @@ int main(int argc, char **argv)
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
         strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
-        strcmp(mode, "switches")) {
+        strcmp(mode, "switches") && strcmp(mode, "refused")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach|switches\n");
+                        "integer|attach|switches|refused\n");
         return 2;
     }
     sample_egl e;
@@ -1287,6 +1304,8 @@ int main(int argc, char **argv)
             frame_invalidate(&a, f);
         else if (!strcmp(mode, "switches"))
             frame_switches(&e, &a, noise, f);
+        else if (!strcmp(mode, "refused"))
+            frame_refused(&a, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else
