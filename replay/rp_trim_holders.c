@@ -19,11 +19,14 @@
  * parameter of registry class framebuffer or vertex array) or its first
  * use to its deletion (`object glDelete* deletes`), per context: GLES
  * shares neither. Bound (api/state.tsv's bindings of those classes:
- * draw and read framebuffer, vertex array), it is read through by every
- * record of its context that is not a state command (a framebuffer: a
- * draw, clear, read, upload; more than needed, never less), or (a vertex
- * array) by a draw, a command that reads everything or one on the element
- * array buffer, if that record stays. One nothing read through
+ * draw and read framebuffer, vertex array), it is read through, if that
+ * record stays, by a record of its context that (a framebuffer) has
+ * anything to do with its pixels (api/annotations.txt `pixels`: a draw,
+ * clear, blit, read, copy or invalidation), or (a vertex array) is a
+ * draw, a command that reads everything or one on the element array
+ * buffer. Any other record read through a framebuffer before: a buffer
+ * upload that steps 5 to 7 left out later (chromium's canvas makes a
+ * framebuffer for each pass, draws and deletes it) kept its state. One nothing read through
  * loses its keyed state commands. The holders' binding
  * commands are step 8's, which leaves them out once nothing reads them.
  *
@@ -223,14 +226,15 @@ static int reads_vertex_array(const gt_api_fn *f, const rp_msg *m)
 }
 
 /* Every holder bound on the current context is read through by the
- * record: a framebuffer by any, a vertex array as reads_vertex_array says. */
-static int read_through(rp_trim_holders *b, rp *r, int draw, uint64_t seq)
+ * record: a framebuffer when `pixels`, a vertex array when `draw`
+ * (reads_vertex_array). */
+static int read_through(rp_trim_holders *b, rp *r, int draw, int pixels, uint64_t seq)
 {
     int rc = 0;
     for (size_t i = 0; i < gt_api_nstates; i++) {
         const gt_api_state *s = &gt_api_states[i];
         if (s->query != GT_STATE_GET || s->type != GT_STATE_NAME || s->scope != GT_STATE_CONTEXT || !holds(s->cls) ||
-            (s->cls == GT_STATE_VERTEX_ARRAY_NAME && !draw))
+            (s->cls == GT_STATE_VERTEX_ARRAY_NAME && !draw) || (s->cls == GT_STATE_FRAMEBUFFER_NAME && !pixels))
             continue;
         GLint v = 0;
         glGetIntegerv(s->pname, &v);
@@ -242,7 +246,7 @@ static int read_through(rp_trim_holders *b, rp *r, int draw, uint64_t seq)
     return rc;
 }
 
-int rp_trim_holders_note(rp_trim_holders *b, rp *r, const rp_msg *m, uint64_t seq)
+int rp_trim_holders_note(rp_trim_holders *b, rp *r, const rp_msg *m, const rp_entry *e, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx || b->oom ||
         GT_FN_IS_SYNTHETIC(m->function))
@@ -260,7 +264,8 @@ int rp_trim_holders_note(rp_trim_holders *b, rp *r, const rp_msg *m, uint64_t se
         uint32_t name = keyed_holder(r, f, m, &cls);
         return name ? add(b, open_life(b, r->cur_ctx, cls, name, NONE), seq) : 0;
     }
-    return read_through(b, r, reads_vertex_array(f, m), seq);
+    int pixels = !e || e->pixels != RP_PIXELS_NONE || f->cls == GT_CLASS_DRAW;
+    return read_through(b, r, reads_vertex_array(f, m), pixels, seq);
 }
 
 static void drop(rp_trim_plan *plan, size_t nbytes, uint64_t s, uint64_t *n)

@@ -224,7 +224,9 @@ uint32_t rp_trim_bound(uint32_t target, int *cls);
  * their state commands and their deletion. */
 typedef struct rp_trim_holders rp_trim_holders;
 rp_trim_holders *rp_trim_holders_new(void);
-int rp_trim_holders_note(rp_trim_holders *b, struct rp *r, const struct Gltrace__GLMessage *m, uint64_t seq);
+struct rp_entry;
+int rp_trim_holders_note(rp_trim_holders *b, struct rp *r, const struct Gltrace__GLMessage *m,
+                         const struct rp_entry *e, uint64_t seq);
 void rp_trim_holders_finish(rp_trim_holders *b, rp_trim_plan *plan, size_t nbytes);
 void rp_trim_holders_free(rp_trim_holders *b);
 
@@ -232,7 +234,6 @@ void rp_trim_holders_free(rp_trim_holders *b);
  * that bind or submit nothing kept. Noted after each record replayed
  * (e its entry); finished after every other step. */
 typedef struct rp_trim_switches rp_trim_switches;
-struct rp_entry;
 rp_trim_switches *rp_trim_switches_new(void);
 int rp_trim_switches_note(rp_trim_switches *s, const struct Gltrace__GLMessage *m, const struct rp_entry *e,
                           uint64_t seq, uint64_t tid);
@@ -258,7 +259,6 @@ uint64_t rp_trim_state_key(struct rp *r, const struct Gltrace__GLMessage *m, con
  * (0, or -1: out of memory); start: at the start, reads back what draws
  * wrote; finish: marks the draws left out, and the restores used. */
 typedef struct rp_trim_draws rp_trim_draws;
-struct rp_entry;
 rp_trim_draws *rp_trim_draws_new(void);
 int rp_trim_draws_note(rp_trim_draws *d, struct rp *r, const struct Gltrace__GLMessage *m, const struct rp_entry *e,
                        uint64_t seq);

@@ -557,7 +557,7 @@ static int after_call(void *user, rp *r, uint64_t tid)
         (p->objs && rp_trim_objs_note(p->objs, r, m, seq) != 0) ||
         (p->sets && rp_trim_sets_note(p->sets, r, m, seq) != 0) ||
         (p->draws && rp_trim_draws_note(p->draws, r, m, e, seq) != 0) ||
-        (p->holders && rp_trim_holders_note(p->holders, r, m, seq) != 0) ||
+        (p->holders && rp_trim_holders_note(p->holders, r, m, e, seq) != 0) ||
         (p->switches && rp_trim_switches_note(p->switches, m, e, seq, tid) != 0)) {
         snprintf(r->sum->error, sizeof r->sum->error, "out of memory");
         return 1;

@@ -1103,6 +1103,29 @@ def idle_switches():
              'the start stay (more than 3)', n > 3, n)
 
 
+def pass_framebuffers():
+    """trim_app canvas: each frame makes a framebuffer object for its pass
+    into the texture and deletes it after, and writes the pass's vertices
+    into a buffer while it is bound, as chromium's canvas does. Step 10
+    took every record bound to a framebuffer that is no state command for
+    a read through it; the buffer writes, left out later by step 7 (the
+    next one replaces each), kept each frame's framebuffer: setups of 60
+    calls at frame 3 and 72 at frame 6. Now only what touches pixels
+    (`pixels` in api/annotations.txt, a draw) reads through one: trims of
+    frames 3-4 and 6-7 are exact on the first try, with setups of the same
+    length and one attachment (the app's own framebuffer's). The last
+    pass's framebuffer is still made, bound around the buffer write that
+    stays (step 8 takes glBufferData to read every binding), and deleted."""
+    trace = record('trim_app_canvas', [trim_app, 'canvas'])
+    setups = []
+    for k in (3, 6):
+        out = trace and check_trim('canvas', trace, '--frames', k, k + 1)
+        setups.append(setup_fns(out) if out else [])
+    got = [(len(s), s.count('glGenFramebuffers'), s.count('glFramebufferTexture2D')) for s in setups]
+    ck.check('canvas 3-4 and 6-7: setups of the same length, with one attachment and two framebuffers made',
+             all(setups) and got[0] == got[1] and got[0][1:] == (2, 1), got)
+
+
 def refused_commands():
     """trim_app refused: each frame sets a viewport of its own, then makes
     two calls the driver refuses (GL_INVALID_VALUE, GL_INVALID_OPERATION)
@@ -1471,6 +1494,7 @@ def main():
     first_binding()
     idle_switches()
     refused_commands()
+    pass_framebuffers()
     superseded_writes()
     state_commands()
     offsets_ahead()

@@ -144,6 +144,12 @@
  *               around each task; frame 3 writes a corner of a texture
  *               of noise while it has no surface. Each frame shows that
  *               texture and a quad where the frame puts it.
+ *   canvas      each frame makes a framebuffer object for its pass into
+ *               the texture, as chromium's canvas does: generated,
+ *               bound, the texture attached; the pass's vertices
+ *               written into the quad buffer (glBufferData) while it is
+ *               bound; a clear and a quad drawn; then unbound, deleted,
+ *               and the texture shown.
  *   refused     each frame sets a viewport of its own, makes two calls
  *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
  *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
@@ -932,6 +938,25 @@ static void frame_switches(const sample_egl *e, app *a, GLuint tex, int f)
     draw_quad(a, -0.8f + 0.15f * (float)f, -0.2f, 0.9f, 0.8f, 0.1f, 1.0f, 0.0f);
 }
 
+static void frame_canvas(app *a, int f)
+{
+    GLuint pass;
+    glGenFramebuffers(1, &pass);
+    glBindFramebuffer(GL_FRAMEBUFFER, pass);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->tex, 0);
+    float d = 0.05f * (float)f;
+    const float moved[8] = {-0.25f + d, -0.25f, 0.25f + d, -0.25f, -0.25f + d, 0.25f, 0.25f + d, 0.25f};
+    glBufferData(GL_ARRAY_BUFFER, sizeof moved, moved, GL_DYNAMIC_DRAW);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.2f, 0.1f, 0.05f * (float)f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, 0.0f, 0.0f, 0.9f, 0.3f, 0.2f, 1.0f, 0.0f);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &pass);
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    show_texture(a);
+}
+
 static void frame_refused(app *a, int f)
 {
     glViewport(0, 0, W - f, H - 2 * f);
@@ -1180,10 +1205,10 @@ int main(int argc, char **argv)
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
         strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
-        strcmp(mode, "switches") && strcmp(mode, "refused")) {
+        strcmp(mode, "switches") && strcmp(mode, "refused") && strcmp(mode, "canvas")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach|switches|refused\n");
+                        "integer|attach|switches|refused|canvas\n");
         return 2;
     }
     sample_egl e;
@@ -1306,6 +1331,8 @@ int main(int argc, char **argv)
             frame_switches(&e, &a, noise, f);
         else if (!strcmp(mode, "refused"))
             frame_refused(&a, f);
+        else if (!strcmp(mode, "canvas"))
+            frame_canvas(&a, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else
