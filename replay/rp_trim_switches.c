@@ -14,8 +14,9 @@
  *   context it lets go of) but flushes of its own thread (`class flush`),
  *   which go with it: nothing ran on what it bound;
  * - again: it binds what its thread's last kept switch (or the thread's
- *   gltraceCurrent) bound, with no EGL record kept between (one might
- *   have ended a surface or context whose handle a new one took).
+ *   gltraceCurrent) bound, with no EGL record or gltraceSurface kept
+ *   between (one might have ended or resized a surface or context whose
+ *   handle a new one took).
  * An eglMakeCurrent also flushes, but the next kept switch away flushes
  * what the context did. The first binding of a context to a surface sets
  * its viewport and scissor box to the surface's size: the state calls
@@ -31,7 +32,7 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 
-enum { SWITCH, FIXED, FLUSH, EGL }; /* eglMakeCurrent, gltraceCurrent (never left out), a flush, other EGL */
+enum { SWITCH, FIXED, FLUSH, EGL }; /* eglMakeCurrent, gltraceCurrent (never left out), a flush, other EGL or gltraceSurface */
 
 struct rp_trim_switches {
     struct note {
@@ -57,6 +58,7 @@ void rp_trim_switches_free(rp_trim_switches *s)
 int rp_trim_switches_note(rp_trim_switches *s, const rp_msg *m, const rp_entry *e, uint64_t seq, uint64_t tid)
 {
     int kind = m->function == GT_FN_CURRENT ? FIXED
+               : m->function == GT_FN_SURFACE ? EGL /* a surface's new size: replay may make it anew */
                : !e                         ? -1
                : e->cls == GT_CLASS_CURRENT && e->how == RP_EGL ? SWITCH
                : e->cls == GT_CLASS_FLUSH   ? FLUSH
