@@ -38,6 +38,7 @@ struct rp_trim_switches {
     struct note {
         uint64_t seq, tid, draw, read, ctx;
         size_t prev; /* a kept switch's: the thread's kept switch before it (SIZE_MAX none) */
+        uint64_t egl; /* a kept switch's: the EGL records kept before it */
         uint8_t kind;
     } *v;
     size_t n, cap;
@@ -120,13 +121,14 @@ static int same_binding(const struct note *a, const struct note *b)
     return a->draw == b->draw && a->read == b->read && a->ctx == b->ctx;
 }
 
-/* The thread's entry in th (added when new; -1: too many threads). */
 typedef struct thread_notes {
     uint64_t tid;
-    size_t top;   /* its last kept switch (SIZE_MAX none) */
-    size_t mark;  /* its last kept switch or flush */
-    uint64_t egl; /* the EGL records kept before top */
+    size_t top;  /* its last kept switch (SIZE_MAX none) */
+    size_t mark; /* its last kept switch or flush (SIZE_MAX none), or one left out since with nothing kept after
+                    it: a flush after nothing kept since goes (one another thread needed is the check's to find) */
 } thread_notes;
+
+/* The thread's entry in th (added when new; -1: too many threads). */
 
 static int thread_of(thread_notes *th, int *nth, uint64_t tid)
 {
@@ -167,11 +169,11 @@ void rp_trim_switches_finish(rp_trim_switches *s, rp_trim_plan *plan, size_t nby
             drop_idle(s, plan, top, i);
             top = th[t].top = s->v[top].prev;
         }
-        if (top != SIZE_MAX && c->kind == SWITCH && same_binding(&s->v[top], c) && th[t].egl == egl) {
+        if (top != SIZE_MAX && c->kind == SWITCH && same_binding(&s->v[top], c) && s->v[top].egl == egl) {
             leave_out(plan, c->seq);
             continue;
         }
-        c->prev = top;
-        th[t].top = th[t].mark = i, th[t].egl = egl;
+        c->prev = top, c->egl = egl;
+        th[t].top = th[t].mark = i;
     }
 }
