@@ -148,10 +148,11 @@ int gt_cmd_trim(int argc, char **argv)
     if (s.dropped_switches)
         printf("left out of the setup: %" PRIu64 " context switches (eglMakeCurrent) and flushes that nothing kept "
                "between them needed\n", s.dropped_switches);
-    if (s.dropped_texture_draws)
-        printf("left out of the setup: %" PRIu64 " draws and clears into textures; written at the start instead: "
-               "the pixels of %" PRIu64 " texture levels (%" PRIu64 " bytes before compression)\n",
-               s.dropped_texture_draws, s.restored_textures, s.restored_bytes);
+    if (s.dropped_texture_draws || s.dropped_texture_uploads)
+        printf("left out of the setup: %" PRIu64 " draws and clears into textures, %" PRIu64 " uploads of regions "
+               "into them; written at the start instead: the pixels of %" PRIu64 " texture levels (%" PRIu64
+               " bytes before compression)\n",
+               s.dropped_texture_draws, s.dropped_texture_uploads, s.restored_textures, s.restored_bytes);
     if (s.dead_framebuffers || s.dead_vertex_arrays)
         printf("left out of the setup: the state of %" PRIu64 " framebuffers and %" PRIu64 " vertex arrays deleted "
                "before the start that nothing kept drew into, with or read (%" PRIu64 " calls)\n",

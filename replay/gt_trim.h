@@ -84,6 +84,7 @@ typedef struct gt_trim_summary {
     uint64_t dropped_asked;             /* location queries asked again of a link, answered the same */
     uint64_t dropped_switches;          /* context switches and flushes nothing kept between them needed */
     uint64_t dropped_texture_draws;     /* draws and clears into textures left out */
+    uint64_t dropped_texture_uploads;   /* uploads of regions into them left out (step 9) */
     uint64_t dropped_ends;              /* makings and deletions of objects with nothing else left */
     uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the
                                                                start, nothing read through them: their records */

@@ -63,6 +63,7 @@ static int make(const char *in, const char *out, const gt_trim_options *opt, gt_
     sum->dropped_asked = plan.dropped_asked;
     sum->dropped_switches = plan.dropped_switches;
     sum->dropped_texture_draws = plan.dropped_texture_draws;
+    sum->dropped_texture_uploads = plan.dropped_texture_uploads;
     sum->dropped_ends = plan.dropped_ends;
     sum->dead_framebuffers = plan.dead_framebuffers;
     sum->dead_vertex_arrays = plan.dead_vertex_arrays;
@@ -149,10 +150,10 @@ static int trim(const char *in, const char *out, const gt_trim_options *opt, gt_
     for (int step = 0; rc != 0 && step < 7; step++) {
         const char *what, *how = "they are kept";
         uint64_t n;
-        if (!again.keep_texture_draws && sum->dropped_texture_draws) {
+        if (!again.keep_texture_draws && (sum->dropped_texture_draws || sum->dropped_texture_uploads)) {
             again.keep_texture_draws = 1; /* the newest step, and what it writes may be what differs */
-            what = "draws into textures before the start, read back instead";
-            n = sum->dropped_texture_draws;
+            what = "draws and uploads into textures before the start, read back instead";
+            n = sum->dropped_texture_draws + sum->dropped_texture_uploads;
         } else if (!again.window_contents && !again.keep_window_draws && sum->dropped_window_draws) {
             again.window_contents = 1; /* one picture per window: cheaper than any other step */
             what = "draws and clears into window surfaces before the start";

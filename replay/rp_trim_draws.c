@@ -28,6 +28,12 @@
  * image made or a pbuffer bound as a texture read every texture. A
  * deletion ends what a texture held: draws into it before go, and need
  * nothing written back. GLES 1 draws stay and read every texture bound.
+ * An upload of a region (glTexSubImage2D, note_upload) is a draw that
+ * reads nothing; a level only uploaded into is read back when written in
+ * UPLOADS_MIN or more. A depth or stencil buffer, or a colour
+ * renderbuffer not read back (multisampled), that never carried what it
+ * held into the next frame is taken as cleared before the kept frames
+ * read it: a guess, as is the pass a colour clear begins.
  *
  * The check of the result compares the state at the start (bound
  * textures' pixels included) and the kept frames' pixels; when it fails,
@@ -60,20 +66,25 @@ typedef struct image { /* what a draw writes into */
     int group;
     int restorable;    /* read back at the start: a texture's colour or a pbuffer's */
     size_t restore;    /* index in plan->restores or plan->surfaces */
+    uint8_t painted;   /* written by a draw, clear or blit */
+    uint32_t uploads;  /* written by glTexSubImage2D (note_upload) */
+    uint8_t fresh;     /* written (drawn into, cleared) in the frame under way */
     uint8_t drawn;     /* drawn into since its last whole clear */
     uint8_t crossed;   /* and a frame ended since */
-    uint8_t carried;   /* read by a test after that: it carries what it holds from one frame into the next */
+    uint8_t carried;   /* read by a test, a read or a draw over it after that (a colour buffer's: by a read, or
+                          a draw or clear that leaves some of it): it carries what it holds into the next frame */
 } image;
 
 typedef struct event {
     uint64_t seq;
-    uint8_t kind, droppable;
+    uint8_t kind, droppable, upload; /* upload: an EV_DRAW that is a glTexSubImage2D */
     uint32_t at, nw, nr, nk; /* ids[at..): images written (indices), keys read, images a whole clear replaced */
     uint32_t ca_at, nca; /* a draw's client array records: cas[ca_at..) */
     uint64_t dest;       /* a read's: the texture it writes into (a copy, mipmaps), 0 another place */
 } event;
 
 #define PEND 64
+#define UPLOADS_MIN 3 /* uploads into a level (never drawn into) for it to be read back at the start */
 #define SURFACE (1ull << 63)
 #define RBUF (1ull << 62)
 
@@ -91,6 +102,7 @@ struct rp_trim_draws {
     int npend;
     int32_t pend_ctx;
     rp_map swapped;  /* surfaces swapped (their pixels are the window's business, step 2) */
+    int swaps;       /* a swap was seen: frames end there, else at snapshots (an app that never swaps) */
     int oom;
 };
 
@@ -504,6 +516,10 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
             d->ev[d->n - 1].nk++;
     for (int k = 0; k < dw.n; k++) { /* after its tests read: what it leaves */
         image *im = &d->img[dw.img[k]];
+        im->painted = 1;
+        im->fresh |= !dw.ends[k];
+        if (im->aspect == ASP_COLOR && !(clear && dw.whole[k]))
+            im->carried |= im->crossed; /* drawn over what an earlier frame left */
         im->drawn = !(clear && dw.whole[k]) && !dw.ends[k];
         im->crossed &= im->drawn;
     }
@@ -531,8 +547,10 @@ static int note_read(rp_trim_draws *d, rp *r, uint64_t seq, uint64_t dest)
             GLenum att = i == -2 ? GL_DEPTH_ATTACHMENT : i == -1 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (GLenum)i;
             long img = -1;
             GLint w, h;
-            if (attachment(d, r, fbs[k], fb, att, aspect, &img, &w, &h) > 0 && push_id(d, d->img[img].key) == 0)
+            if (attachment(d, r, fbs[k], fb, att, aspect, &img, &w, &h) > 0 && push_id(d, d->img[img].key) == 0) {
                 d->ev[d->n - 1].nr++;
+                d->img[img].carried |= d->img[img].crossed;
+            }
         }
     }
     return d->oom ? -1 : 0;
@@ -571,10 +589,52 @@ static int note_blit(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
                 continue;
             if (push_id(d, k ? (uint64_t)img : d->img[img].key) == 0)
                 ++*(k ? &d->ev[d->n - 1].nw : &d->ev[d->n - 1].nr);
+            if (k)
+                d->img[img].painted = d->img[img].fresh = 1;
+            else
+                d->img[img].carried |= d->img[img].crossed; /* read after a frame ended */
         }
     }
     d->ev[d->n - 1].droppable = (uint8_t)droppable;
     return d->oom ? -1 : 0;
+}
+
+/* The value of f's parameter `name` in m, or def. */
+static int64_t arg_of(const gt_api_fn *f, const rp_msg *m, const char *name, int64_t def)
+{
+    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
+        if (!strcmp(f->params[i].name, name))
+            return rp_arg_i(m, i);
+    return def;
+}
+
+/* An upload of a region of a 2D texture's or a cube face's level from
+ * client memory or a pixel unpack buffer (glTexSubImage2D: an `xoffset`
+ * and a `type`, no `zoffset`): a draw-like write of that level, which
+ * reads no texture. A level written so in UPLOADS_MIN or more uploads
+ * (or drawn into) is read back at the start: the uploads go like draws
+ * (a text atlas a browser writes glyphs into every frame kept every
+ * upload, its setup growing with the start). */
+static int note_upload(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
+{
+    int64_t target = arg_of(f, m, "target", 0), level = arg_of(f, m, "level", -1);
+    int cls = 0;
+    uint32_t name = target > 0 ? rp_trim_bound((uint32_t)target, &cls) : 0;
+    uint64_t kind = 0;
+    if (name)
+        rp_map_get(&r->tex_targets, tex_key(r, name), &kind);
+    if (!name || cls != GT_STATE_TEXTURE_NAME || level < 0 || level > 15 ||
+        (kind != GL_TEXTURE_2D && kind != GL_TEXTURE_CUBE_MAP))
+        return 0; /* not followed: it stays, and writes nothing this step reads */
+    image im = {.kind = IMG_TEX, .key = tex_key(r, name), .name = name, .face = (uint32_t)target,
+                .level = (uint32_t)level, .aspect = ASP_COLOR, .group = r->ctx[r->cur_ctx].group};
+    long img = image_get(d, &im);
+    if (img < 0 || !new_event(d, seq, EV_DRAW) || push_id(d, (uint64_t)img) != 0)
+        return -1;
+    event *e = &d->ev[d->n - 1];
+    e->nw = 1, e->upload = 1, e->droppable = r->ctx[r->cur_ctx].version >= 2;
+    d->img[img].uploads++;
+    return 0;
 }
 
 /* The textures a glDeleteTextures names: what they held ends. */
@@ -625,6 +685,9 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
             d->pend[d->npend++] = seq;
         return 0;
     }
+    if ((m->function == GT_FN_SNAPSHOT || m->function == GT_FN_FRAME_END) && !d->swaps)
+        for (size_t i = 0; i < d->nimg; i++) /* a frame of an app that never swaps ends (proto/gt_frames.c) */
+            d->img[i].crossed |= d->img[i].drawn, d->img[i].fresh = 0;
     if (GT_FN_IS_SYNTHETIC(m->function))
         return 0; /* the records gltrace adds read no texture */
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
@@ -636,8 +699,9 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
         for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
             if (!strcmp(f->params[i].name, "surface"))
                 rp_map_put(&d->swapped, rp_arg_u(m, i), 1);
+        d->swaps = 1;
         for (size_t i = 0; i < d->nimg; i++)
-            d->img[i].crossed |= d->img[i].drawn;
+            d->img[i].crossed |= d->img[i].drawn, d->img[i].fresh = 0;
     } else if (f->is_egl) {
         /* An EGL image made, or a pbuffer bound as a texture: a texture
          * is shared where this step does not follow it. */
@@ -649,6 +713,9 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
         rc = note_blit(d, r, m, f, seq);
     } else if (e && e->pixels == RP_PIXELS_READS) {
         rc = note_read(d, r, seq, written_texture(r, f, m));
+    } else if (f->obj_role == GT_OBJ_CONTENTS && has_param(f, "xoffset") && has_param(f, "type") &&
+               !has_param(f, "zoffset")) {
+        rc = note_upload(d, r, m, f, seq);
     } else if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->obj_role == GT_OBJ_DELETES && f->obj_class == GT_STATE_TEXTURE_NAME) {
@@ -902,8 +969,9 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     int group = r->ctx[r->cur_ctx].group;
     for (size_t i = 0; i < d->nimg; i++) {
         image *im = &d->img[i];
-        if ((im->kind != IMG_TEX && im->kind != IMG_RB) || im->aspect != ASP_COLOR)
-            continue;
+        if ((im->kind != IMG_TEX && im->kind != IMG_RB) || im->aspect != ASP_COLOR ||
+            (!im->painted && im->uploads < UPLOADS_MIN))
+            continue; /* a level only uploaded into, a few times: its uploads stay */
         im->restore = plan->nrestores;
         im->restorable = im->group == group && (im->kind == IMG_TEX ? read_back(r, im, &rev, plan)
                                                                      : read_back_renderbuffer(r, im, &rev, plan)) == 0;
@@ -1000,7 +1068,15 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, c
          * GStreamer's glfiltercube clears its depth each frame, then draws
          * with a texture another element drew without clearing: every
          * frame's passes stayed, so the setup grew with the start. */
-        if (im->kind != IMG_SURF && im->aspect != ASP_COLOR && !im->carried)
+        int mid_pass = im->fresh; /* written in the frame the start falls in: that pass reads on (a --calls start) */
+        if (im->kind != IMG_SURF && im->aspect != ASP_COLOR && !im->carried && !mid_pass)
+            rp_map_put(&killed, im->key, 1);
+        /* So is a colour renderbuffer not read back (multisampled) that
+         * never carried what it held into the next frame: a pass cleared
+         * each frame, then resolved. Chromium's canvas draws its text into
+         * one with glyphs from an atlas, so the atlas's every upload
+         * stayed with the pass's draws. */
+        if (im->kind == IMG_RB && im->aspect == ASP_COLOR && !im->restorable && !im->carried && !mid_pass)
             rp_map_put(&killed, im->key, 1);
     }
     for (size_t i = d->n; i-- > 0;) {
@@ -1035,7 +1111,7 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, c
             drop_seq(plan, nbytes, e->seq);
             for (uint32_t k = 0; k < e->nca; k++)
                 drop_seq(plan, nbytes, d->cas[e->ca_at + k]);
-            plan->dropped_texture_draws++;
+            ++*(e->upload ? &plan->dropped_texture_uploads : &plan->dropped_texture_draws);
         } else {
             for (uint32_t k = 0; k < e->nw; k++) /* a kept draw writes part of it: what was there stays */
                 set_needed(&n, d->img[w[k]].key, 1);

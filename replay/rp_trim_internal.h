@@ -29,6 +29,7 @@ typedef struct rp_trim_plan {
     uint64_t dropped_asked; /* queries replay maps the answer of, asked again with the same answer */
     uint64_t dropped_switches; /* context switches and flushes with nothing kept between (rp_trim_switches.c) */
     uint64_t dropped_texture_draws; /* draws into textures whose pixels are written back instead */
+    uint64_t dropped_texture_uploads; /* glTexSubImage2D into them, left out the same way */
     uint64_t dead_framebuffers, dead_vertex_arrays, dropped_holder_calls; /* made and deleted before the start,
                                                                             nothing read through them */
     /* Texture levels read back at the start (rp_trim_draws.c), written as

@@ -111,7 +111,8 @@ for fb in ('draw', 'swap'):
             m = re.search(r'after a setup of (\d+) of', r.stdout)
             setups.append(int(m.group(1)) if m and r.returncode == 0 else -1)
             if not extra:
-                d = re.search(r'(\d+) draws and clears into textures; written at the start instead', r.stdout)
+                d = re.search(r'(\d+) draws and clears into textures, \d+ uploads of regions into them; written at '
+                              r'the start instead', r.stdout)
                 ck.check(f'--fb=swap: calls {first}- trimmed, exact on the first try, {d and d.group(1)} draws into '
                          f'textures left out, a setup of {setups[0]} calls, under half of the {first} before',
                          r.returncode == 0 and 'note: without' not in r.stdout and d and int(d.group(1)) > 0 and

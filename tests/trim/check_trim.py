@@ -1126,6 +1126,34 @@ def pass_framebuffers():
              all(setups) and got[0] == got[1] and got[0][1:] == (2, 1), got)
 
 
+def atlas_uploads():
+    """trim_app atlas: as chromium draws text, each frame writes a glyph at
+    a new place of an R8 atlas, draws with it into a multisampled colour
+    renderbuffer cleared each frame, and resolves that. The atlas's
+    uploads all stayed: the pass's draws, into a renderbuffer step 9
+    cannot read back, stayed and read the atlas. Now a multisampled
+    colour buffer that never carries what it holds into the next frame is
+    taken as cleared before the kept frames read it (its draws go, as
+    with depth and stencil), and a level written in 3 or more uploads is
+    read back at the start like one drawn into, its uploads left out.
+    Before, setups of 102 and 123 calls at frames 3 and 6 (5 and 8
+    glTexSubImage2D); now trims of frames 3-4 and 6-7 are exact on the
+    first try with setups of the same length, each writing the atlas and
+    the resolved texture once."""
+    trace = record('trim_app_atlas', [trim_app, 'atlas'])
+    setups, reports = [], []
+    for k in (3, 6):
+        out = trace and check_trim('atlas', trace, '--frames', k, k + 1)
+        setups.append(setup_fns(out) if out else [])
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if out else None
+        m = r and re.search(r'(\d+) uploads of regions into them', r.stdout)
+        reports.append(int(m.group(1)) if m else 0)
+    got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
+    ck.check('atlas 3-4 and 6-7: setups of the same length, with 2 glTexSubImage2D (the atlas and the resolved '
+             'texture written at the start), the frames\' uploads left out (4 and 7 reported)',
+             all(setups) and got[0] == got[1] and got[0][1] == 2 and reports == [4, 7], (got, reports))
+
+
 def refused_commands():
     """trim_app refused: each frame sets a viewport of its own, then makes
     two calls the driver refuses (GL_INVALID_VALUE, GL_INVALID_OPERATION)
@@ -1332,8 +1360,8 @@ def objects_per_frame():
 def texture_counts(stdout):
     """(draws and clears into textures left out, texture levels written)
     from trim's report, or (0, 0)."""
-    m = re.search(r'left out of the setup: (\d+) draws and clears into textures; written at the start instead: '
-                  r'the pixels of (\d+) texture levels', stdout)
+    m = re.search(r'left out of the setup: (\d+) draws and clears into textures, \d+ uploads of regions into them; '
+                  r'written at the start instead: the pixels of (\d+) texture levels', stdout)
     return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 
 
@@ -1348,9 +1376,13 @@ def texture_draws():
     draws into the app's texture in frames 2 and 5: a trim of 7-8 keeps no
     draw at all. trim_app passes renders a multisampled pass a frame,
     stencilled and covered, resolved by a blit into a texture: trims of
-    3-5 and 6-8 keep only the pass before the start (its renderbuffer is
-    not read back), and their setups are the same size; kept
-    (--keep-texture-draws) the later one's setup grows."""
+    3-5 and 6-8 keep no pass (its renderbuffer is not read back, but it
+    never carries what it holds into the next frame: the kept frames
+    clear it first; the last pass before the start stayed before), and
+    their setups are the same size; kept (--keep-texture-draws) the later
+    one's setup grows. A trim by calls that starts inside a pass, between
+    its stencil and its cover, keeps that pass's clear and stencil draw,
+    exact on the first try (it took the second before)."""
     traces = {m: record(f'trim_app_{m}', [trim_app, m]) for m in ('feedback', 'basevertex', 'passes')}
     # basevertex draws with glDrawElementsBaseVertex, a call numbered from
     # 4000 (once taken for a record gltrace adds: its draws then stayed).
@@ -1390,15 +1422,15 @@ def texture_draws():
             n, levels = texture_counts(r.stdout) if r else (0, 0)
             setup = setup_fns(out) if out else []
             sizes.append(len(setup))
-            # Frames 0..k-2's passes (a clear, two draws, a blit each), frame
-            # k-1's blit, the app's clear of its texture and of the stencil.
-            # The resolved texture is written; the app's own, which these
-            # frames never reach (neither bound at the start nor named, nor
-            # attached to a framebuffer that is), is not.
-            ck.check(f'passes {k}-{k + 2}: every earlier pass left out but the last one\'s clear and draws '
-                     f'({n} = {4 * (k - 1) + 3}), one texture written ({levels}); no blit in the setup',
-                     n == 4 * (k - 1) + 3 and levels == 1 and 'glBlitFramebuffer' not in setup and
-                     setup.count('glDrawArrays') == 2, (r.stdout if r else None, {f: setup.count(f) for f in set(setup)}))
+            # Frames 0..k-1's passes (a clear, two draws, a blit each), the
+            # app's clear of its texture and of the stencil. The resolved
+            # texture is written; the app's own, which these frames never
+            # reach (neither bound at the start nor named, nor attached to a
+            # framebuffer that is), is not.
+            ck.check(f'passes {k}-{k + 2}: every earlier pass left out ({n} = {4 * k + 2}), one texture written '
+                     f'({levels}); no draw or blit in the setup',
+                     n == 4 * k + 2 and levels == 1 and 'glBlitFramebuffer' not in setup and
+                     setup.count('glDrawArrays') == 0, (r.stdout if r else None, {f: setup.count(f) for f in set(setup)}))
         ck.check(f'passes: the setup does not grow with the start ({sizes})', len(sizes) == 2 and sizes[0] == sizes[1],
                  sizes)
         kept = []
@@ -1408,6 +1440,14 @@ def texture_draws():
             kept.append(len(setup_fns(out)) if r.returncode == 0 else -1)
         ck.check(f'passes --keep-texture-draws: replays exactly, every pass kept: the setup grows ({kept})',
                  kept[0] > 0 and kept[1] > kept[0] + 20, kept)
+        # The sixth pass: its stencil draw (after glStencilOp ... GL_INCR_WRAP), then its cover.
+        recs = list(gt.dump(gltrace, traces['passes']).objects())
+        incr = [i for i, x in enumerate(recs) if x.get('fn') == 'glStencilOp' and 'INCR' in str(x.get('args'))]
+        draw = next((x.get('seq') for x in recs[incr[5]:] if x.get('fn') == 'glDrawArrays'), None) if len(incr) > 5 else None
+        out = draw and check_trim('passes', traces['passes'], '--calls', draw + 1, draw + 40)
+        setup = setup_fns(out) if out else []
+        ck.check('passes --calls from inside the sixth pass: its stencil draw stays (the one draw in the setup)',
+                 bool(out) and setup.count('glDrawArrays') == 1, {f: setup.count(f) for f in set(setup)})
 
 
 def loops_written():
@@ -1494,6 +1534,7 @@ def main():
     first_binding()
     idle_switches()
     refused_commands()
+    atlas_uploads()
     pass_framebuffers()
     superseded_writes()
     state_commands()

@@ -150,6 +150,11 @@
  *               written into the quad buffer (glBufferData) while it is
  *               bound; a clear and a quad drawn; then unbound, deleted,
  *               and the texture shown.
+ *   atlas       as chromium draws text: each frame writes a glyph (8x8
+ *               of noise) at a new place of an R8 atlas (glTexStorage2D,
+ *               glTexSubImage2D), clears a multisampled colour
+ *               renderbuffer, draws a quad sampling the atlas into it,
+ *               resolves it into a texture (a blit) and shows that.
  *   refused     each frame sets a viewport of its own, makes two calls
  *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
  *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
@@ -957,6 +962,43 @@ static void frame_canvas(app *a, int f)
     show_texture(a);
 }
 
+/* The atlas `atlas` writes glyphs into, all zero first. */
+static GLuint atlas_setup(void)
+{
+    static unsigned char zero[64 * 64];
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_R8, 64, 64);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 64, 64, GL_RED, GL_UNSIGNED_BYTE, zero);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    return tex;
+}
+
+static void frame_atlas(const passes *p, app *a, GLuint atlas, int f)
+{
+    unsigned char glyph[8 * 8];
+    sample_noise(glyph, sizeof glyph, 100 + (unsigned)f);
+    glBindTexture(GL_TEXTURE_2D, atlas);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, (f % 8) * 8, (f / 8) * 8, 8, 8, GL_RED, GL_UNSIGNED_BYTE, glyph);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glBindFramebuffer(GL_FRAMEBUFFER, p->ms_fbo);
+    glViewport(0, 0, 32, 32);
+    glClearColor(0.1f, 0.2f, 0.1f * (float)(f % 4), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.3f + 0.05f * (float)f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, p->ms_fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, p->resolve_fbo);
+    glBlitFramebuffer(0, 0, 32, 32, 0, 0, 32, 32, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, p->resolved);
+    show_texture(a);
+}
+
 static void frame_refused(app *a, int f)
 {
     glViewport(0, 0, W - f, H - 2 * f);
@@ -1205,10 +1247,11 @@ int main(int argc, char **argv)
         strcmp(mode, "units") && strcmp(mode, "copies") && strcmp(mode, "leak") &&
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
         strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
-        strcmp(mode, "switches") && strcmp(mode, "refused") && strcmp(mode, "canvas")) {
+        strcmp(mode, "switches") && strcmp(mode, "refused") && strcmp(mode, "canvas") &&
+        strcmp(mode, "atlas")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach|switches|refused|canvas\n");
+                        "integer|attach|switches|refused|canvas|atlas\n");
         return 2;
     }
     sample_egl e;
@@ -1267,8 +1310,9 @@ int main(int argc, char **argv)
     GLuint noise = !strcmp(mode, "switches") ? switches_setup() : 0;
     if (!strcmp(mode, "settings"))
         settings_setup(pair);
-    if (!strcmp(mode, "passes"))
+    if (!strcmp(mode, "passes") || !strcmp(mode, "atlas"))
         passes_setup(&ps);
+    GLuint atlas = !strcmp(mode, "atlas") ? atlas_setup() : 0;
     if (!strcmp(mode, "ahead"))
         glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
     if (!strcmp(mode, "download"))
@@ -1333,6 +1377,8 @@ int main(int argc, char **argv)
             frame_refused(&a, f);
         else if (!strcmp(mode, "canvas"))
             frame_canvas(&a, f);
+        else if (!strcmp(mode, "atlas"))
+            frame_atlas(&ps, &a, atlas, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else
