@@ -69,6 +69,7 @@ typedef struct image { /* what a draw writes into */
     uint8_t painted;   /* written by a draw, clear or blit */
     uint32_t uploads;  /* written by glTexSubImage2D (note_upload) */
     uint8_t fresh;     /* written (drawn into, cleared) in the frame under way */
+    uint8_t holds;     /* a stencil buffer read back at the start with a value not 0: no guess clears it */
     uint8_t drawn;     /* drawn into since its last whole clear */
     uint8_t crossed;   /* and a frame ended since */
     uint8_t carried;   /* read by a test, a read or a draw over it after that (a colour buffer's: by a read, or
@@ -86,6 +87,7 @@ typedef struct event {
 #define PEND 64
 #define UPLOADS_MIN 3 /* uploads into a level (never drawn into) for it to be read back at the start */
 #define SURFACE (1ull << 63)
+#define ENDS (1ull << 63) /* in an event's cleared images: one a colour clear's pass is guessed to end */
 #define RBUF (1ull << 62)
 
 struct rp_trim_draws {
@@ -512,7 +514,7 @@ static int note_draw(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
             droppable = 0; /* more arrays than it holds: some would stay without their draw */
     }
     for (int k = 0; clear && k < dw.n; k++)
-        if (dw.whole[k] && push_id(d, (uint64_t)dw.img[k]) == 0)
+        if (dw.whole[k] && push_id(d, (uint64_t)dw.img[k] | (dw.ends[k] ? ENDS : 0)) == 0)
             d->ev[d->n - 1].nk++;
     for (int k = 0; k < dw.n; k++) { /* after its tests read: what it leaves */
         image *im = &d->img[dw.img[k]];
@@ -922,6 +924,55 @@ static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_
     return 0;
 }
 
+/* A single-sampled GL_STENCIL_INDEX8 renderbuffer's values (NV_read_stencil;
+ * written back through a stencil texture and glCopyImageSubData, GLES
+ * 3.2), into a new restore; *holds: one is not 0. A stencil that holds
+ * nothing at the start is what a clear to 0 leaves (Skia's paths zero
+ * theirs after each use): the guesses that a colour clear or a frame
+ * ends it stand. One that holds counts (trim_app stencil) is written. */
+static int read_back_stencil(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan, uint8_t *holds)
+{
+    GLint major = 0, minor = 0, w = 0, h = 0, internal = 0, samples = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 32 || !glIsRenderbuffer(im->name))
+        return -1;
+    glBindRenderbuffer(GL_RENDERBUFFER, im->name);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &w);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &h);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+    struct rp_trim_restore *rs = realloc(plan->restores, (plan->nrestores + 1) * sizeof *rs);
+    if (rs)
+        plan->restores = rs;
+    if (!rs || glGetError() != GL_NO_ERROR || internal != GL_STENCIL_INDEX8 || samples > 0 || w <= 0 || h <= 0 ||
+        w > 16384 || h > 16384)
+        return -1;
+    uint8_t *px = malloc((size_t)w * (size_t)h);
+    if (!px)
+        return -1;
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, im->name);
+    int ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (ok)
+        glReadPixels(0, 0, w, h, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, px);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, 0);
+    if (!ok || glGetError() != GL_NO_ERROR) {
+        free(px);
+        return -1;
+    }
+    size_t len = (size_t)w * (size_t)h;
+    for (size_t i = 0; i < len && !*holds; i++)
+        *holds = px[i] != 0;
+    plan->restores[plan->nrestores++] = (struct rp_trim_restore){
+        .texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_RENDERBUFFER_NAME), im->name),
+        .bind = GL_RENDERBUFFER, .face = GL_RENDERBUFFER, .internal = GL_STENCIL_INDEX8, .w = w, .h = h,
+        .format = GL_STENCIL_INDEX, .type = GL_UNSIGNED_BYTE, .px = px, .len = len};
+    return 0;
+}
+
 void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->ctx[r->cur_ctx].version < 2 || !d->nimg)
@@ -969,6 +1020,13 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
     int group = r->ctx[r->cur_ctx].group;
     for (size_t i = 0; i < d->nimg; i++) {
         image *im = &d->img[i];
+        if (im->kind == IMG_RB && im->aspect == ASP_STENCIL) {
+            im->restore = plan->nrestores;
+            im->restorable = im->group == group && read_back_stencil(r, im, &rev, plan, &im->holds) == 0;
+            while (glGetError() != GL_NO_ERROR)
+                ;
+            continue;
+        }
         if ((im->kind != IMG_TEX && im->kind != IMG_RB) || im->aspect != ASP_COLOR ||
             (!im->painted && im->uploads < UPLOADS_MIN))
             continue; /* a level only uploaded into, a few times: its uploads stay */
@@ -1069,7 +1127,7 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, c
          * with a texture another element drew without clearing: every
          * frame's passes stayed, so the setup grew with the start. */
         int mid_pass = im->fresh; /* written in the frame the start falls in: that pass reads on (a --calls start) */
-        if (im->kind != IMG_SURF && im->aspect != ASP_COLOR && !im->carried && !mid_pass)
+        if (im->kind != IMG_SURF && im->aspect != ASP_COLOR && !im->carried && !mid_pass && !im->holds)
             rp_map_put(&killed, im->key, 1);
         /* So is a colour renderbuffer not read back (multisampled) that
          * never carried what it held into the next frame: a pass cleared
@@ -1119,8 +1177,11 @@ void rp_trim_draws_finish(rp_trim_draws *d, rp_trim_plan *plan, size_t nbytes, c
                 set_needed(&n, rd[k], 1);
         }
         /* What a clear replaced whole: nothing before it is read through it. */
-        for (uint32_t k = 0; k < e->nk; k++)
-            set_needed(&n, d->img[kl[k]].key, 0), rp_map_put(&killed, d->img[kl[k]].key, 1);
+        for (uint32_t k = 0; k < e->nk; k++) {
+            const image *im = &d->img[kl[k] & ~ENDS];
+            if (!((kl[k] & ENDS) && im->holds))
+                set_needed(&n, im->key, 0), rp_map_put(&killed, im->key, 1);
+        }
     }
     /* The read-back images no dropped draw wrote are not written. */
     for (size_t i = 0; i < d->nimg; i++) {
