@@ -236,8 +236,10 @@ static int snapshot_frames(const char *in, const gt_trim_options *opt, gt_trim_o
         rc = 2;
     } else if (opt->frame_first >= fe.n) {
         snprintf(sum->error, sizeof sum->error,
-                 "%s: has no frame %llu (it has %zu; it never swaps, so its snapshots end its frames)", in,
-                 (unsigned long long)opt->frame_first, fe.n);
+                 "%s: has no frame %llu (it has %zu; it never swaps, so its snapshots end its frames: taken at "
+                 "glFinish and where a context is let go of); cut it with --calls FIRST-LAST, numbered as gltrace "
+                 "dump shows them",
+                 in, (unsigned long long)opt->frame_first, fe.n);
         rc = 2;
     } else {
         *at_snapshots = 1;

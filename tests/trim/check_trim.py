@@ -874,9 +874,9 @@ def check_held_unswapped(env):
              (r.stdout[-500:], r.stderr[-300:], len(got)))
     out = os.path.join(work, 'layers-finish-20-22.gltrace')
     r = run([gltrace, 'trim', plain, '--frames', '20-22', '-o', out])
-    ck.check('trim --frames 20-22 of it: exit 2, naming the trace and its 12 frames, no file written',
-             r.returncode == 2 and plain in r.stderr and 'has no frame 20 (it has 12' in r.stderr and
-             not os.path.exists(out), (r.returncode, r.stderr))
+    ck.check('trim --frames 20-22 of it: exit 2, naming the trace and its 12 frames, saying to cut it with --calls, '
+             'no file written', r.returncode == 2 and plain in r.stderr and 'has no frame 20 (it has 12' in r.stderr and
+             'cut it with --calls' in r.stderr and not os.path.exists(out), (r.returncode, r.stderr))
     # With no snapshot there are no frames: trim says to cut by calls.
     none = os.path.join(work, 'layers-finish-none.gltrace')
     r = run([gltrace, 'record', '--fb=none', '-o', none, '--', layers_app, 'finish'])
