@@ -601,15 +601,6 @@ static int note_blit(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *
     return d->oom ? -1 : 0;
 }
 
-/* The value of f's parameter `name` in m, or def. */
-static int64_t arg_of(const gt_api_fn *f, const rp_msg *m, const char *name, int64_t def)
-{
-    for (unsigned i = 0; i < f->nparams && i < m->n_args; i++)
-        if (!strcmp(f->params[i].name, name))
-            return rp_arg_i(m, i);
-    return def;
-}
-
 /* An upload of a region of a 2D texture's or a cube face's level from
  * client memory or a pixel unpack buffer (glTexSubImage2D: an `xoffset`
  * and a `type`, no `zoffset`): a draw-like write of that level, which
@@ -619,7 +610,7 @@ static int64_t arg_of(const gt_api_fn *f, const rp_msg *m, const char *name, int
  * upload, its setup growing with the start). */
 static int note_upload(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t seq)
 {
-    int64_t target = arg_of(f, m, "target", 0), level = arg_of(f, m, "level", -1);
+    int64_t target = rp_trim_arg(f, m, "target", 0), level = rp_trim_arg(f, m, "level", -1);
     int cls = 0;
     uint32_t name = target > 0 ? rp_trim_bound((uint32_t)target, &cls) : 0;
     uint64_t kind = 0;
@@ -655,14 +646,6 @@ static int note_delete(rp_trim_draws *d, rp *r, const rp_msg *m, const gt_api_fn
             d->ev[d->n - 1].nr++;
     }
     return d->oom ? -1 : 0;
-}
-
-static int has_param(const gt_api_fn *f, const char *name)
-{
-    for (unsigned i = 0; i < f->nparams; i++)
-        if (!strcmp(f->params[i].name, name))
-            return 1;
-    return 0;
 }
 
 /* The texture a record writes through a binding (a copy from the
@@ -707,23 +690,24 @@ int rp_trim_draws_note(rp_trim_draws *d, rp *r, const rp_msg *m, const rp_entry 
     } else if (f->is_egl) {
         /* An EGL image made, or a pbuffer bound as a texture: a texture
          * is shared where this step does not follow it. */
-        if (has_param(f, "buffer"))
+        if (rp_trim_param(f, "buffer") >= 0)
             rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (e && (e->cls == GT_CLASS_DRAW || e->pixels == RP_PIXELS_CLEARS)) {
         rc = note_draw(d, r, m, f, seq, e->cls != GT_CLASS_DRAW);
-    } else if (e && e->pixels == RP_PIXELS_READS && r->ctx[r->cur_ctx].version >= 3 && has_param(f, "filter")) {
+    } else if (e && e->pixels == RP_PIXELS_READS && r->ctx[r->cur_ctx].version >= 3 &&
+               rp_trim_param(f, "filter") >= 0) {
         rc = note_blit(d, r, m, f, seq);
     } else if (e && e->pixels == RP_PIXELS_READS) {
         rc = note_read(d, r, seq, written_texture(r, f, m));
-    } else if (f->obj_role == GT_OBJ_CONTENTS && has_param(f, "xoffset") && has_param(f, "type") &&
-               !has_param(f, "zoffset")) {
+    } else if (f->obj_role == GT_OBJ_CONTENTS && rp_trim_param(f, "xoffset") >= 0 && rp_trim_param(f, "type") >= 0 &&
+               rp_trim_param(f, "zoffset") < 0) {
         rc = note_upload(d, r, m, f, seq);
     } else if (f->obj_role == GT_OBJ_READS && f->obj_where == GT_WHERE_ALL) {
         rc = new_event(d, seq, EV_BARRIER) ? 0 : -1;
     } else if (f->obj_role == GT_OBJ_DELETES && f->obj_class == GT_STATE_TEXTURE_NAME) {
         rc = note_delete(d, r, m, f, seq);
-    } else if (f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && !has_param(f, "level") &&
-               !has_param(f, "pname") && f->obj_param < m->n_args) {
+    } else if (f->obj_role == GT_OBJ_CONTENTS && f->obj_where == GT_WHERE_BOUND && rp_trim_param(f, "level") < 0 &&
+               rp_trim_param(f, "pname") < 0 && f->obj_param < m->n_args) {
         /* glGenerateMipmap, storage, an EGL image target: may read what came before */
         uint64_t dest = written_texture(r, f, m);
         event *ev = dest ? new_event(d, seq, EV_READ) : NULL;

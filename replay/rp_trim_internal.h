@@ -146,6 +146,11 @@ static inline int rp_trim_dropped(const rp_trim_plan *p, uint64_t seq)
     return seq < p->first_kept && (p->drop[seq >> 3] >> (seq & 7) & 1);
 }
 
+/* The index of f's parameter `name` (the registry's), or -1; the value of
+ * it in m, or `absent` (rp_trim_objects.c). */
+int rp_trim_param(const struct gt_api_fn *f, const char *name);
+int64_t rp_trim_arg(const struct gt_api_fn *f, const struct Gltrace__GLMessage *m, const char *name, int64_t absent);
+
 /* A candidate of plan->ends; -1: out of memory. */
 int rp_trim_plan_end(rp_trim_plan *plan, uint64_t made, uint64_t deleted);
 

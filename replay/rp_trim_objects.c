@@ -222,7 +222,7 @@ static life *life_of(rp_trim_objs *o, const rp *r, uint64_t key)
 #define WHOLE (1u << 29) /* in part[]: the write replaced all of its part (resolve supersedes what came before) */
 
 /* The index of f's parameter `name` (the registry's), or -1. */
-static int param(const gt_api_fn *f, const char *name)
+int rp_trim_param(const gt_api_fn *f, const char *name)
 {
     for (unsigned i = 0; i < f->nparams; i++)
         if (!strcmp(f->params[i].name, name))
@@ -230,9 +230,10 @@ static int param(const gt_api_fn *f, const char *name)
     return -1;
 }
 
-static int64_t arg_named(const gt_api_fn *f, const rp_msg *m, const char *name, int64_t absent)
+/* The value of f's parameter `name` in m, or `absent`. */
+int64_t rp_trim_arg(const gt_api_fn *f, const rp_msg *m, const char *name, int64_t absent)
 {
-    int i = param(f, name);
+    int i = rp_trim_param(f, name);
     return i >= 0 && (unsigned)i < m->n_args ? rp_arg_i(m, (unsigned)i) : absent;
 }
 
@@ -257,7 +258,7 @@ static int covers_level(rp *r, uint32_t target, int64_t level, int64_t x, int64_
  * target: the pixel pack buffer. */
 static int is_pack_write(const gt_api_fn *f)
 {
-    return f->obj_where == GT_WHERE_BOUND_TO && param(f, "format") >= 0 && param(f, "width") >= 0;
+    return f->obj_where == GT_WHERE_BOUND_TO && rp_trim_param(f, "format") >= 0 && rp_trim_param(f, "width") >= 0;
 }
 
 /* A pixel read into the pixel pack buffer (the object the record writes
@@ -271,8 +272,8 @@ static uint32_t pack_write(rp *r, const gt_api_fn *f, const rp_msg *m, int *whol
         if (f->params[i].kind == GT_K_POINTER && f->params[i].dir == GT_DIR_OUT)
             offset = (int64_t)rp_arg_u(m, i);
     int gaps = 1;
-    long n = rp_pack_bytes(r, arg_named(f, m, "format", 0), arg_named(f, m, "type", 0), arg_named(f, m, "width", 0),
-                           arg_named(f, m, "height", 0), &gaps);
+    long n = rp_pack_bytes(r, rp_trim_arg(f, m, "format", 0), rp_trim_arg(f, m, "type", 0), rp_trim_arg(f, m, "width", 0),
+                           rp_trim_arg(f, m, "height", 0), &gaps);
     GLint size = -1;
     rp_hold_errors(r);
     glGetBufferParameteriv(f->obj_target, GL_BUFFER_SIZE, &size);
@@ -300,34 +301,34 @@ static uint32_t write_of(rp *r, const gt_api_fn *f, const rp_msg *m, int *whole,
         *whole = f->obj_where != GT_WHERE_ACTIVE;
         return *whole ? 1 : 1 | SUB;
     }
-    int64_t level = arg_named(f, m, "level", -1), target = arg_named(f, m, "target", 0);
+    int64_t level = rp_trim_arg(f, m, "level", -1), target = rp_trim_arg(f, m, "target", 0);
     if (level >= 0 && level < 256) {
         uint32_t part = ((uint32_t)target & 0xffff) << 8 | (uint32_t)level;
-        if (param(f, "xoffset") < 0) {
+        if (rp_trim_param(f, "xoffset") < 0) {
             *whole = 1;
         } else {
-            int64_t depth = param(f, "depth") >= 0 ? arg_named(f, m, "depth", 1) : 1;
-            *box = (struct box){{arg_named(f, m, "xoffset", 0), arg_named(f, m, "yoffset", 0),
-                                 arg_named(f, m, "zoffset", 0), arg_named(f, m, "width", -1),
-                                 arg_named(f, m, "height", 1), depth}};
+            int64_t depth = rp_trim_param(f, "depth") >= 0 ? rp_trim_arg(f, m, "depth", 1) : 1;
+            *box = (struct box){{rp_trim_arg(f, m, "xoffset", 0), rp_trim_arg(f, m, "yoffset", 0),
+                                 rp_trim_arg(f, m, "zoffset", 0), rp_trim_arg(f, m, "width", -1),
+                                 rp_trim_arg(f, m, "height", 1), depth}};
             *whole = covers_level(r, (uint32_t)target, level, box->v[0], box->v[1], box->v[2], box->v[3], box->v[4],
                                   box->v[5]);
             part |= SUB;
         }
         return part;
     }
-    if (param(f, "usage") >= 0)
+    if (rp_trim_param(f, "usage") >= 0)
         return *whole = 1, 1;
     if (is_pack_write(f))
         return pack_write(r, f, m, whole);
-    if (param(f, "offset") >= 0 && param(f, "size") >= 0 && target) {
+    if (rp_trim_param(f, "offset") >= 0 && rp_trim_param(f, "size") >= 0 && target) {
         GLint size = -1;
         rp_hold_errors(r);
         glGetBufferParameteriv((GLenum)target, GL_BUFFER_SIZE, &size);
         while (glGetError() != GL_NO_ERROR)
             size = -1;
-        *whole = arg_named(f, m, "offset", -1) == 0 && arg_named(f, m, "size", -2) == size;
-        *box = (struct box){{arg_named(f, m, "offset", -1), arg_named(f, m, "size", -1), 0, 0, 0, 0}};
+        *whole = rp_trim_arg(f, m, "offset", -1) == 0 && rp_trim_arg(f, m, "size", -2) == size;
+        *box = (struct box){{rp_trim_arg(f, m, "offset", -1), rp_trim_arg(f, m, "size", -1), 0, 0, 0, 0}};
         return 1 | SUB;
     }
     return 0;
@@ -696,7 +697,7 @@ static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
     if (f && f->nstate && (f->obj_role == GT_OBJ_NONE || f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_ASKS ||
                            f->obj_class == GT_STATE_SYNC_NAME || f->obj_class == GT_STATE_QUERY_NAME))
         return; /* it reads the state its `reads` line names (an attachment, a fence: no bytes) */
-    if (f && f->nstate && f->obj_role == GT_OBJ_CONTENTS && param(f, "level") >= 0) {
+    if (f && f->nstate && f->obj_role == GT_OBJ_CONTENTS && rp_trim_param(f, "level") >= 0) {
         int cls = 0;
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &cls);
         rp_hold_errors(r); /* a GLES 2 context has no such binding */
@@ -716,9 +717,9 @@ static void spoil_readers(rp_trim_objs *o, rp *r, const gt_api_fn *f)
 static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *m, life *l, uint32_t buffer,
                       uint64_t seq)
 {
-    uint32_t target = (uint32_t)arg_named(f, m, "target", 0);
-    int ranged = param(f, "offset") >= 0;
-    int64_t access = arg_named(f, m, "access", 0);
+    uint32_t target = (uint32_t)rp_trim_arg(f, m, "target", 0);
+    int ranged = rp_trim_param(f, "offset") >= 0;
+    int64_t access = rp_trim_arg(f, m, "access", 0);
     GLint size = -1;
     rp_hold_errors(r);
     glGetBufferParameteriv(target, GL_BUFFER_SIZE, &size);
@@ -735,8 +736,8 @@ static void map_begin(rp_trim_objs *o, rp *r, const gt_api_fn *f, const rp_msg *
         return;
     }
     *mp = (mapping){.open = 1, .ctx = r->cur_ctx, .buffer = buffer, .size = size, .n = 1};
-    mp->offset = ranged ? arg_named(f, m, "offset", -1) : 0;
-    mp->length = ranged ? arg_named(f, m, "length", -1) : size;
+    mp->offset = ranged ? rp_trim_arg(f, m, "offset", -1) : 0;
+    mp->length = ranged ? rp_trim_arg(f, m, "length", -1) : size;
     mp->seq[0] = seq;
 }
 
@@ -987,7 +988,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         return -1;
     /* A begin: the query active on its target (none, UINT32_MAX: conditional rendering's) until its end. */
     if (cls == GT_STATE_QUERY_NAME && f->obj_where == GT_WHERE_PARAM &&
-        rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)arg_named(f, m, "target", UINT32_MAX),
+        rp_map_put(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | (uint32_t)rp_trim_arg(f, m, "target", UINT32_MAX),
                    name) != 0)
         return -1;
     if (f->obj_role == GT_OBJ_PINS || f->obj_role == GT_OBJ_MAPS) {
@@ -1027,7 +1028,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
     int whole = 0;
     struct box box;
     uint32_t part = write_of(r, f, m, &whole, &box);
-    if (part && param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
+    if (part && rp_trim_param(f, "level") >= 0) { /* from the pixel unpack buffer, when one is bound: it reads it */
         int ucls = 0;
         uint32_t unpack = rp_trim_bound(GL_PIXEL_UNPACK_BUFFER, &ucls);
         uint64_t v;
@@ -1046,7 +1047,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
         if (l->cls == GT_STATE_PROGRAM_NAME)
             mark_attached(o, r, name, seq);
     }
-    if (!whole && !part && param(f, "pname") < 0)
+    if (!whole && !part && rp_trim_param(f, "pname") < 0)
         mark_add(o, l, BARRIER, ALWAYS); /* glGenerateMipmap, storage, an EGL image: may read what came before */
     return 0;
 }

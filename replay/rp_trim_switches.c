@@ -32,7 +32,8 @@
 #include "gt_api.h"
 #include "gt_trace.h"
 
-enum { SWITCH, FIXED, FLUSH, EGL }; /* eglMakeCurrent, gltraceCurrent (never left out), a flush, other EGL or gltraceSurface */
+/* eglMakeCurrent, gltraceCurrent (never left out), a flush, another EGL record or a gltraceSurface */
+enum { SWITCH, FIXED, FLUSH, EGL };
 
 struct rp_trim_switches {
     struct note {
