@@ -874,27 +874,37 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     return 0;
 }
 
-/* A single-sampled colour renderbuffer's pixels, read as read_back reads
- * a level, into a restore that writes it through a texture of its format
- * (GLES 3.2's glCopyImageSubData: refused on an earlier context). */
-static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+/* A renderbuffer written back at the start: bound, on a GLES 3.2 context
+ * (written through glCopyImageSubData, refused on an earlier one),
+ * single-sampled, of a size read back; its size and internal format. 0,
+ * or -1. */
+static int renderbuffer_of(const image *im, GLint *w, GLint *h, GLint *internal)
 {
-    GLint major = 0, minor = 0, w = 0, h = 0, internal = 0, samples = 0, red = 0, alpha = 0;
+    GLint major = 0, minor = 0, samples = 0;
     glGetIntegerv(GL_MAJOR_VERSION, &major);
     glGetIntegerv(GL_MINOR_VERSION, &minor);
     if (major * 10 + minor < 32 || !glIsRenderbuffer(im->name))
         return -1;
     glBindRenderbuffer(GL_RENDERBUFFER, im->name);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &w);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &h);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, w);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, h);
+    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, internal);
     glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+    return glGetError() != GL_NO_ERROR || *w <= 0 || *h <= 0 || *w > 16384 || *h > 16384 || samples > 0 ? -1 : 0;
+}
+
+/* A single-sampled colour renderbuffer's pixels, read as read_back reads
+ * a level, into a restore that writes it through a texture of its format. */
+static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+{
+    GLint w = 0, h = 0, internal = 0, red = 0, alpha = 0;
+    if (renderbuffer_of(im, &w, &h, &internal) != 0)
+        return -1;
     glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_RED_SIZE, &red);
     glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_ALPHA_SIZE, &alpha);
     layout l;
     /* A renderbuffer's format is sized: an unsized one of layout_of (GL_RGBA) is none of its. */
-    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384 || samples > 0 ||
-        internal == GL_RGBA || internal == GL_RGB ||
+    if (glGetError() != GL_NO_ERROR || internal == GL_RGBA || internal == GL_RGB ||
         !layout_of(internal, red, alpha, GL_UNSIGNED_NORMALIZED, &l))
         return -1;
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, im->name);
@@ -916,22 +926,13 @@ static int read_back_renderbuffer(rp *r, const image *im, const rp_map *rev, rp_
  * ends it stand. One that holds counts (trim_app stencil) is written. */
 static int read_back_stencil(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan, uint8_t *holds)
 {
-    GLint major = 0, minor = 0, w = 0, h = 0, internal = 0, samples = 0;
-    glGetIntegerv(GL_MAJOR_VERSION, &major);
-    glGetIntegerv(GL_MINOR_VERSION, &minor);
-    if (major * 10 + minor < 32 || !glIsRenderbuffer(im->name))
+    GLint w = 0, h = 0, internal = 0;
+    if (renderbuffer_of(im, &w, &h, &internal) != 0 || internal != GL_STENCIL_INDEX8)
         return -1;
-    glBindRenderbuffer(GL_RENDERBUFFER, im->name);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &w);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &h);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
-    glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
     struct rp_trim_restore *rs = realloc(plan->restores, (plan->nrestores + 1) * sizeof *rs);
-    if (rs)
-        plan->restores = rs;
-    if (!rs || glGetError() != GL_NO_ERROR || internal != GL_STENCIL_INDEX8 || samples > 0 || w <= 0 || h <= 0 ||
-        w > 16384 || h > 16384)
+    if (!rs)
         return -1;
+    plan->restores = rs;
     uint8_t *px = malloc((size_t)w * (size_t)h);
     if (!px)
         return -1;

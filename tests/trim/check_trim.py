@@ -1073,6 +1073,20 @@ def first_binding():
             check_trim('attach', trace, '--frames', k, k + 1)
 
 
+def trimmed_setups(mode, starts, record_as=None):
+    """trim_app MODE recorded (as trim_app_RECORD_AS), trimmed to frames k
+    and k + 1 for each start k and checked (check_trim): the trace, and
+    for each start the trim's path and its setup's functions (None and []
+    when it failed)."""
+    trace = record(f'trim_app_{record_as or mode}', [trim_app, mode])
+    outs, setups = [], []
+    for k in starts:
+        out = trace and check_trim(mode, trace, '--frames', k, k + 1)
+        outs.append(out)
+        setups.append(setup_fns(out) if out else [])
+    return trace, outs, setups
+
+
 def idle_switches():
     """trim_app switches: each frame flushes and makes its context current
     without a surface and then with the pbuffer again, as ANGLE does around
@@ -1086,11 +1100,7 @@ def idle_switches():
     first try, their setups of the same length, with 3 eglMakeCurrent (the
     app's first and the pair around frame 3's write), no flush right after
     a switch or flush and no switch right after a switch."""
-    trace = record('trim_app_switches', [trim_app, 'switches'])
-    setups = []
-    for k in (5, 7):
-        out = trace and check_trim('switches', trace, '--frames', k, k + 1)
-        setups.append(setup_fns(out) if out else [])
+    trace, _, setups = trimmed_setups('switches', (5, 7))
     switch = ('eglMakeCurrent', 'glFlush')
     idle = [sum(1 for x, y in zip(s, s[1:]) if x in switch and (y == 'glFlush' or x == y)) for s in setups]
     counts = [(len(s), s.count('eglMakeCurrent')) for s in setups]
@@ -1117,11 +1127,7 @@ def pass_framebuffers():
     length and one attachment (the app's own framebuffer's). The last
     pass's framebuffer is still made, bound around the buffer write that
     stays (step 8 takes glBufferData to read every binding), and deleted."""
-    trace = record('trim_app_canvas', [trim_app, 'canvas'])
-    setups = []
-    for k in (3, 6):
-        out = trace and check_trim('canvas', trace, '--frames', k, k + 1)
-        setups.append(setup_fns(out) if out else [])
+    _, _, setups = trimmed_setups('canvas', (3, 6))
     got = [(len(s), s.count('glGenFramebuffers'), s.count('glFramebufferTexture2D')) for s in setups]
     ck.check('canvas 3-4 and 6-7: setups of the same length, with one attachment and two framebuffers made',
              all(setups) and got[0] == got[1] and got[0][1:] == (2, 1), got)
@@ -1141,11 +1147,9 @@ def atlas_uploads():
     glTexSubImage2D); now trims of frames 3-4 and 6-7 are exact on the
     first try with setups of the same length, each writing the atlas and
     the resolved texture once."""
-    trace = record('trim_app_atlas', [trim_app, 'atlas'])
-    setups, reports = [], []
-    for k in (3, 6):
-        out = trace and check_trim('atlas', trace, '--frames', k, k + 1)
-        setups.append(setup_fns(out) if out else [])
+    trace, outs, setups = trimmed_setups('atlas', (3, 6))
+    reports = []
+    for k, out in zip((3, 6), outs):
         r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if out else None
         m = r and re.search(r'(\d+) uploads of regions into them', r.stdout)
         reports.append(int(m.group(1)) if m else 0)
@@ -1166,11 +1170,7 @@ def stencil_counts():
     texture copied into it, GLES 3.2) and the guess is not made. Trims of
     frames 3-4 and 6-7: exact on the first try, with no draw in setups of
     the same length."""
-    trace = record('trim_app_stencil_counts', [trim_app, 'stencil'])
-    setups = []
-    for k in (3, 6):
-        out = trace and check_trim('stencil', trace, '--frames', k, k + 1)
-        setups.append(setup_fns(out) if out else [])
+    _, _, setups = trimmed_setups('stencil', (3, 6), record_as='stencil_counts')
     got = [(len(s), s.count('glDrawArrays'), s.count('glCopyImageSubData')) for s in setups]
     ck.check('stencil 3-4 and 6-7: setups of the same length, no draw, the counts copied into the renderbuffer',
              all(setups) and got[0] == got[1] and got[0][1:] == (0, 1), got)
