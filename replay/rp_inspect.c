@@ -114,7 +114,7 @@ static int dump(rp *r, const char *dir, int resources, int has_ctx, char *err, s
         ik_buffers(&k);
         ik_transform_feedback(&k);
         ik_queries(&k);
-        ik_copy_done(&k);
+        rp_shader_copy_done(&k.copier);
         while (glGetError() != GL_NO_ERROR) /* replay's own reads' */
             ;
     }

@@ -46,7 +46,7 @@ typedef struct ik {
     const char *exts;     /* GL_EXTENSIONS */
     rp_map rev;           /* (owner, class, replayed) -> recorded (rp_names_reverse) */
     int files;            /* resource files written */
-    unsigned copy_prog[4]; /* the shader copy's programs, made once a dump (ik_copy_done) */
+    rp_shader_copier copier; /* the shader copy's programs, made once a dump */
 } ik;
 
 /* The current context's GLES version as 11, 20, 30, 31, 32 (GL_VERSION). */
@@ -85,13 +85,6 @@ void ik_read_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum ctype, in
  * (GL_STENCIL_INDEX): raw with a header ("raw"), and a grey PNG ("file"). */
 void ik_read_depth_to_file(ik *k, const char *stem, GLint w, GLint h, GLenum format, int upright);
 
-/* A texture image (of target, level, layer or cube face) read through a
- * shader copy into DIR/stem.png: members "file" and "read_as". NULL, or why
- * it cannot be made (nothing written then). (rp_inspect_copy.c) */
-const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, GLint level, GLint layer, GLint w,
-                            GLint h);
-/* Deletes the copy's programs, at the end of a dump. */
-void ik_copy_done(ik *k);
 
 /* ---- the parts (rp_inspect_state.c, rp_inspect_objects.c, rp_inspect_egl.c) */
 

@@ -70,6 +70,18 @@ static const char *not_readable(const level_info *l)
     return NULL;
 }
 
+typedef struct copy_arg { ik *k; const char *stem; } copy_arg;
+
+/* The shader copy's picture, into DIR/stem.png: members "file" and "read_as". */
+static const char *copy_to_file(void *arg, GLint w, GLint h)
+{
+    const copy_arg *a = arg;
+    ik_read_to_file(a->k, a->stem, w, h, GL_UNSIGNED_NORMALIZED, 0);
+    ij_key(a->k->w, "read_as");
+    ij_str(a->k->w, "a shader copy: RGBA as sampling gives it, with no swizzle");
+    return NULL;
+}
+
 /* One image of a level (a face or a layer) read through a framebuffer:
  * colour as a picture or raw, depth and stencil raw and grey. */
 static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GLint layer, const level_info *l)
@@ -82,7 +94,8 @@ static void image(ik *k, GLuint tex, GLenum target, GLenum face, GLint level, GL
     ij_key(k->w, "layer");
     ij_int(k->w, layer);
     if (why && !l->compressed) { /* no framebuffer holds it: drawn into one */
-        why = ik_copy_to_file(k, stem, tex, target, level, layer, l->w, l->h);
+        why = rp_shader_copy(&k->copier, tex, target, level, layer, l->w, l->h, copy_to_file,
+                             &(copy_arg){k, stem});
         if (!why) {
             ij_end(k->w, '}');
             return;

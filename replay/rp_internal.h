@@ -519,6 +519,17 @@ int rp_initial_hold(rp *r, uint64_t surface, const uint8_t *pixels, int w, int h
 /* gltrace trim's side: a recorded surface's colour buffer as replay has
  * it now, RGBA8 (*px malloc'd); 0, or -1. */
 int rp_initial_read(rp *r, uint64_t surface, uint8_t **px, int *w, int *h);
+
+/* rp_shader_copy.c: a texture image (of target, level, and layer or cube
+ * face) drawn texel for texel into an RGBA8 renderbuffer of replay's own,
+ * as sampling gives it; `read` reads it (bound as GL_FRAMEBUFFER, w by h)
+ * and says why it could not, or NULL. NULL, or why no copy was made. The
+ * programs are made once a copier and deleted by rp_shader_copy_done. */
+typedef struct rp_shader_copier { GLuint prog[4]; } rp_shader_copier;
+typedef const char *(*rp_shader_copy_read)(void *arg, GLint w, GLint h);
+const char *rp_shader_copy(rp_shader_copier *c, GLuint tex, GLenum target, GLint level, GLint layer, GLint w, GLint h,
+                           rp_shader_copy_read read, void *arg);
+void rp_shader_copy_done(rp_shader_copier *c);
 /* rp_client_guard.c: client arrays. rp_client_noted: after a `class
  * arrays` call; rp_client_feed: a glVertexAttribPointerData record (the
  * array set to a copy of its bytes); rp_client_draw_refused: before a

@@ -729,6 +729,7 @@ typedef struct layout { /* how a texture level is read back and written */
     int channels;       /* kept of the four read, in order (BGRA: swapped) */
     GLenum format, type; /* glTexSubImage2D's */
     int swap;           /* red and blue swapped (BGRA) */
+    int alpha_last;     /* the last channel kept is alpha, read as the fourth (alpha, luminance-alpha) */
 } layout;
 
 /* Integer colour (gt_texel_integer): read as four 32-bit integers, signed
@@ -740,7 +741,7 @@ static int integer_layout(GLint internal, layout *l)
     int comps;
     if (!gt_texel_integer((unsigned)internal, &format, &type, &comps))
         return 0;
-    *l = (layout){GL_RGBA_INTEGER, gt_texel_signed(type) ? GL_INT : GL_UNSIGNED_INT, comps, format, type, 0};
+    *l = (layout){GL_RGBA_INTEGER, gt_texel_signed(type) ? GL_INT : GL_UNSIGNED_INT, comps, format, type, 0, 0};
     return 1;
 }
 
@@ -750,7 +751,7 @@ static int integer_layout(GLint internal, layout *l)
 static int layout_of(GLint internal, GLint red_bits, GLint alpha_bits, GLint ctype, layout *l)
 {
     int unorm8 = red_bits == 8 && ctype == GL_UNSIGNED_NORMALIZED;
-    *l = (layout){GL_RGBA, GL_UNSIGNED_BYTE, 4, GL_RGBA, GL_UNSIGNED_BYTE, 0};
+    *l = (layout){GL_RGBA, GL_UNSIGNED_BYTE, 4, GL_RGBA, GL_UNSIGNED_BYTE, 0, 0};
     if (integer_layout(internal, l))
         return 1;
     switch (internal) {
@@ -837,6 +838,8 @@ static int read_attached(const layout *lp, GLint w, GLint h, rp_trim_plan *plan)
         memcpy(o, sp, (size_t)l.channels * comp);
         if (l.swap) /* BGRA: unsigned bytes */
             o[0] = sp[2], o[2] = sp[0];
+        if (l.alpha_last)
+            o[l.channels - 1] = sp[3];
     }
     free(rgba);
     plan->restores[plan->nrestores++] = (struct rp_trim_restore){.w = w, .h = h, .format = l.format, .type = l.type,
@@ -844,11 +847,58 @@ static int read_attached(const layout *lp, GLint w, GLint h, rp_trim_plan *plan)
     return 0;
 }
 
+/* Luminance and alpha, unsized or EXT_texture_storage's 8-bit ones (a
+ * GLES 2 app's glyph atlas or video planes): no framebuffer holds them, so
+ * they are read through the shader copy, as sampling gives them (L, L, L,
+ * 1; 0, 0, 0, A): luminance from red, alpha from the fourth. A float one
+ * (OES_texture_float) has a float internal format here: none of these. */
+static int luminance_layout(GLint internal, layout *l)
+{
+    *l = (layout){GL_RGBA, GL_UNSIGNED_BYTE, 1, GL_LUMINANCE, GL_UNSIGNED_BYTE, 0, 0};
+    switch (internal) {
+    case GL_LUMINANCE: case GL_LUMINANCE8_EXT:
+        return 1;
+    case GL_ALPHA: case GL_ALPHA8_EXT:
+        return l->format = GL_ALPHA, l->alpha_last = 1, 1;
+    case GL_LUMINANCE_ALPHA: case GL_LUMINANCE8_ALPHA8_EXT:
+        return l->channels = 2, l->format = GL_LUMINANCE_ALPHA, l->alpha_last = 1, 1;
+    default:
+        return 0;
+    }
+}
+
+typedef struct copied { const layout *l; rp_trim_plan *plan; } copied;
+
+static const char *read_copied(void *arg, GLint w, GLint h)
+{
+    const copied *c = arg;
+    return read_attached(c->l, w, h, c->plan) == 0 ? NULL : "refused";
+}
+
+/* A luminance or alpha level through the shader copy (GLES 3: texelFetch):
+ * of a 2D texture (a cube face is sampled only when the cube is
+ * complete), at its base level (another is fetched only when the texture
+ * is mipmap complete); 0, or -1. */
+static int read_luminance(rp_shader_copier *copier, const image *im, const layout *l, GLint w, GLint h,
+                          rp_trim_plan *plan)
+{
+    GLint major = 0, base = -1;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, &base);
+    if (major < 3 || im->face != GL_TEXTURE_2D || base != (GLint)im->level)
+        return -1;
+    size_t had = plan->nrestores;
+    const char *why = rp_shader_copy(copier, im->name, GL_TEXTURE_2D, (GLint)im->level, 0, w, h, read_copied,
+                                     &(copied){l, plan});
+    return !why && plan->nrestores == had + 1 ? 0 : -1;
+}
+
 /* The pixels of a texture level, read through a framebuffer of replay's
- * own into a new restore of the plan; 0, or -1 when it cannot be (not
- * alive, a format not read back exactly, refused). The caller saved and
- * restores the bindings and pixel pack state this changes. */
-static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan)
+ * own (or a shader copy) into a new restore of the plan; 0, or -1 when it
+ * cannot be (not alive, a format not read back exactly, refused). The
+ * caller saved and restores the bindings and pixel pack state this
+ * changes. */
+static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *plan, rp_shader_copier *copier)
 {
     GLenum bind = im->face == GL_TEXTURE_2D ? GL_TEXTURE_2D : GL_TEXTURE_CUBE_MAP;
     if (!glIsTexture(im->name))
@@ -862,12 +912,15 @@ static int read_back(rp *r, const image *im, const rp_map *rev, rp_trim_plan *pl
     glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_ALPHA_SIZE, &alpha);
     glGetTexLevelParameteriv(im->face, (GLint)im->level, GL_TEXTURE_RED_TYPE, &ctype);
     layout l;
-    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384 ||
-        !layout_of(internal, red, alpha, ctype, &l))
+    if (glGetError() != GL_NO_ERROR || w <= 0 || h <= 0 || w > 16384 || h > 16384)
         return -1;
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
-    if (read_attached(&l, w, h, plan) != 0)
-        return -1;
+    if (layout_of(internal, red, alpha, ctype, &l)) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, im->face, im->name, (GLint)im->level);
+        if (read_attached(&l, w, h, plan) != 0)
+            return -1;
+    } else if (!luminance_layout(internal, &l) || read_luminance(copier, im, &l, w, h, plan) != 0) {
+        return -1; /* (the copy puts back the framebuffers it binds) */
+    }
     struct rp_trim_restore *x = &plan->restores[plan->nrestores - 1];
     x->texture = rp_name_recorded(r, rev, rp_class_of_state(GT_STATE_TEXTURE_NAME), im->name);
     x->bind = bind, x->face = im->face, x->level = im->level;
@@ -995,6 +1048,7 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
         if (r->thr[i].tid == plan->last_tid)
             st->ctx = r->thr[i].ctx;
     GLuint fb = 0;
+    rp_shader_copier copier = {0};
     glGenFramebuffers(1, &fb);
     glBindFramebuffer(GL_FRAMEBUFFER, fb);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
@@ -1016,11 +1070,12 @@ void rp_trim_draws_start(rp_trim_draws *d, rp *r, rp_trim_plan *plan)
             (!im->painted && im->uploads < UPLOADS_MIN))
             continue; /* a level only uploaded into, a few times: its uploads stay */
         im->restore = plan->nrestores;
-        im->restorable = im->group == group && (im->kind == IMG_TEX ? read_back(r, im, &rev, plan)
+        im->restorable = im->group == group && (im->kind == IMG_TEX ? read_back(r, im, &rev, plan, &copier)
                                                                      : read_back_renderbuffer(r, im, &rev, plan)) == 0;
         while (glGetError() != GL_NO_ERROR)
             ;
     }
+    rp_shader_copy_done(&copier);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)fb_draw);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)fb_read);
     glDeleteFramebuffers(1, &fb);

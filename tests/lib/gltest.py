@@ -19,6 +19,7 @@ import select
 import subprocess
 import sys
 import time
+import zlib
 
 TIMEOUT = 120  # seconds; only a hang reaches it
 
@@ -174,6 +175,33 @@ def args_of(recs, fn, i=0):
 
 def all_args(recs, fn):
     return [r.get('args', {}) for r in named(recs, fn)]
+
+
+def png_rgba(path):
+    """The pixels of an 8-bit RGBA PNG as gltrace writes them."""
+    data = open(path, 'rb').read()
+    pos, idat, w, h = 8, b'', 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind == b'IHDR':
+            w, h = struct.unpack('>II', data[pos + 8:pos + 16])
+        elif kind == b'IDAT':
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw, out, prev = zlib.decompress(idat), bytearray(), bytearray(w * 4)
+    for y in range(h):
+        f, row = raw[y * (w * 4 + 1)], bytearray(raw[y * (w * 4 + 1) + 1:(y + 1) * (w * 4 + 1)])
+        for i in range(len(row)):
+            a, b = row[i - 4] if i >= 4 else 0, prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            p = a + b - c
+            pred = [0, a, b, (a + b) // 2,
+                    a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c)
+                    else c][f]
+            row[i] = (row[i] + pred) & 255
+        out += row
+        prev = row
+    return bytes(out)
 
 
 def fnv1a(data):

@@ -21,7 +21,6 @@ import shutil
 import struct
 import sys
 import time
-import zlib
 
 import gltest as gt
 
@@ -103,33 +102,6 @@ def compare(app, state, want):
     return bad
 
 
-def png_rgba(path):
-    """The pixels of an 8-bit RGBA PNG as gltrace writes them."""
-    data = open(path, 'rb').read()
-    pos, idat, w, h = 8, b'', 0, 0
-    while pos < len(data):
-        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        if kind == b'IHDR':
-            w, h = struct.unpack('>II', data[pos + 8:pos + 16])
-        elif kind == b'IDAT':
-            idat += data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-    raw, out, prev = zlib.decompress(idat), bytearray(), bytearray(w * 4)
-    for y in range(h):
-        f, row = raw[y * (w * 4 + 1)], bytearray(raw[y * (w * 4 + 1) + 1:(y + 1) * (w * 4 + 1)])
-        for i in range(len(row)):
-            a, b = row[i - 4] if i >= 4 else 0, prev[i]
-            c = prev[i - 4] if i >= 4 else 0
-            p = a + b - c
-            pred = [0, a, b, (a + b) // 2,
-                    a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c)
-                    else c][f]
-            row[i] = (row[i] + pred) & 255
-        out += row
-        prev = row
-    return bytes(out)
-
-
 def inspect(trace, calls, out, *more):
     shutil.rmtree(out, ignore_errors=True)
     return run([gltrace, 'inspect', trace, calls, '--out', out] + list(more))
@@ -160,7 +132,7 @@ for app, draw_fn in (('es3_scene', 'glDrawElementsInstanced'), ('es2_triangle', 
         tex = [t for t in state['textures'] if t['target'] == 'GL_TEXTURE_2D']
         img = tex and tex[0].get('levels') and tex[0]['levels'][0]['images'][0].get('file')
         want = bytes(b for i in range(16) for b in [0x80 if (i + i // 4) & 1 else 0xff] * 4)
-        ok = bool(img) and png_rgba(os.path.join(last, img)) == want
+        ok = bool(img) and gt.png_rgba(os.path.join(last, img)) == want
         ck.check('es3_scene: its texture level 0 dumps as the checkerboard it uploaded', ok, (img, tex[:1]))
         ubo = [b for b in state['buffers'] if b['bound_as'].startswith('GL_UNIFORM_BUFFER_BINDING')]
         frame = len(draws) - 1
@@ -250,7 +222,7 @@ def check_uploads():
         layers = [(face, 0)] if target == 'GL_TEXTURE_CUBE_MAP' else [(z, z) for z in range(depth)]
         for z, src in layers:
             img = images[z] if z < len(images) else {}
-            got = png_rgba(os.path.join(d, img['file'])) if 'file' in img else None
+            got = gt.png_rgba(os.path.join(d, img['file'])) if 'file' in img else None
             want = bytes(px[src * w * h * 4:(src + 1) * w * h * 4])
             ck.check(f'uploads: {target} level 0 {"face" if face or target.endswith("MAP") else "layer"} {z} '
                      'dumps as the data uploaded', got == want, (img, got, want))

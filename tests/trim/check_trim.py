@@ -25,8 +25,10 @@ identifier (glCopyImageSubData, glObjectLabel) are mapped on replay, and
 the objects they name kept (copies).
 
 usage: check_trim.py GLTRACE APPS_DIR TRIM_APP WORK_DIR HELD_APP VIDEO_APP LIGHTS_APP LAYERS_APP"""
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -1148,15 +1150,76 @@ def atlas_uploads():
     first try with setups of the same length, each writing the atlas and
     the resolved texture once."""
     trace, outs, setups = trimmed_setups('atlas', (3, 6))
-    reports = []
-    for k, out in zip((3, 6), outs):
-        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if out else None
-        m = r and re.search(r'(\d+) uploads of regions into them', r.stdout)
-        reports.append(int(m.group(1)) if m else 0)
+    reports = uploads_left_out(trace, outs, (3, 6))
     got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
     ck.check('atlas 3-4 and 6-7: setups of the same length, with 2 glTexSubImage2D (the atlas and the resolved '
              'texture written at the start), the frames\' uploads left out (4 and 7 reported)',
              all(setups) and got[0] == got[1] and got[0][1] == 2 and reports == [4, 7], (got, reports))
+
+
+def noise(n, seed):
+    """sample_noise's bytes (tests/apps/sample_egl.c)."""
+    out = bytearray(n)
+    for i in range(n):
+        seed = (seed * 1664525 + 1013904223) & 0xffffffff
+        out[i] = seed >> 24
+    return out
+
+
+def uploads_left_out(trace, outs, starts):
+    """For each start k (its trim's path in outs), the uploads of regions
+    trim reports leaving out of frames k-(k+1) (0 when it says none)."""
+    reports = []
+    for k, out in zip(starts, outs):
+        r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if out else None
+        m = r and re.search(r'(\d+) uploads of regions into them', r.stdout)
+        reports.append(int(m.group(1)) if m else 0)
+    return reports
+
+
+def glyph_atlases(frames=9):
+    """trim_app glyphs: as a GLES 2 app draws text, each frame writes a
+    glyph into each of three atlases, GL_ALPHA, GL_LUMINANCE and
+    GL_LUMINANCE_ALPHA (its green swizzled from alpha), and shows them. No framebuffer holds those
+    formats, so step 9 could not read them back and every upload stayed:
+    setups of 9 glTexSubImage2D at frame 3 and 18 at frame 6. Now they are
+    read through a shader copy at the start (replay/rp_shader_copy.c, which
+    gltrace inspect uses too): trims of frames 3-4 and 6-7 are exact on the
+    first try, with setups of the same length writing each atlas once (9
+    and 18 uploads reported left out). And gltrace inspect at the last
+    frame's draws dumps each atlas as the glyphs written, as sampling gives
+    them with no swizzle (the copy's)."""
+    trace, outs, setups = trimmed_setups('glyphs', (3, 6))
+    reports = uploads_left_out(trace, outs, (3, 6))
+    got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
+    ck.check('glyphs 3-4 and 6-7: setups of the same length, with 3 glTexSubImage2D (each atlas written at the '
+             'start), the frames\' uploads left out (9 and 18 reported)',
+             all(setups) and got[0] == got[1] and got[0][1] == 3 and reports == [9, 18], (got, reports))
+    atlases = [bytearray(32 * 32 * (2 if i == 2 else 1)) for i in range(3)]
+    for f in range(frames):
+        for i, atlas in enumerate(atlases):
+            glyph, comps = noise(8 * 8 * 2, 200 + 3 * f + i), 2 if i == 2 else 1
+            for y in range(8):
+                row = ((f // 4) * 8 + y) * 32 + (f % 4) * 8
+                atlas[row * comps:(row + 8) * comps] = glyph[y * 8 * comps:(y + 1) * 8 * comps]
+    want = [bytes(b for a in atlases[0] for b in (0, 0, 0, a)),
+            bytes(b for v in atlases[1] for b in (v, v, v, 255)),
+            bytes(b for k in range(0, len(atlases[2]), 2) for b in (atlases[2][k],) * 3 + (atlases[2][k + 1],))]
+    draws = [r['seq'] for r in gt.dump(gltrace, trace).objects() if r.get('fn') == 'glDrawArrays'] if trace else []
+    out = os.path.join(work, 'glyphs-inspect')
+    shutil.rmtree(out, ignore_errors=True)
+    p = run([gltrace, 'inspect', trace, ','.join(map(str, draws[-3:])), '--out', out]) if draws else None
+    got = []
+    try:  # the last frame's draws, each with its atlas bound
+        for seq in draws[-3:]:
+            state = json.load(open(os.path.join(out, f'call-{seq}', 'state.json')))
+            img = state['textures'][0]['levels'][0]['images'][0]
+            got.append(gt.png_rgba(os.path.join(out, f'call-{seq}', img['file'])) if 'file' in img else img)
+    except (OSError, ValueError, IndexError, KeyError, TypeError) as e:
+        got.append(repr(e))
+    ck.check('glyphs: gltrace inspect at the last frame\'s draws dumps each atlas as the glyphs written (alpha as 0, 0, 0, A; '
+             'luminance as L, L, L, 1)', p and p.returncode == 0 and got == want,
+             (p and p.stderr[-300:], [g[:16] if isinstance(g, bytes) else g for g in got]))
 
 
 def stencil_counts():
@@ -1557,6 +1620,7 @@ def main():
     idle_switches()
     refused_commands()
     atlas_uploads()
+    glyph_atlases()
     stencil_counts()
     pass_framebuffers()
     superseded_writes()

@@ -155,6 +155,12 @@
  *               glTexSubImage2D), clears a multisampled colour
  *               renderbuffer, draws a quad sampling the atlas into it,
  *               resolves it into a texture (a blit) and shows that.
+ *   glyphs      as a GLES 2 app draws text: three 32x32 atlases of
+ *               GL_ALPHA, GL_LUMINANCE and GL_LUMINANCE_ALPHA (unsized,
+ *               glTexImage2D), each frame writing a glyph (8x8 of noise)
+ *               at a new place of each (glTexSubImage2D) and showing the
+ *               three, texel for texel, in three corners of the window;
+ *               the last one swizzled (green from alpha).
  *   refused     each frame sets a viewport of its own, makes two calls
  *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
  *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
@@ -999,6 +1005,43 @@ static void frame_atlas(const passes *p, app *a, GLuint atlas, int f)
     show_texture(a);
 }
 
+static const GLenum glyph_formats[3] = {GL_ALPHA, GL_LUMINANCE, GL_LUMINANCE_ALPHA};
+
+/* The atlases `glyphs` writes into, all zero first. */
+static void glyphs_setup(GLuint atlas[3])
+{
+    static unsigned char zero[32 * 32 * 2];
+    glGenTextures(3, atlas);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    for (int i = 0; i < 3; i++) {
+        glBindTexture(GL_TEXTURE_2D, atlas[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, (GLint)glyph_formats[i], 32, 32, 0, glyph_formats[i], GL_UNSIGNED_BYTE, zero);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_G, GL_ALPHA); /* shown so; read back as it is held */
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+}
+
+/* Atlas i's glyph of frame f: noise seeded 200 + 3f + i (check_trim.py
+ * builds the atlases from the same). */
+static void frame_glyphs(const GLuint atlas[3], app *a, int f)
+{
+    unsigned char glyph[8 * 8 * 2];
+    glViewport(0, 0, W, H);
+    glClearColor(0.3f, 0.1f * (float)f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    for (int i = 0; i < 3; i++) {
+        sample_noise(glyph, sizeof glyph, 200 + 3 * (unsigned)f + (unsigned)i);
+        glBindTexture(GL_TEXTURE_2D, atlas[i]);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, (f % 4) * 8, (f / 4) * 8, 8, 8, glyph_formats[i], GL_UNSIGNED_BYTE, glyph);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glViewport((i % 2) * 32, (i / 2) * 32, 32, 32);
+        draw_texture(a);
+    }
+}
+
 static void frame_refused(app *a, int f)
 {
     glViewport(0, 0, W - f, H - 2 * f);
@@ -1248,10 +1291,10 @@ int main(int argc, char **argv)
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
         strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
         strcmp(mode, "switches") && strcmp(mode, "refused") && strcmp(mode, "canvas") &&
-        strcmp(mode, "atlas")) {
+        strcmp(mode, "atlas") && strcmp(mode, "glyphs")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach|switches|refused|canvas|atlas\n");
+                        "integer|attach|switches|refused|canvas|atlas|glyphs\n");
         return 2;
     }
     sample_egl e;
@@ -1312,7 +1355,9 @@ int main(int argc, char **argv)
         settings_setup(pair);
     if (!strcmp(mode, "passes") || !strcmp(mode, "atlas"))
         passes_setup(&ps);
-    GLuint atlas = !strcmp(mode, "atlas") ? atlas_setup() : 0;
+    GLuint atlas = !strcmp(mode, "atlas") ? atlas_setup() : 0, glyphs[3];
+    if (!strcmp(mode, "glyphs"))
+        glyphs_setup(glyphs);
     if (!strcmp(mode, "ahead"))
         glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
     if (!strcmp(mode, "download"))
@@ -1379,6 +1424,8 @@ int main(int argc, char **argv)
             frame_canvas(&a, f);
         else if (!strcmp(mode, "atlas"))
             frame_atlas(&ps, &a, atlas, f);
+        else if (!strcmp(mode, "glyphs"))
+            frame_glyphs(glyphs, &a, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else

@@ -1,11 +1,13 @@
-/* rp_inspect_copy.c: a texture image no framebuffer can hold (luminance,
+/* rp_shader_copy.c: a texture image no framebuffer can hold (luminance,
  * alpha, luminance-alpha) read through a shader copy: drawn, texel for
  * texel (texelFetch, or the texel's direction for a cube face), into an
- * RGBA8 renderbuffer of the dump's own, as sampling gives it (luminance L
- * as L, L, L, 1; alpha A as 0, 0, 0, A). The app's state the draw touches
- * is saved and put back; no copy is made while transform feedback or a
- * query would see the draw. GLES 3 only. */
-#include "rp_inspect_internal.h"
+ * RGBA8 renderbuffer of replay's own, as sampling gives it with the
+ * identity swizzle (luminance L as L, L, L, 1; alpha A as 0, 0, 0, A).
+ * The app's state the draw touches is saved and put back; no copy is made
+ * while transform feedback or a query would see the draw. GLES 3 only.
+ * Used by inspect (a dump's picture) and trim (a level read back at the
+ * start). */
+#include "rp_internal.h"
 
 #include <string.h>
 
@@ -93,8 +95,13 @@ static const GLenum caps[] = {GL_BLEND, GL_CULL_FACE, GL_DEPTH_TEST, GL_STENCIL_
 #define NCAPS (sizeof caps / sizeof caps[0])
 
 /* What the copy changes. */
+/* The texture's swizzle, set to the identity for the copy: what it holds, not how the app samples it. */
+static const GLenum swizzles[4] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G, GL_TEXTURE_SWIZZLE_B,
+                                   GL_TEXTURE_SWIZZLE_A};
+static const GLint identity[4] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
+
 typedef struct saved {
-    GLint prog, vao, draw, read, rb, active, tex, sampler, view[4];
+    GLint prog, vao, draw, read, rb, active, tex, sampler, view[4], swizzle[4];
     GLboolean on[NCAPS], mask[4];
 } saved;
 
@@ -117,6 +124,8 @@ static void save(saved *s, GLenum binding)
 
 static void restore(const saved *s, GLenum target)
 {
+    for (int i = 0; i < 4; i++) /* of the texture copied, still bound */
+        glTexParameteri(target, swizzles[i], s->swizzle[i]);
     glBindTexture(target, (GLuint)s->tex);
     glBindSampler(0, (GLuint)s->sampler);
     glActiveTexture((GLenum)s->active);
@@ -143,8 +152,8 @@ static int kind_of(GLenum target, GLenum *binding)
     }
 }
 
-const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, GLint level, GLint layer, GLint w,
-                            GLint h)
+const char *rp_shader_copy(rp_shader_copier *c, GLuint tex, GLenum target, GLint level, GLint layer, GLint w, GLint h,
+                           rp_shader_copy_read read, void *arg)
 {
     GLenum binding = 0;
     int kind = kind_of(target, &binding);
@@ -153,12 +162,17 @@ const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, 
         return why;
     saved s;
     save(&s, binding);
-    if (!k->copy_prog[kind])
-        k->copy_prog[kind] = program(kind);
-    GLuint prog = k->copy_prog[kind], vao = 0, fbo = 0, rb = 0, sampler = 0;
+    if (!c->prog[kind])
+        c->prog[kind] = program(kind);
+    GLuint prog = c->prog[kind], vao = 0, fbo = 0, rb = 0, sampler = 0;
     GLint base = 0;
     glBindTexture(target, tex);
     glGetTexParameteriv(target, GL_TEXTURE_BASE_LEVEL, &base);
+    for (int i = 0; i < 4; i++) {
+        s.swizzle[i] = identity[i];
+        glGetTexParameteriv(target, swizzles[i], &s.swizzle[i]);
+        glTexParameteri(target, swizzles[i], identity[i]);
+    }
     glGenSamplers(1, &sampler); /* nearest, whatever the texture's filters; base level alone complete */
     glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, level == base ? GL_NEAREST : GL_NEAREST_MIPMAP_NEAREST);
     glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -185,9 +199,7 @@ const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, 
         glUniform2f(glGetUniformLocation(prog, "u_size"), (GLfloat)w, (GLfloat)h);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glReadBuffer(GL_COLOR_ATTACHMENT0);
-        ik_read_to_file(k, stem, w, h, GL_UNSIGNED_NORMALIZED, 0);
-        ij_key(k->w, "read_as");
-        ij_str(k->w, "a shader copy: RGBA as sampling gives it");
+        why = read(arg, w, h);
     }
     restore(&s, target);
     glDeleteFramebuffers(1, &fbo);
@@ -199,9 +211,10 @@ const char *ik_copy_to_file(ik *k, const char *stem, GLuint tex, GLenum target, 
     return why;
 }
 
-void ik_copy_done(ik *k)
+void rp_shader_copy_done(rp_shader_copier *c)
 {
     for (int i = 0; i < 4; i++)
-        if (k->copy_prog[i])
-            glDeleteProgram(k->copy_prog[i]);
+        if (c->prog[i])
+            glDeleteProgram(c->prog[i]);
+    c->prog[0] = c->prog[1] = c->prog[2] = c->prog[3] = 0;
 }
