@@ -593,7 +593,15 @@ static void end_lives(rp_trim_objs *o, rp *r, const rp_msg *m, const gt_api_fn *
     rp_obj_param_name(f, m, 0, &n);
     for (size_t i = 0; i < n; i++) {
         uint32_t rec = rp_obj_param_name(f, m, i, &n);
-        uint64_t key = key_of(r, f->obj_class, rp_name(r, cls, rec)), v;
+        uint64_t key = key_of(r, f->obj_class, rp_name(r, cls, rec)), v = 0, mk = 0;
+        /* A name made and deleted with no use between (ANGLE makes seven
+         * textures with each context and deletes them unused): a life of
+         * its own, so that its making and deletion can go as a used one's. */
+        if (rec && !(rp_map_get(&o->live, key, &v) && v) && rp_map_get(&o->made, key, &mk) && mk &&
+            !life_of(o, r, key))
+            continue; /* out of memory: they stay */
+        if (rec)
+            rp_map_put(&o->made, key, 0); /* the name's next making is another's */
         if (rec && rp_map_get(&o->live, key, &v) && v) {
             if (in_use && (uint32_t)in_use == (uint32_t)key) {
                 mark_add(o, &o->lives[v - 1], PIN, ALWAYS);

@@ -1222,6 +1222,21 @@ def glyph_atlases(frames=9):
              (p and p.stderr[-300:], [g[:16] if isinstance(g, bytes) else g for g in got]))
 
 
+def unused_names():
+    """trim_app unused: each frame makes three textures and deletes them
+    unused, as ANGLE does with each context it makes (seven textures a
+    context in chromium's GPU process). Step 5 followed an object from its
+    first use, so a name with none had no life to end and its making and
+    deletion stayed: 9 of each at frame 3 and 18 at frame 6. Now a deletion
+    of a name made and never used ends a life of its own: trims of frames
+    3-4 and 6-7 are exact on the first try, with setups of the same length
+    making one texture (the app's) and deleting none."""
+    _, _, setups = trimmed_setups('unused', (3, 6))
+    got = [(len(s), s.count('glGenTextures'), s.count('glDeleteTextures')) for s in setups]
+    ck.check('unused 3-4 and 6-7: setups of the same length, with one glGenTextures (the app\'s texture) and no '
+             'glDeleteTextures', all(setups) and got[0] == got[1] and got[0][1:] == (1, 0), got)
+
+
 def stencil_counts():
     """trim_app stencil: a stencil renderbuffer (GL_STENCIL_INDEX8) keeps
     a count across frames, and each frame clears all of the colour beside
@@ -1621,6 +1636,7 @@ def main():
     refused_commands()
     atlas_uploads()
     glyph_atlases()
+    unused_names()
     stencil_counts()
     pass_framebuffers()
     superseded_writes()

@@ -161,6 +161,9 @@
  *               at a new place of each (glTexSubImage2D) and showing the
  *               three, texel for texel, in three corners of the window;
  *               the last one swizzled (green from alpha).
+ *   unused      as ANGLE does with each context it makes: each frame
+ *               makes three textures (one glGenTextures each) and deletes
+ *               them unused, then clears the window and draws a quad.
  *   refused     each frame sets a viewport of its own, makes two calls
  *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
  *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
@@ -1042,6 +1045,18 @@ static void frame_glyphs(const GLuint atlas[3], app *a, int f)
     }
 }
 
+static void frame_unused(app *a, int f)
+{
+    GLuint names[3];
+    for (int i = 0; i < 3; i++)
+        glGenTextures(1, &names[i]);
+    for (int i = 0; i < 3; i++)
+        glDeleteTextures(1, &names[(i + 1) % 3]);
+    glClearColor(0.2f, 0.1f * (float)f, 0.4f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw_quad(a, -0.8f + 0.15f * (float)f, 0.1f, 0.9f, 0.9f, 0.2f, 1.0f, 0.0f);
+}
+
 static void frame_refused(app *a, int f)
 {
     glViewport(0, 0, W - f, H - 2 * f);
@@ -1291,10 +1306,10 @@ int main(int argc, char **argv)
         strcmp(mode, "programs") && strcmp(mode, "chain") && strcmp(mode, "rows") && strcmp(mode, "float") &&
         strcmp(mode, "invalidate") && strcmp(mode, "stencil") && strcmp(mode, "integer") && strcmp(mode, "attach") &&
         strcmp(mode, "switches") && strcmp(mode, "refused") && strcmp(mode, "canvas") &&
-        strcmp(mode, "atlas") && strcmp(mode, "glyphs")) {
+        strcmp(mode, "atlas") && strcmp(mode, "glyphs") && strcmp(mode, "unused")) {
         fprintf(stderr, "usage: " APP " map|accumulate|feedback|basevertex|stream|reupload|settings|passes|ahead|"
                         "download|queries|perframe|churn|units|copies|leak|programs|chain|rows|float|invalidate|stencil|"
-                        "integer|attach|switches|refused|canvas|atlas|glyphs\n");
+                        "integer|attach|switches|refused|canvas|atlas|glyphs|unused\n");
         return 2;
     }
     sample_egl e;
@@ -1426,6 +1441,8 @@ int main(int argc, char **argv)
             frame_atlas(&ps, &a, atlas, f);
         else if (!strcmp(mode, "glyphs"))
             frame_glyphs(glyphs, &a, f);
+        else if (!strcmp(mode, "unused"))
+            frame_unused(&a, f);
         else if (!strcmp(mode, "stencil"))
             frame_stencil(&a, f);
         else
