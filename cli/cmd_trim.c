@@ -131,8 +131,8 @@ int gt_cmd_trim(int argc, char **argv)
         printf("left out of the setup: the contents of %" PRIu64 " objects deleted before the start (%" PRIu64
                " calls)\n", s.dead_objects, s.dropped_dead);
     if (s.untouched_objects)
-        printf("left out of the setup: the contents of %" PRIu64 " objects the kept calls never touch (%" PRIu64
-               " calls)\n", s.untouched_objects, s.dropped_untouched);
+        printf("left out of the setup: %" PRIu64 " objects the kept calls never touch, their contents and their making"
+               " when made alone (%" PRIu64 " calls)\n", s.untouched_objects, s.dropped_untouched);
     if (s.syncs)
         printf("left out of the setup: %" PRIu64 " fence syncs the kept calls never name, made, waited on and deleted "
                "(%" PRIu64 " calls)\n", s.syncs, s.dropped_syncs);

@@ -1079,6 +1079,12 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
             dropped++;
     }
     plan->dropped_asked += asked;
+    /* An untouched one's making too: nothing that stays names it (a
+     * program made whose sources and link went: Skia makes some it never
+     * compiles). */
+    uint64_t mk = l->made;
+    if (untouched && all && mk != UINT64_MAX && (mk >> 3) < nbytes && !(plan->drop[mk >> 3] >> (mk & 7) & 1))
+        plan->drop[mk >> 3] |= (uint8_t)(1u << (mk & 7)), dropped++;
     for (uint32_t k = 0; all && k < l->nusers; k++) {
         uint64_t u = l->users[k];
         if ((u >> 3) < nbytes && !(plan->drop[u >> 3] >> (u & 7) & 1))
