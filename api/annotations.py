@@ -380,6 +380,8 @@ class Rules:
         if parts == ['*']:
             return m.group(1), '*'
         for i, part in enumerate(parts):
+            if part.startswith('binding:') and not re.match(r'^binding:\w+$', part):
+                raise AnnotationError(f'{path}:{no}: a binding target is binding:PARAM, not {part!r}')
             if part.startswith('@') and not re.match(r'^@(GL_\w+|bound:\w+)$', part) and \
                     not (re.match(r'^@GL_\w+\?(\d+|GL_\w+)$', part) and 0 < i == len(parts) - 1 < 2):
                 raise AnnotationError(f'{path}:{no}: a part asked of the driver is @GL_PNAME, @bound:PARAM or '
@@ -421,6 +423,10 @@ class Rules:
                         if part[7:] not in pos:
                             err = f'{part[7:]!r} is not a parameter'
                         res.append(('bound', pos.get(part[7:], 0)))
+                    elif part.startswith('binding:'):  # a texture target's binding target
+                        if part[8:] not in pos:
+                            err = f'{part[8:]!r} is not a parameter'
+                        res.append(('binding', pos.get(part[8:], 0)))
                     elif part.startswith('@') and '?' in part:  # counts when the first part is VALUE
                         pname, value = part[1:].split('?')
                         res.append(('getwhen', (pname, value, parts[0])))

@@ -95,7 +95,7 @@ def state_keys(cmds, values):
     names = sorted({k[0].lstrip('~').split('?')[0] for c in cmds for k in (c.state or []) if k[0] != '-'})
     number = {n: i + 1 for i, n in enumerate(names)}
     kinds = {'param': 'GT_PART_PARAM', 'bound': 'GT_PART_BOUND', 'get': 'GT_PART_GET', 'value': 'GT_PART_VALUE',
-             'boundto': 'GT_PART_BOUND_TO'}
+             'boundto': 'GT_PART_BOUND_TO', 'binding': 'GT_PART_BINDING'}
     L, fields = [], {}
     for c in cmds:
         if not c.state:

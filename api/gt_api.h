@@ -73,7 +73,8 @@ typedef enum gt_part_kind {
     GT_PART_VALUE, /* the number `value` */
     GT_PART_GET,   /* glGetIntegerv(value) on the replay's context */
     GT_PART_BOUND, /* the object bound to the target parameter `value` holds */
-    GT_PART_BOUND_TO /* the object bound to the target `value` (an enum) */
+    GT_PART_BOUND_TO, /* the object bound to the target `value` (an enum) */
+    GT_PART_BINDING  /* the binding target of the texture target parameter `value` (a cube face's: the cube map) */
 } gt_part_kind;
 enum {
     GT_KEY_CHANGES = 1, /* the key set: the command changes what is there (reads it too) */

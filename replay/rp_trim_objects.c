@@ -172,10 +172,15 @@ static uint64_t key_of(const rp *r, int cls, uint32_t name)
  * replayed name and class, 0 when nothing is bound or the target has no
  * binding in api/state.tsv. A cube map's faces are bound as the cube map,
  * GL_FRAMEBUFFER is the draw framebuffer. */
+uint32_t rp_trim_binding_target(uint32_t target)
+{
+    return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z ? GL_TEXTURE_CUBE_MAP
+                                                                                               : target;
+}
+
 uint32_t rp_trim_bound(uint32_t target, int *cls)
 {
-    if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
-        target = GL_TEXTURE_CUBE_MAP;
+    target = rp_trim_binding_target(target);
     if (target == GL_FRAMEBUFFER)
         target = GL_DRAW_FRAMEBUFFER; /* what GL_FRAMEBUFFER names when a command writes through it */
     for (size_t i = 0; i < gt_api_nstates; i++) {

@@ -272,6 +272,8 @@ static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unkn
         name = rp_trim_bound(v, &cls);
         *unknown |= cls == GT_STATE_NO_CLASS;
         return name;
+    case GT_PART_BINDING:
+        return v < m->n_args ? rp_trim_binding_target((uint32_t)rp_arg_u(m, v)) : UINT64_MAX;
     default:
         return v;
     }

@@ -1127,12 +1127,14 @@ def pass_framebuffers():
     (`pixels` in api/annotations.txt, a draw) reads through one: trims of
     frames 3-4 and 6-7 are exact on the first try, with setups of the same
     length and one attachment (the app's own framebuffer's). The last
-    pass's framebuffer is still made, bound around the buffer write that
-    stays (step 8 takes glBufferData to read every binding), and deleted."""
+    pass's framebuffer, bound around the buffer write that stays, stayed
+    too while glBufferData read every binding (two framebuffers made);
+    now it reads its target's alone, and only the app's framebuffer is
+    made."""
     _, _, setups = trimmed_setups('canvas', (3, 6))
     got = [(len(s), s.count('glGenFramebuffers'), s.count('glFramebufferTexture2D')) for s in setups]
-    ck.check('canvas 3-4 and 6-7: setups of the same length, with one attachment and two framebuffers made',
-             all(setups) and got[0] == got[1] and got[0][1:] == (2, 1), got)
+    ck.check('canvas 3-4 and 6-7: setups of the same length, with one attachment and one framebuffer made',
+             all(setups) and got[0] == got[1] and got[0][1:] == (1, 1), got)
 
 
 def atlas_uploads():
@@ -1228,9 +1230,11 @@ def unused_names():
     context in chromium's GPU process). Step 5 followed an object from its
     first use, so a name with none had no life to end and its making and
     deletion stayed: 9 of each at frame 3 and 18 at frame 6. Now a deletion
-    of a name made and never used ends a life of its own: trims of frames
-    3-4 and 6-7 are exact on the first try, with setups of the same length
-    making one texture (the app's) and deleting none."""
+    of a name made and never used ends a life of its own. And a texture
+    made and filled first that no frame uses lost its upload but kept its
+    making (step 6); made alone, that goes too. Trims of frames 3-4 and
+    6-7 are exact on the first try, with setups of the same length making
+    one texture (the app's) and deleting none."""
     _, _, setups = trimmed_setups('unused', (3, 6))
     got = [(len(s), s.count('glGenTextures'), s.count('glDeleteTextures')) for s in setups]
     ck.check('unused 3-4 and 6-7: setups of the same length, with one glGenTextures (the app\'s texture) and no '
@@ -1327,11 +1331,14 @@ def state_commands():
     2 and 5 also draw blended into a framebuffer object, reading all that
     was set so far, and every frame begins with a clear of the window (the
     last one before the start stays, and reads its own state only: its
-    `reads` line; so do the texture uploads, which read the bindings, the
-    unit and the unpack state). A trim of frames 7-8 keeps, of each piece
-    of state, the last setting before each of those draws and before the
-    start, and the settings that what stays reads (the unit a binding went
-    to): 77 commands go, the setup holds 3 glViewport (frames 2 and 5's
+    `reads` line; so do the texture uploads, which read their target's
+    binding on the unit selected, the unpack buffer's and the unpack
+    state, not the framebuffer bound). A trim of frames 7-8 keeps, of each
+    piece of state, the last setting before each of those draws and before
+    the start, and the settings that what stays reads (the unit a binding
+    went to): 78 commands go (77 when uploads read every binding: the
+    window's framebuffer bound before them stayed), the setup holds 3
+    glViewport (frames 2 and 5's
     for the framebuffer object, and the start's, written as the one call
     of the state at the start in place of frame 6's) of the 12, and the
     trim replays exactly with the state at the start the original's.
@@ -1341,8 +1348,8 @@ def state_commands():
         return
     trace, out, r = got
     m = re.search(r'left out of the setup: (\d+) bindings, settings and uniforms a later one replaced', r.stdout)
-    ck.check('settings 7-8: 77 state commands a later one replaced are left out, 1 call of the state at the start '
-             'written, and the first try replays exactly (no note)', m and int(m.group(1)) == 77 and
+    ck.check('settings 7-8: 78 state commands a later one replaced are left out, 1 call of the state at the start '
+             'written, and the first try replays exactly (no note)', m and int(m.group(1)) == 78 and
              'written at the start: 1 call that sets the state' in r.stdout and 'note: without' not in r.stdout and
              'the state at the start, as gltrace inspect reads it, is the original\'s' in r.stdout, r.stdout)
     setup = setup_fns(out)

@@ -163,7 +163,9 @@
  *               the last one swizzled (green from alpha).
  *   unused      as ANGLE does with each context it makes: each frame
  *               makes three textures (one glGenTextures each) and deletes
- *               them unused, then clears the window and draws a quad.
+ *               them unused, then clears the window and draws a quad. As
+ *               Skia does with programs it never compiles, a texture made
+ *               and filled before the first frame is never used.
  *   refused     each frame sets a viewport of its own, makes two calls
  *               the driver refuses (glLineWidth of -1: GL_INVALID_VALUE;
  *               the 2D texture bound to GL_TEXTURE_CUBE_MAP:
@@ -1045,6 +1047,16 @@ static void frame_glyphs(const GLuint atlas[3], app *a, int f)
     }
 }
 
+static void unused_setup(void)
+{
+    static const unsigned char texel[4] = {10, 20, 30, 40};
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texel);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 static void frame_unused(app *a, int f)
 {
     GLuint names[3];
@@ -1373,6 +1385,8 @@ int main(int argc, char **argv)
     GLuint atlas = !strcmp(mode, "atlas") ? atlas_setup() : 0, glyphs[3];
     if (!strcmp(mode, "glyphs"))
         glyphs_setup(glyphs);
+    if (!strcmp(mode, "unused"))
+        unused_setup();
     if (!strcmp(mode, "ahead"))
         glUniform2f(a.u_offset, ahead_offset(0), 0.0f);
     if (!strcmp(mode, "download"))
