@@ -50,6 +50,7 @@ enum { BARRIER = 1, PIN = 2, IF_PINNED = 4, KEEP = 8 };
 typedef struct mark {
     size_t pos;   /* the life's records before it */
     uint64_t seq; /* the draw it came from (it counts if that draw stays), or ALWAYS */
+    uint64_t last; /* an IF_PINNED run: every draw of the life's group from seq to last marked it (seq: one) */
     uint8_t how;
 } mark;
 
@@ -129,6 +130,13 @@ struct rp_trim_objs {
     size_t nlives_sync;
     rp_map sync_kept; /* recorded handles the kept records name */
     int syncs_known;  /* the kept records were read */
+    /* The draws that marked every object something holds in their share
+     * group (rp_trim_objs_draw), in order: one run of such marks on an
+     * object is one mark (mark.last), which counts when one of the draws
+     * of its group in that run stays. A mark each took 200 MB by frame
+     * 16000 of a glmark2 run (a draw times the objects held). */
+    struct group_draw { uint64_t seq; int group; } *draws;
+    size_t ndraws, capdraws;
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -152,6 +160,7 @@ void rp_trim_objs_free(rp_trim_objs *o)
     rp_map_free(&o->asked);
     rp_map_free(&o->active);
     rp_map_free(&o->made);
+    free(o->draws);
     rp_map_free(&o->holds);
     rp_map_free(&o->fbos);
     rp_map_free(&o->reached);
@@ -377,9 +386,14 @@ static void spoil_buffer(rp_trim_objs *o, const rp *r, const life *l)
 /* A mark on l at its records so far; from a draw (seq) or ALWAYS. */
 static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
 {
-    if (l->nmarks && l->marks[l->nmarks - 1].pos == l->n && l->marks[l->nmarks - 1].seq == ALWAYS &&
-        (l->marks[l->nmarks - 1].how & how) == how)
+    mark *prev = l->nmarks ? &l->marks[l->nmarks - 1] : NULL;
+    if (prev && prev->pos == l->n && prev->seq == ALWAYS && (prev->how & how) == how)
         return; /* one that always counts says as much already */
+    if (prev && prev->pos == l->n && prev->how == IF_PINNED && how == IF_PINNED && prev->seq != ALWAYS &&
+        seq != ALWAYS) {
+        prev->last = seq; /* the next draw of a run (barrier_group's only) */
+        return;
+    }
     if (l->nmarks == l->capmarks) {
         size_t cap = l->capmarks ? l->capmarks * 2 : 8;
         mark *m = realloc(l->marks, cap * sizeof *m);
@@ -389,7 +403,7 @@ static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
         }
         l->marks = m, l->capmarks = cap;
     }
-    l->marks[l->nmarks++] = (mark){l->n, seq, (uint8_t)how};
+    l->marks[l->nmarks++] = (mark){l->n, seq, seq, (uint8_t)how};
     l->pinned |= (how & (PIN | KEEP)) != 0;
     l->held |= (how & PIN) != 0;
 }
@@ -400,17 +414,40 @@ static int stays(const rp_trim_plan *plan, size_t nbytes, uint64_t seq)
     return seq == ALWAYS || (seq >> 3) >= nbytes || !(plan->drop[seq >> 3] >> (seq & 7) & 1);
 }
 
+#define NOT_EXCEPTED (ALWAYS - 1) /* no record is */
+
+/* Whether mark m of l counts: its record stays, or of a run, a draw of
+ * l's group in it other than `except` does. */
+static int mark_counts(const rp_trim_objs *o, const life *l, const mark *m, const rp_trim_plan *plan,
+                       size_t nbytes, uint64_t except)
+{
+    if (m->seq == m->last)
+        return m->seq != except && stays(plan, nbytes, m->seq);
+    size_t lo = 0, hi = o->ndraws;
+    while (lo < hi) { /* the first draw at or after the run's */
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->draws[mid].seq < m->seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < o->ndraws && o->draws[i].seq <= m->last; i++)
+        if (o->draws[i].group == l->group && o->draws[i].seq != except && stays(plan, nbytes, o->draws[i].seq))
+            return 1;
+    return 0;
+}
+
 /* The marks that count applied in order: the writes a whole one replaced
  * since the last barrier are superseded, and l->pinned says whether
  * something held the object. */
-static void resolve(life *l, const rp_trim_plan *plan, size_t nbytes)
+static void resolve(const rp_trim_objs *o, life *l, const rp_trim_plan *plan, size_t nbytes)
 {
     size_t barrier = 0, j = 0;
     int pinned = 0, held = 0;
     for (size_t k = 0; k <= l->n; k++) {
         for (; j < l->nmarks && l->marks[j].pos <= k; j++) {
             const mark *m = &l->marks[j];
-            if (!stays(plan, nbytes, m->seq))
+            if (!mark_counts(o, l, m, plan, nbytes, NOT_EXCEPTED))
                 continue;
             if ((m->how & BARRIER) || ((m->how & IF_PINNED) && held))
                 barrier = m->pos;
@@ -1069,7 +1106,7 @@ int rp_trim_objs_note(rp_trim_objs *o, rp *r, const rp_msg *m, uint64_t seq)
  * nothing held, else the writes a later whole one replaced. */
 static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size_t nbytes)
 {
-    resolve(l, plan, nbytes);
+    resolve(o, l, plan, nbytes);
     int untouched = !l->dead && !l->touched && l->group == o->start_group;
     int all = (l->dead || untouched) && !l->pinned; /* else only its superseded writes */
     uint64_t dropped = 0, asked = 0; /* its records not left out already (a gone share group's, the first pass's) */
@@ -1113,7 +1150,7 @@ static void finish_life(const rp_trim_objs *o, life *l, rp_trim_plan *plan, size
 /* Whether the last pixel read into the buffer l can go, its bytes written
  * at the start instead: read back, still in the setup, and nothing that
  * stays may have read the buffer after it (a mark that counts). */
-static int pack_read_goes(const life *l, const rp_trim_plan *plan, size_t nbytes)
+static int pack_read_goes(const rp_trim_objs *o, const life *l, const rp_trim_plan *plan, size_t nbytes)
 {
     if (!l->back || !l->packed || l->dead)
         return 0;
@@ -1121,7 +1158,7 @@ static int pack_read_goes(const life *l, const rp_trim_plan *plan, size_t nbytes
     if (l->part[l->pack_pos] == SUPERSEDED || rp_trim_dropped(plan, s))
         return 0; /* a later whole write replaced it: nothing to write back */
     for (size_t j = 0; j < l->nmarks; j++)
-        if (l->marks[j].pos > l->pack_pos && l->marks[j].seq != s && stays(plan, nbytes, l->marks[j].seq))
+        if (l->marks[j].pos > l->pack_pos && mark_counts(o, l, &l->marks[j], plan, nbytes, s))
             return 0;
     return 1;
 }
@@ -1135,7 +1172,7 @@ void rp_trim_objs_finish_buffers(rp_trim_objs *o, rp_trim_plan *plan, size_t nby
         if (l->cls != GT_STATE_BUFFER_NAME)
             continue;
         finish_life(o, l, plan, nbytes);
-        if (pack_read_goes(l, plan, nbytes)) {
+        if (pack_read_goes(o, l, plan, nbytes)) {
             uint64_t s = l->seq[l->pack_pos];
             plan->drop[s >> 3] |= (uint8_t)(1u << (s & 7));
             plan->buffers.v[l->back - 1].used = 1;
@@ -1334,6 +1371,16 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
     touch_bound(o, r, draw ? PINNED_READ : READ, seq);
+    if (o->ndraws == o->capdraws) {
+        size_t cap = o->capdraws ? o->capdraws * 2 : 1024;
+        struct group_draw *d = realloc(o->draws, cap * sizeof *d);
+        if (!d) {
+            o->oom = 1;
+            return;
+        }
+        o->draws = d, o->capdraws = cap;
+    }
+    o->draws[o->ndraws++] = (struct group_draw){seq, r->ctx[r->cur_ctx].group};
     barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
     uint64_t q = 0, v = 0; /* under conditional rendering: its query (and its begin) stays if the draw does */
     if (draw && rp_map_get(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | UINT32_MAX, &q) && q &&

@@ -50,7 +50,7 @@
 typedef struct event {
     uint64_t seq;
     const gt_api_fn *f;          /* its state[] says each key's name and flags; NULL: an unbinding */
-    uint64_t key[SETS_MAX_KEYS]; /* [0] set, the rest read */
+    size_t key_at;               /* its n keys in rp_trim_sets.keys: [0] set, the rest read */
     uint8_t n;                   /* 0: reads everything */
     uint16_t name;               /* an unbinding's key name */
     uint32_t del;                /* an unbinding's deletion (dels index) */
@@ -72,6 +72,11 @@ typedef struct deletion {
 struct rp_trim_sets {
     event *ev;
     size_t n, cap;
+    /* The events' keys, one after another: most records have one to three
+     * (with 16 in each event, a glmark2 run's events took 170 MB by frame
+     * 16000). */
+    uint64_t *keys;
+    size_t nkeys, capkeys;
     size_t nsets;
     /* Bindings: the object each binding key holds, by the last binding. */
     struct binding { uint64_t key, obj; uint16_t name; size_t ev; } *bind; /* ev: the last binding's event + 1 */
@@ -110,7 +115,7 @@ void rp_trim_sets_free(rp_trim_sets *s)
 {
     if (!s)
         return;
-    free(s->ev), free(s->bind), free(s->namer), free(s->del);
+    free(s->ev), free(s->keys), free(s->bind), free(s->namer), free(s->del);
     rp_map_free(&s->bind_of), rp_map_free(&s->del_of), rp_map_free(&s->namers), rp_map_free(&s->setup_keys);
     free(s);
 }
@@ -127,6 +132,26 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size, int *oom)
     }
     *cap = c;
     return q;
+}
+
+/* Event e's keys (valid until more are given). */
+static uint64_t *keys_at(const rp_trim_sets *s, const event *e)
+{
+    return s->keys + e->key_at;
+}
+
+/* Gives event e room for n keys, copied from `keys`, and its count n;
+ * -1 out of memory (e unchanged). */
+static int give_keys(rp_trim_sets *s, event *e, const uint64_t *keys, unsigned n)
+{
+    uint64_t *k = grow(s->keys, &s->capkeys, s->nkeys + n, sizeof *k, &s->oom);
+    if (!k)
+        return -1;
+    s->keys = k;
+    memcpy(k + s->nkeys, keys, n * sizeof *k);
+    e->key_at = s->nkeys, e->n = (uint8_t)n;
+    s->nkeys += n;
+    return 0;
 }
 
 static event *new_event(rp_trim_sets *s)
@@ -195,9 +220,9 @@ static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
                     continue;
                 s->bind[j].obj = 0;
                 event *e = new_event(s);
-                if (!e)
+                if (!e || give_keys(s, e, &s->bind[j].key, 1) != 0)
                     return -1;
-                e->seq = seq, e->n = 1, e->key[0] = s->bind[j].key, e->name = s->bind[j].name;
+                e->seq = seq, e->name = s->bind[j].name;
                 e->del = (uint32_t)s->ndel;
             }
             s->ndel++;
@@ -217,7 +242,7 @@ static int named_since(const rp_trim_sets *s, uint64_t obj, uint64_t seq)
     return before && s->namer[before - 1].seq > seq;
 }
 
-/* A binding command just noted (its key e->key[0]): the object it binds. */
+/* A binding command just noted (its key set, keys_at(s, e)[0]): the object it binds. */
 static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, const event *e)
 {
     if (f->obj_role != GT_OBJ_NONE)
@@ -235,7 +260,8 @@ static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
     if ((uint32_t)obj == 0)
         obj = 0;
     size_t ev = (size_t)(e - s->ev) + 1;
-    if (rp_map_get(&s->bind_of, e->key[0], &v) && v) {
+    uint64_t key = keys_at(s, e)[0];
+    if (rp_map_get(&s->bind_of, key, &v) && v) {
         struct binding *b = &s->bind[v - 1];
         event *made = b->ev ? &s->ev[b->ev - 1] : NULL;
         if (obj && b->obj == obj && made && made->makes && named_since(s, obj, made->seq))
@@ -247,8 +273,8 @@ static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
     if (!b)
         return -1;
     s->bind = b;
-    s->bind[s->nbind] = (struct binding){e->key[0], obj, f->state[0].name, ev};
-    return rp_map_put(&s->bind_of, e->key[0], ++s->nbind) != 0 ? (s->oom = 1, -1) : 0;
+    s->bind[s->nbind] = (struct binding){key, obj, f->state[0].name, ev};
+    return rp_map_put(&s->bind_of, key, ++s->nbind) != 0 ? (s->oom = 1, -1) : 0;
 }
 
 /* The value of one part of a key, for the record m; *unknown when it
@@ -327,7 +353,7 @@ static int setup_keys(rp_trim_sets *s)
     s->setup_keys_made = 1;
     for (size_t i = 0; i < s->n; i++) {
         const event *e = &s->ev[i];
-        if (e->f && e->n && !(e->f->state[0].flags & GT_KEY_NONE) && rp_map_put(&s->setup_keys, e->key[0], 1) != 0)
+        if (e->f && e->n && !(e->f->state[0].flags & GT_KEY_NONE) && rp_map_put(&s->setup_keys, keys_at(s, e)[0], 1) != 0)
             return -1;
     }
     return 0;
@@ -347,8 +373,9 @@ int rp_trim_sets_call(void *user, rp *r, const rp_msg *m, int commit)
     /* After every record of the setup; never left out (no seq of the trace). */
     e->seq = UINT64_MAX - ++s->calls, e->n = 0;
     if (known) {
-        memcpy(e->key, key, sizeof key);
-        e->n = f->nstate, e->f = f;
+        if (give_keys(s, e, key, f->nstate) != 0)
+            return -1;
+        e->f = f;
         s->nsets++;
     }
     return 0;
@@ -392,9 +419,12 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         e->refused = 1;
     if (err != GL_NO_ERROR)
         return 0;
-    if (keys_of(r, m, f, e->key) != 0)
+    uint64_t key[SETS_MAX_KEYS] = {0};
+    if (keys_of(r, m, f, key) != 0)
         return 0; /* a part the driver could not say: the command stays, reading everything */
-    e->n = f->nstate, e->f = f;
+    if (give_keys(s, e, key, f->nstate) != 0)
+        return -1;
+    e->f = f;
     s->nsets++;
     return !(f->state[0].flags & GT_KEY_NONE) ? note_binding(s, r, m, f, e) : 0;
 }
@@ -477,15 +507,16 @@ static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e
     uint64_t v = 0;
     if (e->f->state[0].flags & GT_KEY_NONE)
         return 0;
+    uint64_t key = keys_at(s, e)[0];
     if (e->seq >= UINT64_MAX - s->calls) { /* a call: its index in plan->calls from its seq */
         uint64_t at = UINT64_MAX - e->seq - 1;
-        return at < plan->calls.n && !rp_map_get(by_key, e->key[0], &v) ? rp_map_put(by_key, e->key[0], at + 1) : 0;
+        return at < plan->calls.n && !rp_map_get(by_key, key, &v) ? rp_map_put(by_key, key, at + 1) : 0;
     }
-    if (rp_map_get(seen, e->key[0], &v))
+    if (rp_map_get(seen, key, &v))
         return 0;
-    if (covered && rp_map_get(by_key, e->key[0], &v) && v)
+    if (covered && rp_map_get(by_key, key, &v) && v)
         plan->calls.v[v - 1].needed = 1;
-    return rp_map_put(seen, e->key[0], 1);
+    return rp_map_put(seen, key, 1);
 }
 
 /* One walk backwards from the start (see the top). dry: nothing is left
@@ -509,6 +540,7 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
     rp_map by_key = {0}, seen = {0}; /* key -> the state call that sets it + 1; the setup's keys met */
     for (size_t i = s->n; i-- > 0 && c.key && c.stamp && c.gen && c.name && c.name_gen;) {
         const event *e = &s->ev[i];
+        const uint64_t *ek = e->n ? keys_at(s, e) : NULL;
         if ((e->seq < plan->first_kept && rp_trim_dropped(plan, e->seq)) || e->skip)
             continue; /* another step left it out, or a call not written: it reads nothing */
         if (e->refused) {
@@ -516,15 +548,15 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
                 drop_set(plan, nbytes, e->seq);
             continue;
         }
-        if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, e->key[0])) != 0)
+        if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, ek[0])) != 0)
             break;
         if (!e->n) {
             c.now++;
             continue;
         }
         if (!e->f) { /* a deletion unbinding: read when its key is not set again before a read */
-            if (!is_covered(&c, e->key[0])) {
-                set_covered(&c, e->key[0], e->name, 0);
+            if (!is_covered(&c, ek[0])) {
+                set_covered(&c, ek[0], e->name, 0);
                 s->del[e->del].needed |= !dry;
             }
             continue;
@@ -532,29 +564,29 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
         const gt_api_key *k = e->f->state;
         if (k[0].flags & GT_KEY_NONE) { /* it only reads */
             for (unsigned j = 1; j < e->n; j++) {
-                if (!e->key[j])
+                if (!ek[j])
                     continue;
                 if (k[j].flags & GT_KEY_ANY)
                     c.name_gen[k[j].name]++;
                 else
-                    set_covered(&c, e->key[j], k[j].name, 0);
+                    set_covered(&c, ek[j], k[j].name, 0);
             }
             continue;
         }
-        if (is_covered(&c, e->key[0]) && !e->keep && (e->seq >> 3) < nbytes) {
+        if (is_covered(&c, ek[0]) && !e->keep && (e->seq >> 3) < nbytes) {
             if (!dry)
                 drop_set(plan, nbytes, e->seq);
             continue;
         }
         /* A command that changes what is there reads it: it covers nothing. */
-        set_covered(&c, e->key[0], k[0].name, !(k[0].flags & GT_KEY_CHANGES));
+        set_covered(&c, ek[0], k[0].name, !(k[0].flags & GT_KEY_CHANGES));
         for (unsigned j = 1; j < e->n; j++) {
-            if (!e->key[j])
+            if (!ek[j])
                 continue;
             if (k[j].flags & GT_KEY_ANY)
                 c.name_gen[k[j].name]++;
             else
-                set_covered(&c, e->key[j], k[j].name, 0);
+                set_covered(&c, ek[j], k[j].name, 0);
         }
     }
     covered_free(&c);
