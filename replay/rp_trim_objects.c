@@ -136,7 +136,7 @@ struct rp_trim_objs {
      * of its group in that run stays. A mark each took 200 MB by frame
      * 16000 of a glmark2 run (a draw times the objects held). */
     struct group_draw { uint64_t seq; int group; } *draws;
-    size_t ndraws, capdraws;
+    uint32_t ndraws, capdraws;
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -1371,15 +1371,12 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
     touch_bound(o, r, draw ? PINNED_READ : READ, seq);
-    if (o->ndraws == o->capdraws) {
-        size_t cap = o->capdraws ? o->capdraws * 2 : 1024;
-        struct group_draw *d = realloc(o->draws, cap * sizeof *d);
-        if (!d) {
-            o->oom = 1;
-            return;
-        }
-        o->draws = d, o->capdraws = cap;
+    struct group_draw *d = room(o->draws, &o->capdraws, o->ndraws, sizeof *d);
+    if (!d) {
+        o->oom = 1;
+        return;
     }
+    o->draws = d;
     o->draws[o->ndraws++] = (struct group_draw){seq, r->ctx[r->cur_ctx].group};
     barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
     uint64_t q = 0, v = 0; /* under conditional rendering: its query (and its begin) stays if the draw does */
