@@ -1151,12 +1151,7 @@ def atlas_uploads():
     glTexSubImage2D); now trims of frames 3-4 and 6-7 are exact on the
     first try with setups of the same length, each writing the atlas and
     the resolved texture once."""
-    trace, outs, setups = trimmed_setups('atlas', (3, 6))
-    reports = uploads_left_out(trace, outs, (3, 6))
-    got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
-    ck.check('atlas 3-4 and 6-7: setups of the same length, with 2 glTexSubImage2D (the atlas and the resolved '
-             'texture written at the start), the frames\' uploads left out (4 and 7 reported)',
-             all(setups) and got[0] == got[1] and got[0][1] == 2 and reports == [4, 7], (got, reports))
+    atlas_setups('atlas', 2, [4, 7], 'the atlas and the resolved texture written at the start')
 
 
 def noise(n, seed):
@@ -1168,22 +1163,30 @@ def noise(n, seed):
     return out
 
 
-def uploads_left_out(trace, outs, starts):
-    """For each start k (its trim's path in outs), the uploads of regions
-    trim reports leaving out of frames k-(k+1) (0 when it says none)."""
+def atlas_setups(mode, uploads, left_out, what):
+    """trim_app MODE trimmed to frames 3-4 and 6-7: checks that the setups
+    are of one length with `uploads` glTexSubImage2D (`what`), and that
+    trim reports the uploads of regions it left out as `left_out` (one
+    count a trim). The trace."""
+    trace, outs, setups = trimmed_setups(mode, (3, 6))
     reports = []
-    for k, out in zip(starts, outs):
+    for k, out in zip((3, 6), outs):
         r = run([gltrace, 'trim', trace, '--frames', f'{k}-{k + 1}', '-o', out]) if out else None
         m = r and re.search(r'(\d+) uploads of regions into them', r.stdout)
         reports.append(int(m.group(1)) if m else 0)
-    return reports
+    got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
+    ck.check(f'{mode} 3-4 and 6-7: setups of the same length, with {uploads} glTexSubImage2D ({what}), the frames\' '
+             f'uploads left out ({left_out[0]} and {left_out[1]} reported)',
+             all(setups) and got[0] == got[1] and got[0][1] == uploads and reports == left_out, (got, reports))
+    return trace
 
 
 def glyph_atlases(frames=9):
     """trim_app glyphs: as a GLES 2 app draws text, each frame writes a
     glyph into each of three atlases, GL_ALPHA, GL_LUMINANCE and
-    GL_LUMINANCE_ALPHA (its green swizzled from alpha), and shows them. No framebuffer holds those
-    formats, so step 9 could not read them back and every upload stayed:
+    GL_LUMINANCE_ALPHA (its green swizzled from alpha), and shows them.
+    No framebuffer holds those formats, so step 9 could not read them
+    back and every upload stayed:
     setups of 9 glTexSubImage2D at frame 3 and 18 at frame 6. Now they are
     read through a shader copy at the start (replay/rp_shader_copy.c, which
     gltrace inspect uses too): trims of frames 3-4 and 6-7 are exact on the
@@ -1191,12 +1194,7 @@ def glyph_atlases(frames=9):
     and 18 uploads reported left out). And gltrace inspect at the last
     frame's draws dumps each atlas as the glyphs written, as sampling gives
     them with no swizzle (the copy's)."""
-    trace, outs, setups = trimmed_setups('glyphs', (3, 6))
-    reports = uploads_left_out(trace, outs, (3, 6))
-    got = [(len(s), s.count('glTexSubImage2D')) for s in setups]
-    ck.check('glyphs 3-4 and 6-7: setups of the same length, with 3 glTexSubImage2D (each atlas written at the '
-             'start), the frames\' uploads left out (9 and 18 reported)',
-             all(setups) and got[0] == got[1] and got[0][1] == 3 and reports == [9, 18], (got, reports))
+    trace = atlas_setups('glyphs', 3, [9, 18], 'each atlas written at the start')
     atlases = [bytearray(32 * 32 * (2 if i == 2 else 1)) for i in range(3)]
     for f in range(frames):
         for i, atlas in enumerate(atlases):
