@@ -177,16 +177,17 @@ static uint64_t key_of(const rp *r, int cls, uint32_t name)
     return 1ull << 63 | group << 40 | (uint64_t)(cls & 0xff) << 32 | name;
 }
 
-/* The object bound to `target` on the replay's current context: its
- * replayed name and class, 0 when nothing is bound or the target has no
- * binding in api/state.tsv. A cube map's faces are bound as the cube map,
- * GL_FRAMEBUFFER is the draw framebuffer. */
+/* A cube map's faces are bound as the cube map (key part binding:PARAM). */
 uint32_t rp_trim_binding_target(uint32_t target)
 {
     return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z ? GL_TEXTURE_CUBE_MAP
                                                                                                : target;
 }
 
+/* The object bound to `target` on the replay's current context: its
+ * replayed name and class, 0 when nothing is bound or the target has no
+ * binding in api/state.tsv. A cube map's faces are bound as the cube map,
+ * GL_FRAMEBUFFER is the draw framebuffer. */
 uint32_t rp_trim_bound(uint32_t target, int *cls)
 {
     target = rp_trim_binding_target(target);
