@@ -130,13 +130,16 @@ struct rp_trim_objs {
     size_t nlives_sync;
     rp_map sync_kept; /* recorded handles the kept records name */
     int syncs_known;  /* the kept records were read */
-    /* The draws that marked every object something holds in their share
-     * group (rp_trim_objs_draw), in order: one run of such marks on an
-     * object is one mark (mark.last), which counts when one of the draws
-     * of its group in that run stays. A mark each took 200 MB by frame
-     * 16000 of a glmark2 run (a draw times the objects held). */
+    /* The draws and reads through a framebuffer (rp_trim_objs_draw), in
+     * order: a run of the same mark on an object from consecutive draws of
+     * its share group is one mark (mark.last), which counts when one of
+     * the draws of its group in that run stays. A mark each took 200 MB by
+     * frame 16000 of a glmark2 run (a draw times the objects held), and
+     * 111 MB by frame 19000 for the objects bound at each draw. */
     struct group_draw { uint64_t seq; int group; } *draws;
     uint32_t ndraws, capdraws;
+    uint64_t group_last[RP_MAX_CTX]; /* each share group's last draw so far + 1 (0: none) */
+    uint64_t run_after; /* while a draw marks: its group's draw before, whose marks it may extend (ALWAYS: none) */
 };
 
 rp_trim_objs *rp_trim_objs_new(void)
@@ -145,6 +148,7 @@ rp_trim_objs *rp_trim_objs_new(void)
     if (!o)
         return NULL;
     o->start_group = -1;
+    o->run_after = ALWAYS;
     return o;
 }
 
@@ -392,8 +396,24 @@ static void mark_add(rp_trim_objs *o, life *l, int how, uint64_t seq)
         return; /* one that always counts says as much already */
     if (prev && prev->pos == l->n && prev->how == IF_PINNED && how == IF_PINNED && prev->seq != ALWAYS &&
         seq != ALWAYS) {
-        prev->last = seq; /* the next draw of a run (barrier_group's only) */
+        prev->last = seq; /* the next draw of a run: barrier_group marks every held object at every draw */
         return;
+    }
+    /* The same draw again, or the next draw of its group, with no record
+     * of the object between: the run is whole. A mark with BARRIER
+     * settles at its position what any mark there would, so it may join
+     * a run a few marks back (a bound texture is held too: its marks
+     * alternate with barrier_group's). */
+    for (size_t i = l->nmarks, back = 0; seq != ALWAYS && i > 0 && back < 4; i--, back++) {
+        mark *m = &l->marks[i - 1];
+        if (m->pos != l->n)
+            break;
+        if (m->how == how && m->seq != ALWAYS && (m->last == seq || m->last == o->run_after)) {
+            m->last = seq;
+            return;
+        }
+        if (!(how & BARRIER))
+            break;
     }
     if (l->nmarks == l->capmarks) {
         size_t cap = l->capmarks ? l->capmarks * 2 : 8;
@@ -1371,19 +1391,23 @@ void rp_trim_objs_draw(rp_trim_objs *o, rp *r, int draw, uint64_t seq)
 {
     if (r->cur_ctx < 0 || r->cur_ctx >= RP_MAX_CTX || r->cur_ctx != r->bound_ctx)
         return;
-    touch_bound(o, r, draw ? PINNED_READ : READ, seq);
+    int g = r->ctx[r->cur_ctx].group;
     struct group_draw *d = room(o->draws, &o->capdraws, o->ndraws, sizeof *d);
-    if (!d) {
+    if (!d || g < 0 || g >= RP_MAX_CTX) {
         o->oom = 1;
         return;
     }
     o->draws = d;
-    o->draws[o->ndraws++] = (struct group_draw){seq, r->ctx[r->cur_ctx].group};
+    o->draws[o->ndraws++] = (struct group_draw){seq, g};
+    o->run_after = o->group_last[g] ? o->group_last[g] - 1 : ALWAYS;
+    touch_bound(o, r, draw ? PINNED_READ : READ, seq);
     barrier_group(o, r, 1, seq); /* attachments, vertex arrays' buffers: read through what holds them */
     uint64_t q = 0, v = 0; /* under conditional rendering: its query (and its begin) stays if the draw does */
     if (draw && rp_map_get(&o->active, (uint64_t)(uint32_t)r->cur_ctx << 32 | UINT32_MAX, &q) && q &&
         rp_map_get(&o->live, key_of(r, GT_STATE_QUERY_NAME, (uint32_t)q), &v) && v)
         mark_add(o, &o->lives[v - 1], BARRIER | PIN, seq);
+    o->group_last[g] = seq + 1;
+    o->run_after = ALWAYS;
 }
 
 /* A clear reads no pixel, but the framebuffer it clears must be complete
