@@ -67,6 +67,7 @@ typedef struct deletion {
     uint64_t seq;
     size_t head;
     int needed;
+    int reads; /* the deletion reads state (a texture's reads the framebuffer bindings: it detaches) */
 } deletion;
 
 struct rp_trim_sets {
@@ -210,7 +211,7 @@ static int note_objects(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
             if (!d)
                 return -1;
             s->del = d;
-            s->del[s->ndel] = (deletion){seq, (size_t)last, 0};
+            s->del[s->ndel] = (deletion){seq, (size_t)last, 0, 0};
             if (last && rp_map_put(&s->namers, obj, 0) != 0) /* its next making is a new object */
                 return s->oom = 1, -1;
             if (count == 1 && rp_map_put(&s->del_of, seq, s->ndel + 1) != 0)
@@ -426,6 +427,9 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         return -1;
     e->f = f;
     s->nsets++;
+    uint64_t d = 0;
+    if (f->obj_role == GT_OBJ_DELETES && rp_map_get(&s->del_of, seq, &d) && d)
+        s->del[d - 1].reads = 1;
     return !(f->state[0].flags & GT_KEY_NONE) ? note_binding(s, r, m, f, e) : 0;
 }
 
@@ -479,9 +483,11 @@ static void drop_seq(rp_trim_plan *plan, size_t nbytes, uint64_t seq)
 }
 
 /* The makings and deletions of plan->ends whose unbinding no one reads and
- * whose object no record that stays names. */
-static void finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
+ * whose object no record that stays names. Whether one of the deletions
+ * left out read state: the walk took that read to keep what it read. */
+static int finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
 {
+    int read = 0;
     for (size_t i = 0; i < plan->nends && !s->oom; i++) {
         uint64_t v = 0;
         if (!rp_map_get(&s->del_of, plan->ends[i].deleted, &v) || !v || s->del[v - 1].needed)
@@ -491,9 +497,11 @@ static void finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
             named = !rp_trim_dropped(plan, s->namer[j - 1].seq);
         if (named)
             continue;
+        read |= s->del[v - 1].reads && !rp_trim_dropped(plan, plan->ends[i].deleted);
         drop_seq(plan, nbytes, plan->ends[i].made);
         drop_seq(plan, nbytes, plan->ends[i].deleted);
     }
+    return read;
 }
 
 /* The calls of the state at the start (rp_trim_calls.c) come last: met
@@ -538,6 +546,8 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
     covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), calloc(size, sizeof(uint32_t)),
                  calloc(size, sizeof(uint16_t)), calloc(65536, sizeof(uint32_t)), size - 1, 2};
     rp_map by_key = {0}, seen = {0}; /* key -> the state call that sets it + 1; the setup's keys met */
+    for (size_t i = 0; !dry && i < s->ndel; i++)
+        s->del[i].needed = 0; /* found again: a walk after another may find fewer reads */
     for (size_t i = s->n; i-- > 0 && c.key && c.stamp && c.gen && c.name && c.name_gen;) {
         const event *e = &s->ev[i];
         const uint64_t *ek = e->n ? keys_at(s, e) : NULL;
@@ -612,5 +622,12 @@ void rp_trim_sets_finish(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
         }
     }
     walk(s, plan, nbytes, 0);
-    finish_ends(s, plan, nbytes);
+    /* A deletion left out reads nothing: what only it read goes in
+     * another walk, and the objects only that named in another round
+     * (chromium probes formats with a framebuffer, attaching a texture it
+     * then deletes: the deletion read the framebuffer's binding, which
+     * kept the framebuffer's making, binding and deletion). Each walk
+     * leaves out more, never less. */
+    for (int round = 0; round < 4 && finish_ends(s, plan, nbytes); round++)
+        walk(s, plan, nbytes, 0);
 }

@@ -1230,13 +1230,24 @@ def unused_names():
     deletion stayed: 9 of each at frame 3 and 18 at frame 6. Now a deletion
     of a name made and never used ends a life of its own. And a texture
     made and filled first that no frame uses lost its upload but kept its
-    making (step 6); made alone, that goes too. Trims of frames 3-4 and
-    6-7 are exact on the first try, with setups of the same length making
-    one texture (the app's) and deleting none."""
+    making (step 6); made alone, that goes too. Each frame also probes a
+    format as chromium does: the texture's deletion reads the framebuffer
+    bindings (it detaches), and step 8 counted that read before the
+    texture's making and deletion went, which kept the probe's
+    framebuffer binding and with it the framebuffer's making and deletion
+    (setups of 60 and 75 calls at frames 3 and 6, with 7 and 13 makings and
+    deletions of framebuffers). Trims of frames 3-4 and 6-7 are exact on
+    the first try, with setups of the same length making one texture (the
+    app's) and deleting none, and three framebuffer makings and deletions:
+    the app's framebuffer, and the last probe's, whose binding of
+    GL_FRAMEBUFFER no later one replaces (step 8 does not yet take it for
+    the draw and read bindings that replace it)."""
     _, _, setups = trimmed_setups('unused', (3, 6))
-    got = [(len(s), s.count('glGenTextures'), s.count('glDeleteTextures')) for s in setups]
-    ck.check('unused 3-4 and 6-7: setups of the same length, with one glGenTextures (the app\'s texture) and no '
-             'glDeleteTextures', all(setups) and got[0] == got[1] and got[0][1:] == (1, 0), got)
+    got = [(len(s), s.count('glGenTextures'), s.count('glDeleteTextures'),
+            sum(fn in ('glGenFramebuffers', 'glDeleteFramebuffers') for fn in s)) for s in setups]
+    ck.check('unused 3-4 and 6-7: setups of the same length, with one glGenTextures (the app\'s texture), no '
+             'glDeleteTextures, and no probe\'s framebuffer but the last made or deleted',
+             all(setups) and got[0] == got[1] and got[0][1:] == (1, 0, 3), got)
 
 
 def stencil_counts():

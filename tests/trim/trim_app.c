@@ -163,7 +163,10 @@
  *               the last one swizzled (green from alpha).
  *   unused      as ANGLE does with each context it makes: each frame
  *               makes three textures (one glGenTextures each) and deletes
- *               them unused, then clears the window and draws a quad. As
+ *               them unused, probes a format as chromium does (a
+ *               texture and a framebuffer made, the texture attached,
+ *               the framebuffer's completeness asked, both deleted),
+ *               then clears the window and draws a quad. As
  *               Skia does with programs it never compiles, a texture made
  *               and filled before the first frame is never used.
  *   refused     each frame sets a viewport of its own, makes two calls
@@ -1057,6 +1060,29 @@ static void unused_setup(void)
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+/* A format probe, as chromium makes them: a texture attached to a
+ * framebuffer made for it, its completeness asked, the read and draw
+ * framebuffers bound back one by one, then both deleted. */
+static void probe_format(void)
+{
+    GLint bound = 0;
+    GLuint tex, fb;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glGenFramebuffers(1, &fb);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        fprintf(stderr, APP ": the probe's framebuffer is not complete\n");
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fb);
+    glBindTexture(GL_TEXTURE_2D, (GLuint)bound);
+    glDeleteTextures(1, &tex);
+}
+
 static void frame_unused(app *a, int f)
 {
     GLuint names[3];
@@ -1064,6 +1090,7 @@ static void frame_unused(app *a, int f)
         glGenTextures(1, &names[i]);
     for (int i = 0; i < 3; i++)
         glDeleteTextures(1, &names[(i + 1) % 3]);
+    probe_format();
     glClearColor(0.2f, 0.1f * (float)f, 0.4f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     draw_quad(a, -0.8f + 0.15f * (float)f, 0.1f, 0.9f, 0.9f, 0.2f, 1.0f, 0.0f);
