@@ -423,7 +423,7 @@ class Rules:
                         if part[7:] not in pos:
                             err = f'{part[7:]!r} is not a parameter'
                         res.append(('bound', pos.get(part[7:], 0)))
-                    elif part.startswith('binding:'):  # a texture target's binding target
+                    elif part.startswith('binding:'):  # a target's binding target (rp_trim_binding_target)
                         if part[8:] not in pos:
                             err = f'{part[8:]!r} is not a parameter'
                         res.append(('binding', pos.get(part[8:], 0)))

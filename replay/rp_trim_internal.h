@@ -215,9 +215,11 @@ int rp_trim_objs_unreached(const rp_trim_objs *o, int group, int cls, uint32_t n
 void rp_trim_objs_start(rp_trim_objs *o, struct rp *r, rp_trim_plan *plan, const char *in, const gt_trim_options *opt, uint64_t first_kept,
                         const uint8_t *destroyed);
 void rp_trim_objs_free(rp_trim_objs *o);
-/* The binding target of a texture target (a cube face's: the cube map;
- * another's its own). */
+/* The binding a target names (a cube face's: the cube map's;
+ * GL_FRAMEBUFFER's: the draw framebuffer's; another's its own), and the
+ * second one binding it sets (GL_FRAMEBUFFER: the read framebuffer), or 0. */
 uint32_t rp_trim_binding_target(uint32_t target);
+uint32_t rp_trim_binding_also(uint32_t target);
 /* The object bound to `target` on the replay's current context (its
  * replayed name; *cls its gt_state_class), 0 none or no such binding. */
 uint32_t rp_trim_bound(uint32_t target, int *cls);

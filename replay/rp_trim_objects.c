@@ -181,11 +181,23 @@ static uint64_t key_of(const rp *r, int cls, uint32_t name)
     return 1ull << 63 | group << 40 | (uint64_t)(cls & 0xff) << 32 | name;
 }
 
-/* A cube map's faces are bound as the cube map (key part binding:PARAM). */
+/* The binding a target names (key part binding:PARAM): a cube map's
+ * faces are bound as the cube map; GL_FRAMEBUFFER names the draw
+ * framebuffer (binding it binds the read one too: rp_trim_binding_also). */
 uint32_t rp_trim_binding_target(uint32_t target)
 {
+    if (target == GL_FRAMEBUFFER)
+        return GL_DRAW_FRAMEBUFFER;
     return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z ? GL_TEXTURE_CUBE_MAP
                                                                                                : target;
+}
+
+/* The second binding a binding of target sets, or 0: glBindFramebuffer
+ * of GL_FRAMEBUFFER binds the draw and the read framebuffer (GLES 3.2
+ * section 9.2). */
+uint32_t rp_trim_binding_also(uint32_t target)
+{
+    return target == GL_FRAMEBUFFER ? GL_READ_FRAMEBUFFER : 0;
 }
 
 /* The object bound to `target` on the replay's current context: its
@@ -195,8 +207,6 @@ uint32_t rp_trim_binding_target(uint32_t target)
 uint32_t rp_trim_bound(uint32_t target, int *cls)
 {
     target = rp_trim_binding_target(target);
-    if (target == GL_FRAMEBUFFER)
-        target = GL_DRAW_FRAMEBUFFER; /* what GL_FRAMEBUFFER names when a command writes through it */
     for (size_t i = 0; i < gt_api_nstates; i++) {
         const gt_api_state *s = &gt_api_states[i];
         if (s->query != GT_STATE_GET || s->target != target || s->type != GT_STATE_NAME)

@@ -58,6 +58,8 @@ typedef struct event {
     uint8_t makes;               /* a binding that names its object first: GLES makes the object there */
     uint8_t keep;                /* such a binding a later one of that object covers, after a record named it */
     uint8_t refused;             /* refused (an error, not out of memory): it set nothing */
+    uint8_t also;                /* its last key is a second one it sets (binding GL_FRAMEBUFFER binds the
+                                    read framebuffer too: rp_trim_binding_also) */
 } event;
 
 /* A deletion of one object: the records that named it since it was last
@@ -243,7 +245,10 @@ static int named_since(const rp_trim_sets *s, uint64_t obj, uint64_t seq)
     return before && s->namer[before - 1].seq > seq;
 }
 
-/* A binding command just noted (its key set, keys_at(s, e)[0]): the object it binds. */
+static int bind_key(rp_trim_sets *s, uint64_t key, uint64_t obj, uint16_t name, size_t ev);
+
+/* A binding command just noted (its key set, keys_at(s, e)[0], and its
+ * second when e->also): the object it binds. */
 static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn *f, const event *e)
 {
     if (f->obj_role != GT_OBJ_NONE)
@@ -257,11 +262,20 @@ static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
         }
     if (found < 0)
         return 0;
-    uint64_t obj = obj_of(r, f->params[found].obj_class, (uint32_t)rp_arg_i(m, (unsigned)found)), v;
+    uint64_t obj = obj_of(r, f->params[found].obj_class, (uint32_t)rp_arg_i(m, (unsigned)found));
     if ((uint32_t)obj == 0)
         obj = 0;
     size_t ev = (size_t)(e - s->ev) + 1;
-    uint64_t key = keys_at(s, e)[0];
+    return bind_key(s, keys_at(s, e)[0], obj, f->state[0].name, ev) != 0 ||
+                   (e->also && bind_key(s, keys_at(s, e)[e->n - 1], obj, f->state[0].name, ev) != 0)
+               ? -1
+               : 0;
+}
+
+/* The binding key `key` holds obj from event ev (index + 1) on. */
+static int bind_key(rp_trim_sets *s, uint64_t key, uint64_t obj, uint16_t name, size_t ev)
+{
+    uint64_t v;
     if (rp_map_get(&s->bind_of, key, &v) && v) {
         struct binding *b = &s->bind[v - 1];
         event *made = b->ev ? &s->ev[b->ev - 1] : NULL;
@@ -274,13 +288,13 @@ static int note_binding(rp_trim_sets *s, rp *r, const rp_msg *m, const gt_api_fn
     if (!b)
         return -1;
     s->bind = b;
-    s->bind[s->nbind] = (struct binding){key, obj, f->state[0].name, ev};
+    s->bind[s->nbind] = (struct binding){key, obj, name, ev};
     return rp_map_put(&s->bind_of, key, ++s->nbind) != 0 ? (s->oom = 1, -1) : 0;
 }
 
 /* The value of one part of a key, for the record m; *unknown when it
  * cannot be told (a target api/state.tsv has no binding for). */
-static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unknown)
+static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, uint32_t as, int *unknown)
 {
     GLint got = 0;
     int cls = GT_STATE_NO_CLASS;
@@ -299,41 +313,60 @@ static uint64_t part_value(const rp_msg *m, unsigned kind, uint32_t v, int *unkn
         name = rp_trim_bound(v, &cls);
         *unknown |= cls == GT_STATE_NO_CLASS;
         return name;
-    case GT_PART_BINDING:
-        return v < m->n_args ? rp_trim_binding_target((uint32_t)rp_arg_u(m, v)) : UINT64_MAX;
+    case GT_PART_BINDING: /* as: the second binding the command sets, in place of the first */
+        return v >= m->n_args ? UINT64_MAX : as ? as : rp_trim_binding_target((uint32_t)rp_arg_u(m, v));
     default:
         return v;
     }
 }
 
 /* The key k of the record m, on the replay's current context: the same
- * piece of state gives the same number. */
-static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, int *unknown)
+ * piece of state gives the same number. as: a binding part's target in
+ * place of the one the record names (0: none). */
+static uint64_t key_of(const rp *r, const rp_msg *m, const gt_api_key *k, uint32_t as, int *unknown)
 {
     uint64_t h = rp_trim_mix((uint64_t)r->cur_ctx, k->name);
     unsigned n = k->nparts;
     if ((k->flags & GT_KEY_PART_WHEN) && n == 2) {
-        uint64_t first = part_value(m, k->part[0].kind, k->part[0].value, unknown);
+        uint64_t first = part_value(m, k->part[0].kind, k->part[0].value, as, unknown);
         h = rp_trim_mix(h, first);
-        return first == k->part[2].value ? rp_trim_mix(h, part_value(m, k->part[1].kind, k->part[1].value, unknown)) : h;
+        return first == k->part[2].value ? rp_trim_mix(h, part_value(m, k->part[1].kind, k->part[1].value, as, unknown))
+                                         : h;
     }
     for (unsigned i = 0; i < n && i < 3; i++)
-        h = rp_trim_mix(h, part_value(m, k->part[i].kind, k->part[i].value, unknown));
+        h = rp_trim_mix(h, part_value(m, k->part[i].kind, k->part[i].value, as, unknown));
     return h;
 }
 
+/* The second binding the key set by f's record m sets (binding
+ * GL_FRAMEBUFFER binds the read framebuffer too), or 0. */
+static uint32_t also_of(const rp_msg *m, const gt_api_fn *f)
+{
+    const gt_api_key *k = &f->state[0];
+    if (k->flags & GT_KEY_NONE)
+        return 0;
+    for (unsigned i = 0; i < k->nparts && i < 3; i++)
+        if (k->part[i].kind == GT_PART_BINDING && k->part[i].value < m->n_args)
+            return rp_trim_binding_also((uint32_t)rp_arg_u(m, k->part[i].value));
+    return 0;
+}
+
 /* The keys of state command f's record m into key[] (f->nstate of
- * them: 0 for a read that does not count); -1 when a part the driver
- * could not say. */
-static int keys_of(const rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t *key)
+ * them: 0 for a read that does not count; then, when *also, a second key
+ * it sets); -1 when a part the driver could not say. */
+static int keys_of(const rp *r, const rp_msg *m, const gt_api_fn *f, uint64_t *key, int *also)
 {
     int unknown = 0;
     for (unsigned i = 0; i < f->nstate; i++) {
         const gt_api_key *k = &f->state[i];
         int when = !(k->flags & GT_KEY_WHEN) ||
                    (k->part[0].value < m->n_args && rp_arg_u(m, k->part[0].value) == k->part[1].value);
-        key[i] = when ? key_of(r, m, k, &unknown) : 0; /* 0: a read that does not count here */
+        key[i] = when ? key_of(r, m, k, 0, &unknown) : 0; /* 0: a read that does not count here */
     }
+    uint32_t as = also_of(m, f);
+    *also = as != 0;
+    if (as)
+        key[f->nstate] = key_of(r, m, &f->state[0], as, &unknown);
     return glGetError() != GL_NO_ERROR || unknown ? -1 : 0;
 }
 
@@ -341,9 +374,10 @@ uint64_t rp_trim_state_key(rp *r, const rp_msg *m, const gt_api_fn *f)
 {
     if (!f || !f->nstate || f->nstate > SETS_MAX_KEYS || (f->state[0].flags & GT_KEY_NONE))
         return 0;
-    uint64_t key[SETS_MAX_KEYS] = {0};
+    uint64_t key[SETS_MAX_KEYS + 1] = {0};
+    int also = 0;
     rp_hold_errors(r); /* the record's own, if any: not the queries' */
-    return keys_of(r, m, f, key) == 0 ? key[0] : 0;
+    return keys_of(r, m, f, key, &also) == 0 ? key[0] : 0;
 }
 
 /* The keys the setup's state commands set (for rp_trim_sets_call). */
@@ -354,7 +388,9 @@ static int setup_keys(rp_trim_sets *s)
     s->setup_keys_made = 1;
     for (size_t i = 0; i < s->n; i++) {
         const event *e = &s->ev[i];
-        if (e->f && e->n && !(e->f->state[0].flags & GT_KEY_NONE) && rp_map_put(&s->setup_keys, keys_at(s, e)[0], 1) != 0)
+        if (e->f && e->n && !(e->f->state[0].flags & GT_KEY_NONE) &&
+            (rp_map_put(&s->setup_keys, keys_at(s, e)[0], 1) != 0 ||
+             (e->also && rp_map_put(&s->setup_keys, keys_at(s, e)[e->n - 1], 1) != 0)))
             return -1;
     }
     return 0;
@@ -364,19 +400,21 @@ int rp_trim_sets_call(void *user, rp *r, const rp_msg *m, int commit)
 {
     rp_trim_sets *s = user;
     const gt_api_fn *f = gt_api_find_number(m->function, m->has_alias ? m->alias : 0);
-    uint64_t key[SETS_MAX_KEYS] = {0}, v = 0;
-    int known = f && f->nstate && f->nstate <= SETS_MAX_KEYS && keys_of(r, m, f, key) == 0;
+    uint64_t key[SETS_MAX_KEYS + 1] = {0}, v = 0;
+    int also = 0;
+    int known = f && f->nstate && f->nstate <= SETS_MAX_KEYS && keys_of(r, m, f, key, &also) == 0;
     if (!commit)
-        return known && !(f->state[0].flags & GT_KEY_NONE) && setup_keys(s) == 0 && rp_map_get(&s->setup_keys, key[0], &v);
+        return known && !(f->state[0].flags & GT_KEY_NONE) && setup_keys(s) == 0 &&
+               (rp_map_get(&s->setup_keys, key[0], &v) || (also && rp_map_get(&s->setup_keys, key[f->nstate], &v)));
     event *e = new_event(s);
     if (!e)
         return -1;
     /* After every record of the setup; never left out (no seq of the trace). */
     e->seq = UINT64_MAX - ++s->calls, e->n = 0;
     if (known) {
-        if (give_keys(s, e, key, f->nstate) != 0)
+        if (give_keys(s, e, key, f->nstate + (unsigned)also) != 0)
             return -1;
-        e->f = f;
+        e->f = f, e->also = (uint8_t)also;
         s->nsets++;
     }
     return 0;
@@ -420,12 +458,13 @@ int rp_trim_sets_note(rp_trim_sets *s, rp *r, const rp_msg *m, uint64_t seq)
         e->refused = 1;
     if (err != GL_NO_ERROR)
         return 0;
-    uint64_t key[SETS_MAX_KEYS] = {0};
-    if (keys_of(r, m, f, key) != 0)
+    uint64_t key[SETS_MAX_KEYS + 1] = {0};
+    int also = 0;
+    if (keys_of(r, m, f, key, &also) != 0)
         return 0; /* a part the driver could not say: the command stays, reading everything */
-    if (give_keys(s, e, key, f->nstate) != 0)
+    if (give_keys(s, e, key, f->nstate + (unsigned)also) != 0)
         return -1;
-    e->f = f;
+    e->f = f, e->also = (uint8_t)also;
     s->nsets++;
     uint64_t d = 0;
     if (f->obj_role == GT_OBJ_DELETES && rp_map_get(&s->del_of, seq, &d) && d)
@@ -509,13 +548,12 @@ static int finish_ends(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes)
  * command of a key (the first met) that goes because it is covered went
  * for the call of that key, which is needed then; one that stays makes
  * the call needless. */
-static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e, rp_map *by_key, rp_map *seen,
-                             int covered)
+static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e, uint64_t key, rp_map *by_key,
+                             rp_map *seen, int covered)
 {
     uint64_t v = 0;
     if (e->f->state[0].flags & GT_KEY_NONE)
         return 0;
-    uint64_t key = keys_at(s, e)[0];
     if (e->seq >= UINT64_MAX - s->calls) { /* a call: its index in plan->calls from its seq */
         uint64_t at = UINT64_MAX - e->seq - 1;
         return at < plan->calls.n && !rp_map_get(by_key, key, &v) ? rp_map_put(by_key, key, at + 1) : 0;
@@ -527,8 +565,32 @@ static int state_call_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e
     return rp_map_put(seen, key, 1);
 }
 
-/* One walk backwards from the start (see the top). dry: nothing is left
- * out; the calls of the state at the start are marked needed or not. */
+/* The same for each key e sets. A command that sets two (binding
+ * GL_FRAMEBUFFER: the draw and read framebuffers), the setup's last of
+ * both and covered in both, needs only the call of its first when that
+ * call sets both too: the two bindings are the same at the start, and a
+ * call of the second alone would write the read binding again.
+ * pairs: a first key -> the second key its state call sets. */
+static int state_calls_needed(rp_trim_sets *s, rp_trim_plan *plan, const event *e, const covered *c, rp_map *by_key,
+                              rp_map *seen, rp_map *pairs)
+{
+    const uint64_t *ek = keys_at(s, e);
+    uint64_t also = e->also ? ek[e->n - 1] : 0, v = 0;
+    int one = 0;
+    if (e->seq >= UINT64_MAX - s->calls) {
+        if (also && !rp_map_get(by_key, ek[0], &v) && rp_map_put(pairs, ek[0], also) != 0)
+            return -1;
+    } else {
+        one = also && is_covered(c, ek[0]) && is_covered(c, also) && rp_map_get(pairs, ek[0], &v) && v == also &&
+              !rp_map_get(seen, ek[0], &v) && !rp_map_get(seen, also, &v);
+    }
+    if (state_call_needed(s, plan, e, ek[0], by_key, seen, is_covered(c, ek[0])) != 0)
+        return -1;
+    if (!also)
+        return 0;
+    return one ? rp_map_put(seen, also, 1) : state_call_needed(s, plan, e, also, by_key, seen, is_covered(c, also));
+}
+
 /* A state command left out. */
 static void drop_set(rp_trim_plan *plan, size_t nbytes, uint64_t seq)
 {
@@ -538,6 +600,8 @@ static void drop_set(rp_trim_plan *plan, size_t nbytes, uint64_t seq)
     }
 }
 
+/* One walk backwards from the start (see the top). dry: nothing is left
+ * out; the calls of the state at the start are marked needed or not. */
 static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
 {
     size_t size = 16;
@@ -545,7 +609,7 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
         size *= 2; /* a slot is taken by a key some command sets */
     covered c = {calloc(size, sizeof(uint64_t)), calloc(size, sizeof(uint32_t)), calloc(size, sizeof(uint32_t)),
                  calloc(size, sizeof(uint16_t)), calloc(65536, sizeof(uint32_t)), size - 1, 2};
-    rp_map by_key = {0}, seen = {0}; /* key -> the state call that sets it + 1; the setup's keys met */
+    rp_map by_key = {0}, seen = {0}, pairs = {0}; /* key -> the state call that sets it + 1; the setup's keys met */
     for (size_t i = 0; !dry && i < s->ndel; i++)
         s->del[i].needed = 0; /* found again: a walk after another may find fewer reads */
     for (size_t i = s->n; i-- > 0 && c.key && c.stamp && c.gen && c.name && c.name_gen;) {
@@ -558,8 +622,9 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
                 drop_set(plan, nbytes, e->seq);
             continue;
         }
-        if (dry && e->n && e->f && state_call_needed(s, plan, e, &by_key, &seen, is_covered(&c, ek[0])) != 0)
+        if (dry && e->n && e->f && state_calls_needed(s, plan, e, &c, &by_key, &seen, &pairs) != 0)
             break;
+        uint64_t also = e->also ? ek[e->n - 1] : 0; /* a second key it sets */
         if (!e->n) {
             c.now++;
             continue;
@@ -583,14 +648,16 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
             }
             continue;
         }
-        if (is_covered(&c, ek[0]) && !e->keep && (e->seq >> 3) < nbytes) {
+        if (is_covered(&c, ek[0]) && (!also || is_covered(&c, also)) && !e->keep && (e->seq >> 3) < nbytes) {
             if (!dry)
                 drop_set(plan, nbytes, e->seq);
             continue;
         }
         /* A command that changes what is there reads it: it covers nothing. */
         set_covered(&c, ek[0], k[0].name, !(k[0].flags & GT_KEY_CHANGES));
-        for (unsigned j = 1; j < e->n; j++) {
+        if (also)
+            set_covered(&c, also, k[0].name, !(k[0].flags & GT_KEY_CHANGES));
+        for (unsigned j = 1; j < (unsigned)e->n - e->also; j++) {
             if (!ek[j])
                 continue;
             if (k[j].flags & GT_KEY_ANY)
@@ -602,6 +669,7 @@ static void walk(rp_trim_sets *s, rp_trim_plan *plan, size_t nbytes, int dry)
     covered_free(&c);
     rp_map_free(&by_key);
     rp_map_free(&seen);
+    rp_map_free(&pairs);
 }
 
 /* A dry walk marks the calls of the state at the start that are needed
