@@ -17,6 +17,9 @@
  * ~KEY changes what is there (glTranslatef): it reads its key, so it goes
  * only when a later command sets the key; a read NAME[*] reads every key
  * of the name (a light's position, taken through the modelview matrix).
+ * A binding of GL_FRAMEBUFFER sets two keys, the draw and the read
+ * framebuffer's (rp_trim_binding_also), and goes only when both are
+ * covered.
  *
  * Walked backwards from the start, at the end of the plan: a key set
  * later and not read since is `covered`; a state command of a covered
@@ -32,7 +35,8 @@
  * other steps left nothing of (plan->ends) lose their making and deletion
  * here, unless the deletion's unbinding is read (no binding of that key
  * follows before a read or the start: the object must be there to be
- * unbound) or a record that stays names the object. */
+ * unbound) or a record that stays names the object. What such a deletion
+ * read (a texture's: the framebuffer bindings) then goes in another walk. */
 #include "rp_internal.h"
 #include "rp_trim_internal.h"
 
