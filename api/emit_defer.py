@@ -67,7 +67,11 @@ def selectors(cmds):
 def _part(kind, v, c, enums, sel, first):
     """(C value, C condition for it to be known[, C condition that it
     counts]) of one part, or None."""
-    if kind == 'param':
+    if kind in ('param', 'binding'):
+        # A binding target is the parameter itself here: capture keys each
+        # target apart (binding GL_FRAMEBUFFER is not taken for the draw
+        # binding, which a later draw binding would replace whole: it sets
+        # the read binding too, as trim's rp_trim_binding_also knows).
         return f'(uint64_t)(int64_t)x_{c.params[v].name}', None
     if kind == 'value':
         n = v if isinstance(v, int) else enums.get(v)
