@@ -220,18 +220,21 @@ static void spool_open(spool_view *v, const char *path)
 
 /* The trace of calls first..last cut out of the app's spool, as gltrace
  * trim cuts it (the same command, so the same report and exit status).
- * The spool is read through the descriptor held since the app named it
- * when the app has removed it since (it exited). */
+ * The spool is read through the descriptor held since the app named it:
+ * the app removes it when it exits, which it may do before the cut or
+ * while trim reads it (trim opens it more than once). */
 static int cut_from_spool(spool_view *v, const char *spool, uint64_t first, uint64_t last, const char *out,
                           int verify)
 {
     char held[64];
-    int fd = open(spool, O_RDONLY | O_CLOEXEC); /* readable by this user? say so plainly */
-    if (fd < 0 && errno == ENOENT && v->fd >= 0 && !strcmp(spool, v->path)) {
+    const char *name = spool;
+    int fd = v->fd >= 0 && !strcmp(spool, v->path) ? -1 : open(spool, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && v->fd >= 0 && !strcmp(spool, v->path)) {
         snprintf(held, sizeof held, "/proc/self/fd/%d", v->fd);
-        fprintf(stderr, "gltrace connect: the app removed its spool %s (it exited): read through %s\n", spool, held);
+        if (access(spool, F_OK) != 0)
+            fprintf(stderr, "gltrace connect: the app removed its spool %s (it exited)\n", spool);
         spool = held;
-    } else if (fd < 0) {
+    } else if (fd < 0) { /* readable by this user? say so plainly */
         fprintf(stderr, "gltrace connect: cannot read the app's spool %s: %s%s\n", spool, strerror(errno),
                 errno == EACCES ? " (it is the app's user's alone: connect as that user)" : "");
         return 2;
@@ -243,7 +246,8 @@ static int cut_from_spool(spool_view *v, const char *spool, uint64_t first, uint
         snprintf(range, sizeof range, "%" PRIu64 "-", first);
     else
         snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
-    fprintf(stderr, "gltrace connect: cutting calls %s out of the app's spool %s\n", range, spool);
+    fprintf(stderr, "gltrace connect: cutting calls %s out of the app's spool %s%s%s\n", range, name,
+            spool != name ? ", read through " : "", spool != name ? spool : "");
     signal(SIGINT, SIG_DFL); /* the app is done with us: Ctrl-C stops the cut, as it would stop gltrace trim */
     signal(SIGTERM, SIG_DFL);
     char *argv[] = {"trim", (char *)spool, "--calls", range, "-o", (char *)out, verify ? NULL : "--no-verify", NULL};

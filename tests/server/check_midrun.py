@@ -244,4 +244,29 @@ for k, (what, crash) in enumerate((('the app exits on its own (SIGTERM: it stops
     ck.check(f'{what}: gltrace replay exits 0, every snapshot matched (and there are some)',
              rp.returncode == 0 and m and m.group(1) == m.group(2) and int(m.group(1)) > 0, rp.stderr[-600:])
     ck.check(f'{what}: the spool is gone', spools() == [], spools())
+
+# The app exits after the stop, while the host cuts the trace out of its
+# spool: trim opens the spool more than once, and found it removed ("cannot
+# open"; seen with glmark2 ending its run). The cut reads it through the
+# descriptor the host holds.
+target = f'abstract:{NAME}-cut'
+a = app(target)
+time.sleep(0.3)
+out = os.path.join(work, 'exit-during-cut.gltrace')
+c = subprocess.Popen([args.gltrace, 'connect', target, '-o', out, '--start', '--duration', '1'],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+said = []
+for line in iter(c.stderr.readline, ''):
+    said.append(line)
+    if 'cutting calls' in line:  # trim has begun: the app goes now
+        finish_app(a, 'the app exits while the host cuts its trace')
+        break
+said += c.stderr.readlines()
+c.wait(timeout=300)
+report = ''.join(said) + c.stdout.read()
+ck.check('the app exits while the host cuts its trace: connect writes the trace and says its replay was checked '
+         '(exit 0)', a.returncode == 0 and c.returncode == 0 and 'checked: its replay matches' in report,
+         (a.returncode, c.returncode, report[-800:]))
+check_trace('the app exits while the host cuts its trace', out, ES2_OBJECTS, report)
+ck.check('the app exits while the host cuts its trace: the spool is gone', spools() == [], spools())
 ck.exit()
